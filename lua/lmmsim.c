@@ -1,0 +1,385 @@
+/* The `mmsim` Lua module: machines, page allocation, dumps, the checker.
+ * Documented in lua/README.md. */
+#include "lmmsim.h"
+
+#include "models/buddy.h"
+#include "models/invariants.h"
+#include "models/machine.h"
+#include "models/page_alloc.h"
+#include "models/procfs.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+#define MACHINE_MT "mmsim.machine"
+
+struct lmachine {
+	struct machine *m;
+};
+
+static struct machine *check_machine(lua_State *L, int idx)
+{
+	struct lmachine *lm = luaL_checkudata(L, idx, MACHINE_MT);
+
+	if (!lm->m)
+		luaL_error(L, "machine has been destroyed");
+	return lm->m;
+}
+
+/* A size is a number of bytes or a string with a K/M/G/T suffix. */
+static uint64_t check_size(lua_State *L, int idx, const char *what)
+{
+	if (lua_type(L, idx) == LUA_TNUMBER) {
+		if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
+			luaL_error(L, "%s: expected a whole number of bytes", what);
+		return (uint64_t)lua_tointeger(L, idx);
+	}
+	const char *s = lua_tostring(L, idx);
+	char *end;
+	uint64_t v;
+
+	if (!s || lua_type(L, idx) != LUA_TSTRING)
+		luaL_error(L, "%s: expected a size such as \"512G\" or a number of bytes, got %s",
+			   what, luaL_typename(L, idx));
+	v = g_ascii_strtoull(s, &end, 10);
+	if (end == s)
+		luaL_error(L, "%s: cannot read size \"%s\"", what, s);
+	switch (g_ascii_toupper(*end)) {
+	case 'T': v <<= 10; /* fall through */
+	case 'G': v <<= 10; /* fall through */
+	case 'M': v <<= 10; /* fall through */
+	case 'K': v <<= 10; end++; break;
+	case '\0': break;
+	default: luaL_error(L, "%s: unknown size suffix in \"%s\" (use K, M, G or T)", what, s);
+	}
+	if (*end == 'B' || *end == 'b' || *end == 'i')
+		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+	if (*end)
+		luaL_error(L, "%s: trailing characters in size \"%s\"", what, s);
+	return v;
+}
+
+static lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
+{
+	lua_Integer v = def;
+
+	if (lua_getfield(L, t, k) != LUA_TNIL) {
+		if (!lua_isinteger(L, -1))
+			luaL_error(L, "machine field '%s' must be an integer, got %s", k,
+				   luaL_typename(L, -1));
+		v = lua_tointeger(L, -1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+static const char *const machine_keys[] = {
+	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
+	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
+	"watermark_boost_factor", "thp", NULL,
+};
+
+static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
+{
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		bool known = false;
+
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING)
+			for (const char *const *k = keys; *k; k++)
+				known |= !strcmp(*k, lua_tostring(L, -1));
+		if (!known) {
+			GString *list = g_string_new(NULL);
+
+			for (const char *const *k = keys; *k; k++)
+				g_string_append_printf(list, "%s%s", k == keys ? "" : ", ", *k);
+			const char *key = luaL_tolstring(L, -1, NULL);
+
+			luaL_where(L, 1);
+			lua_pushfstring(L, "%s: unknown field '%s' (known: %s)", what, key, list->str);
+			g_string_free(list, TRUE);
+			lua_concat(L, 2);
+			lua_error(L);
+		}
+	}
+}
+
+/* mmsim.machine{preset = "2s-1t"} or an explicit topology. */
+static int l_machine(lua_State *L)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	check_known_keys(L, 1, machine_keys, "mmsim.machine");
+	machine_params_default(&p);
+	if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
+		const char *name = luaL_checkstring(L, -1);
+
+		if (topology_preset(&t, name))
+			return luaL_error(L, "unknown machine preset '%s' (known: %s)", name,
+					  topology_preset_names());
+	} else {
+		lua_getfield(L, 1, "mem_per_node");
+		uint64_t mem = lua_isnil(L, -1) ? 0 : check_size(L, -1, "mem_per_node");
+		lua_pop(L, 1);
+		topology_uniform(&t, (unsigned)opt_int_field(L, 1, "sockets", 1),
+				 (unsigned)opt_int_field(L, 1, "nodes_per_socket", 1),
+				 (unsigned)opt_int_field(L, 1, "cpus_per_socket", 4), mem);
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "node_mem") == LUA_TTABLE) {
+		lua_Integer n = luaL_len(L, -1);
+
+		if ((unsigned)n != t.nr_nodes)
+			return luaL_error(L, "node_mem lists %d nodes, the machine has %d",
+					  (int)n, (int)t.nr_nodes);
+		for (lua_Integer i = 1; i <= n; i++) {
+			lua_geti(L, -1, i);
+			t.node_mem[i - 1] = check_size(L, -1, "node_mem");
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "movable_per_node") != LUA_TNIL) {
+		uint64_t mov = check_size(L, -1, "movable_per_node");
+
+		for (unsigned n = 0; n < t.nr_nodes && n < MAX_NUMNODES; n++)
+			t.movable_mem[n] = mov;
+	}
+	lua_pop(L, 1);
+	p.min_free_kbytes = (int)opt_int_field(L, 1, "min_free_kbytes", p.min_free_kbytes);
+	p.watermark_scale_factor = (int)opt_int_field(L, 1, "watermark_scale_factor",
+						      p.watermark_scale_factor);
+	p.watermark_boost_factor = (int)opt_int_field(L, 1, "watermark_boost_factor",
+						      p.watermark_boost_factor);
+	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
+		p.thp = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+
+	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
+	lm->m = NULL;
+	luaL_setmetatable(L, MACHINE_MT);
+	lm->m = machine_create(&t, &p, &err);
+	if (!lm->m) {
+		luaL_where(L, 1);
+		lua_pushfstring(L, "cannot build machine: %s", err);
+		g_free(err);
+		lua_concat(L, 2);
+		return lua_error(L);
+	}
+	return 1;
+}
+
+static int l_gc(lua_State *L)
+{
+	struct lmachine *lm = luaL_checkudata(L, 1, MACHINE_MT);
+
+	machine_destroy(lm->m);
+	lm->m = NULL;
+	return 0;
+}
+
+static const char *const type_names[] = { "unmovable", "movable", "reclaimable", NULL };
+
+static int check_node(lua_State *L, struct machine *m, lua_Integer node)
+{
+	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
+		luaL_error(L, "node %d does not exist (the machine has nodes 0-%d)", (int)node,
+			   (int)m->nr_nodes - 1);
+	return (int)node;
+}
+
+/* m:alloc{order=, type=, node=, atomic=, owner=, offset=} -> pfn or nil */
+static int l_alloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	static const char *const keys[] = { "order", "type", "node", "atomic", "owner",
+					    "offset", NULL };
+	gfp_t gfp;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, "alloc");
+	lua_Integer order = opt_int_field(L, 2, "order", 0);
+	int node = check_node(L, m, opt_int_field(L, 2, "node", 0));
+	lua_getfield(L, 2, "type");
+	int mt = luaL_checkoption(L, -1, "unmovable", type_names);
+	lua_getfield(L, 2, "atomic");
+	bool atomic = lua_toboolean(L, -1);
+	lua_pop(L, 2);
+	if (order < 0 || order > MAX_PAGE_ORDER)
+		return luaL_error(L, "order %d is outside 0-%d", (int)order, MAX_PAGE_ORDER);
+	gfp = atomic ? GFP_ATOMIC : GFP_KERNEL;
+	if (mt == MIGRATE_MOVABLE)
+		gfp = (gfp & ~__GFP_RECLAIM) | GFP_HIGHUSER_MOVABLE;
+	else if (mt == MIGRATE_RECLAIMABLE)
+		gfp |= __GFP_RECLAIMABLE;
+	pfn_t pfn = __alloc_pages(m, gfp, (unsigned)order, node,
+				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
+				  (uint32_t)opt_int_field(L, 2, "offset", 0));
+	if (pfn == PFN_NONE)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, pfn);
+	return 1;
+}
+
+static int l_free(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer pfn = luaL_checkinteger(L, 2);
+
+	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(m, (pfn_t)pfn))
+		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
+	return 0;
+}
+
+/* m:page(pfn) -> {kind=, order=, type=, owner=, offset=} for a block head */
+static int l_page(lua_State *L)
+{
+	static const char *const kinds[] = { "none", "buddy", "alloc", "pcp" };
+	struct machine *m = check_machine(L, 1);
+	lua_Integer pfn = luaL_checkinteger(L, 2);
+
+	if (pfn < 0 || pfn >= m->mm.nr_frames)
+		return luaL_error(L, "pfn %I is outside the machine (0-%I)", pfn,
+				  (lua_Integer)m->mm.nr_frames - 1);
+	enum page_kind kind = page_kind(&m->mm, (pfn_t)pfn);
+	lua_createtable(L, 0, 5);
+	lua_pushstring(L, kinds[kind]);
+	lua_setfield(L, -2, "kind");
+	lua_pushinteger(L, page_order(&m->mm, (pfn_t)pfn));
+	lua_setfield(L, -2, "order");
+	lua_pushstring(L, migratetype_names[get_pfnblock_migratetype(&m->mm, (pfn_t)pfn)]);
+	lua_setfield(L, -2, "pageblock_type");
+	lua_pushinteger(L, pfn_zone(m, (pfn_t)pfn)->node);
+	lua_setfield(L, -2, "node");
+	lua_pushstring(L, pfn_zone(m, (pfn_t)pfn)->name);
+	lua_setfield(L, -2, "zone");
+	if (kind == PG_KIND_ALLOC) {
+		lua_pushstring(L, type_names[page_extra(&m->mm, (pfn_t)pfn)]);
+		lua_setfield(L, -2, "type");
+		lua_pushinteger(L, page_owner(m, (pfn_t)pfn));
+		lua_setfield(L, -2, "owner");
+		lua_pushinteger(L, page_owner_offset(m, (pfn_t)pfn));
+		lua_setfield(L, -2, "offset");
+	}
+	return 1;
+}
+
+static int push_dump(lua_State *L, void (*dump)(struct machine *, GString *))
+{
+	struct machine *m = check_machine(L, 1);
+	GString *s = g_string_new(NULL);
+
+	dump(m, s);
+	lua_pushlstring(L, s->str, s->len);
+	g_string_free(s, TRUE);
+	return 1;
+}
+
+static int l_buddyinfo(lua_State *L) { return push_dump(L, proc_buddyinfo); }
+static int l_pagetypeinfo(lua_State *L) { return push_dump(L, proc_pagetypeinfo); }
+static int l_zoneinfo(lua_State *L) { return push_dump(L, proc_zoneinfo); }
+
+static int l_check(lua_State *L)
+{
+	char *report = check_invariants(check_machine(L, 1));
+
+	if (report) {
+		luaL_where(L, 1);
+		lua_pushfstring(L, "invariant check failed:\n%s", report);
+		g_free(report);
+		lua_concat(L, 2);
+		return lua_error(L);
+	}
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=, high=} */
+static int l_zones(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	int i = 0;
+
+	lua_newtable(L);
+	for_each_populated_zone(m, z) {
+		lua_createtable(L, 0, 9);
+		set_int(L, "node", z->node);
+		lua_pushstring(L, z->name);
+		lua_setfield(L, -2, "name");
+		set_int(L, "start_pfn", z->zone_start_pfn);
+		set_int(L, "spanned", z->spanned_pages);
+		set_int(L, "managed", (lua_Integer)z->managed_pages);
+		set_int(L, "free", (lua_Integer)zone_page_state(z, NR_FREE_PAGES));
+		set_int(L, "min", (lua_Integer)z->_watermark[WMARK_MIN]);
+		set_int(L, "low", (lua_Integer)z->_watermark[WMARK_LOW]);
+		set_int(L, "high", (lua_Integer)z->_watermark[WMARK_HIGH]);
+		lua_seti(L, -2, ++i);
+	}
+	return 1;
+}
+
+/* m:info() -> machine-wide figures */
+static int l_info(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+
+	lua_createtable(L, 0, 8);
+	lua_pushstring(L, m->topo.name);
+	lua_setfield(L, -2, "name");
+	set_int(L, "nodes", m->nr_nodes);
+	set_int(L, "cpus", topology_nr_cpus(&m->topo));
+	set_int(L, "frames", m->mm.nr_frames);
+	set_int(L, "managed_pages", (lua_Integer)machine_managed_pages(m));
+	set_int(L, "free_pages", (lua_Integer)machine_free_pages(m));
+	set_int(L, "min_free_kbytes", m->min_free_kbytes);
+	set_int(L, "alloc_fail", (lua_Integer)m->vm_events[ALLOC_FAIL]);
+	return 1;
+}
+
+static const luaL_Reg machine_methods[] = {
+	{ "alloc", l_alloc },
+	{ "free", l_free },
+	{ "page", l_page },
+	{ "buddyinfo", l_buddyinfo },
+	{ "pagetypeinfo", l_pagetypeinfo },
+	{ "zoneinfo", l_zoneinfo },
+	{ "check_invariants", l_check },
+	{ "zones", l_zones },
+	{ "info", l_info },
+	{ NULL, NULL },
+};
+
+static int l_version(lua_State *L)
+{
+	lua_pushstring(L, PACKAGE_VERSION);
+	return 1;
+}
+
+static const luaL_Reg module_funcs[] = {
+	{ "machine", l_machine },
+	{ "version", l_version },
+	{ NULL, NULL },
+};
+
+int luaopen_mmsim(lua_State *L)
+{
+	luaL_newmetatable(L, MACHINE_MT);
+	luaL_newlib(L, machine_methods);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+	luaL_newlib(L, module_funcs);
+	return 1;
+}

@@ -1,0 +1,19 @@
+/* Running a scenario script: a Lua state with the mmsim module, a
+ * sandboxed standard library, and errors reported as file:line. */
+#ifndef MMSIM_SCENARIO_H
+#define MMSIM_SCENARIO_H
+
+#include <stdint.h>
+
+struct scenario_opts {
+	const char *path;
+	uint64_t seed;
+	int argc;            /* arguments after the script, as the global `arg` */
+	char **argv;
+};
+
+/* 0 on success; on error prints the message and traceback to stderr and
+ * returns non-zero. */
+int scenario_run(const struct scenario_opts *o);
+
+#endif

@@ -1,0 +1,191 @@
+#include "invariants.h"
+#include "buddy.h"
+
+#include <glib.h>
+
+#define MAX_REPORTS 20
+
+struct report {
+	GString *s;
+	unsigned n;
+};
+
+G_GNUC_PRINTF(2, 3)
+static void fail(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->n++ >= MAX_REPORTS)
+		return;
+	va_start(ap, fmt);
+	g_string_append_vprintf(r->s, fmt, ap);
+	va_end(ap);
+	g_string_append_c(r->s, '\n');
+}
+
+/* Every free list: links consistent both ways, entries are buddy heads of
+ * the list's order, aligned, inside the zone, on the list of their
+ * pageblock's type; counts equal list contents. */
+static unsigned long check_free_lists(struct machine *m, struct zone *z, struct report *r,
+				      unsigned long *entries)
+{
+	struct memmap *mm = &m->mm;
+	unsigned long free_pages = 0, highatomic = 0;
+
+	for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
+		struct free_area *area = &z->free_area[o];
+		unsigned long in_area = 0;
+
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			struct pfn_list *l = &area->free_list[mt];
+			pfn_t prev = PFN_NONE;
+			uint32_t seen = 0;
+
+			for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
+				if (++seen > l->nr) {
+					fail(r, "%s/%s: list order %u %s has more than its count %u",
+					     "zone", z->name, o, migratetype_names[mt], l->nr);
+					break;
+				}
+				if (pfn_list_prev(mm, l, p) != prev)
+					fail(r, "node %u %s: pfn %#x on order-%u %s list: broken prev link",
+					     z->node, z->name, p, o, migratetype_names[mt]);
+				if (!PageBuddy(mm, p) || page_order(mm, p) != o)
+					fail(r, "node %u %s: pfn %#x on order-%u %s list is not a free "
+					     "order-%u block (kind %d order %u)", z->node, z->name, p, o,
+					     migratetype_names[mt], o, page_kind(mm, p), page_order(mm, p));
+				if (p & ((1u << o) - 1))
+					fail(r, "node %u %s: order-%u block at pfn %#x is misaligned",
+					     z->node, z->name, o, p);
+				if (!zone_spans_pfn(z, p) || !zone_spans_pfn(z, p + (1u << o) - 1))
+					fail(r, "node %u %s: order-%u block at pfn %#x is outside the zone",
+					     z->node, z->name, o, p);
+				else if (get_pfnblock_migratetype(mm, p) != mt)
+					fail(r, "node %u %s: pfn %#x on the %s list but its pageblock is %s",
+					     z->node, z->name, p, migratetype_names[mt],
+					     migratetype_names[get_pfnblock_migratetype(mm, p)]);
+				prev = p;
+			}
+			if (l->tail != prev)
+				fail(r, "node %u %s: order-%u %s list tail %#x, last entry %#x",
+				     z->node, z->name, o, migratetype_names[mt], l->tail, prev);
+			if (seen != l->nr)
+				fail(r, "node %u %s: order-%u %s list holds %u blocks, count says %u",
+				     z->node, z->name, o, migratetype_names[mt], seen, l->nr);
+			in_area += seen;
+			if (mt != MIGRATE_ISOLATE)
+				free_pages += (unsigned long)seen << o;
+			if (mt == MIGRATE_HIGHATOMIC)
+				highatomic += (unsigned long)seen << o;
+		}
+		if (in_area != area->nr_free)
+			fail(r, "node %u %s: free_area[%u].nr_free is %lu, lists hold %lu",
+			     z->node, z->name, o, area->nr_free, in_area);
+		*entries += in_area;
+	}
+	if (free_pages != zone_page_state(z, NR_FREE_PAGES))
+		fail(r, "node %u %s: NR_FREE_PAGES is %lu, free lists hold %lu pages",
+		     z->node, z->name, zone_page_state(z, NR_FREE_PAGES), free_pages);
+	if (highatomic != z->nr_free_highatomic)
+		fail(r, "node %u %s: nr_free_highatomic is %lu, HighAtomic lists hold %lu",
+		     z->node, z->name, z->nr_free_highatomic, highatomic);
+	return free_pages;
+}
+
+/* Walk the zone block by block: every frame belongs to exactly one block
+ * whose head carries its state, so blocks neither overlap nor leave gaps;
+ * two free buddies that could merge must have merged. */
+static void check_blocks(struct machine *m, struct zone *z, struct report *r,
+			 unsigned long *buddy_heads)
+{
+	struct memmap *mm = &m->mm;
+	pfn_t end = zone_end_pfn(z);
+
+	for (pfn_t pfn = z->zone_start_pfn; pfn < end;) {
+		enum page_kind kind = page_kind(mm, pfn);
+		unsigned o = page_order(mm, pfn);
+
+		if (kind == PG_KIND_NONE) {
+			fail(r, "node %u %s: pfn %#x belongs to no block", z->node, z->name, pfn);
+			pfn++;
+			continue;
+		}
+		if ((pfn & ((1u << o) - 1)) || pfn + (1u << o) > end) {
+			fail(r, "node %u %s: order-%u block at pfn %#x is misaligned or crosses the "
+			     "zone end", z->node, z->name, o, pfn);
+			pfn++;
+			continue;
+		}
+		for (pfn_t t = pfn + 1; t < pfn + (1u << o); t++)
+			if (page_kind(mm, t) != PG_KIND_NONE) {
+				fail(r, "node %u %s: pfn %#x inside the order-%u block at %#x is "
+				     "itself a block head (overlap)", z->node, z->name, t, o, pfn);
+				break;
+			}
+		if (kind == PG_KIND_BUDDY) {
+			pfn_t buddy = pfn ^ (1u << o);
+
+			(*buddy_heads)++;
+			if (o < MAX_PAGE_ORDER && buddy > pfn && zone_spans_pfn(z, buddy) &&
+			    PageBuddy(mm, buddy) && page_order(mm, buddy) == o) {
+				int a = get_pfnblock_migratetype(mm, pfn);
+				int b = get_pfnblock_migratetype(mm, buddy);
+
+				if (o < pageblock_order || a == b ||
+				    (migratetype_is_mergeable(a) && migratetype_is_mergeable(b)))
+					fail(r, "node %u %s: free order-%u buddies %#x and %#x did not "
+					     "merge", z->node, z->name, o, pfn, buddy);
+			}
+		}
+		pfn += 1u << o;
+	}
+}
+
+static void check_pageblocks(struct machine *m, struct zone *z, struct report *r)
+{
+	unsigned long counts[MIGRATE_TYPES] = { 0 }, sum = 0;
+	unsigned id = z->node * MAX_NR_ZONES + z->idx;
+
+	for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages) {
+		int mt = get_pfnblock_migratetype(&m->mm, pfn);
+
+		if (m->mm.pb_zone[pfn_to_pb(pfn)] != id)
+			fail(r, "node %u %s: pageblock at pfn %#x is recorded in another zone",
+			     z->node, z->name, pfn);
+		if (mt >= MIGRATE_TYPES) {
+			fail(r, "node %u %s: pageblock at pfn %#x has migratetype %d",
+			     z->node, z->name, pfn, mt);
+			continue;
+		}
+		counts[mt]++;
+	}
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		sum += counts[mt];
+	if (sum != (z->spanned_pages + pageblock_nr_pages - 1) / pageblock_nr_pages)
+		fail(r, "node %u %s: pageblock types add up to %lu, the zone has %u pageblocks",
+		     z->node, z->name, sum, (z->spanned_pages + pageblock_nr_pages - 1) /
+		     pageblock_nr_pages);
+}
+
+char *check_invariants(struct machine *m)
+{
+	struct report r = { g_string_new(NULL), 0 };
+
+	for_each_populated_zone(m, z) {
+		unsigned long entries = 0, heads = 0;
+
+		check_free_lists(m, z, &r, &entries);
+		check_blocks(m, z, &r, &heads);
+		check_pageblocks(m, z, &r);
+		if (entries != heads)
+			fail(&r, "node %u %s: %lu free blocks in memory, %lu on free lists",
+			     z->node, z->name, heads, entries);
+	}
+	if (r.n == 0) {
+		g_string_free(r.s, TRUE);
+		return NULL;
+	}
+	if (r.n > MAX_REPORTS)
+		g_string_append_printf(r.s, "... and %u more violations\n", r.n - MAX_REPORTS);
+	return g_string_free(r.s, FALSE);
+}

@@ -1,0 +1,192 @@
+#include "machine.h"
+#include "buddy.h"
+#include "watermark.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void machine_params_default(struct machine_params *p)
+{
+	p->min_free_kbytes = -1;
+	p->watermark_scale_factor = 10;
+	p->watermark_boost_factor = 15000;
+	p->thp = true;
+}
+
+uint64_t host_memory_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+static void zone_init(struct machine *m, struct zone *z, unsigned nid, enum zone_type idx,
+		      pfn_t start, pfn_t end)
+{
+	z->machine = m;
+	z->node = nid;
+	z->idx = idx;
+	z->name = zone_names[idx];
+	z->zone_start_pfn = start;
+	z->spanned_pages = end > start ? end - start : 0;
+	z->present_pages = z->spanned_pages;
+	z->managed_pages = z->present_pages;
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			pfn_list_init(&z->free_area[o].free_list[mt], (unsigned)o);
+}
+
+/* free_area_init(): node n's memory follows node n-1's; node 0 holds
+ * ZONE_DMA below 16 MiB and ZONE_DMA32 below 4 GiB; each node's optional
+ * ZONE_MOVABLE is the top of its memory (movablecore=). */
+static void layout_nodes(struct machine *m)
+{
+	pfn_t base = 0;
+
+	for (unsigned n = 0; n < m->nr_nodes; n++) {
+		struct pglist_data *pgdat = &m->node_data[n];
+		pfn_t pages = (pfn_t)(m->topo.node_mem[n] >> PAGE_SHIFT);
+		pfn_t end = base + pages;
+		pfn_t movable = end - (pfn_t)(m->topo.movable_mem[n] >> PAGE_SHIFT);
+		pfn_t dma_end = MIN(MIN(DMA_LIMIT_PFN, movable), end);
+		pfn_t dma32_end = MIN(DMA32_LIMIT_PFN, movable);
+
+		pgdat->node_id = n;
+		pgdat->node_start_pfn = base;
+		pgdat->node_spanned_pages = pages;
+		for (int z = 0; z < MAX_NR_ZONES; z++)
+			zone_init(m, &pgdat->node_zones[z], n, z, 0, 0);
+		if (base < dma_end)
+			zone_init(m, &pgdat->node_zones[ZONE_DMA], n, ZONE_DMA, base, dma_end);
+		if (MAX(base, DMA_LIMIT_PFN) < dma32_end)
+			zone_init(m, &pgdat->node_zones[ZONE_DMA32], n, ZONE_DMA32,
+				  MAX(base, DMA_LIMIT_PFN), dma32_end);
+		if (MAX(base, DMA32_LIMIT_PFN) < movable)
+			zone_init(m, &pgdat->node_zones[ZONE_NORMAL], n, ZONE_NORMAL,
+				  MAX(base, DMA32_LIMIT_PFN), movable);
+		if (movable < end)
+			zone_init(m, &pgdat->node_zones[ZONE_MOVABLE], n, ZONE_MOVABLE, movable, end);
+		base = end;
+	}
+}
+
+/* build_zonelists(): nearest node first; among equally distant nodes the
+ * kernel prefers the ones numbered above the local node. */
+static void build_zonelists(struct machine *m, struct pglist_data *pgdat)
+{
+	unsigned order[MAX_NUMNODES], nr = m->nr_nodes, local = pgdat->node_id;
+
+	for (unsigned i = 0; i < nr; i++)
+		order[i] = i;
+	for (unsigned i = 1; i < nr; i++) {
+		for (unsigned j = i; j > 0; j--) {
+			unsigned a = order[j - 1], b = order[j];
+			unsigned ka = topology_node_distance(&m->topo, local, a) * 2 + (a < local);
+			unsigned kb = topology_node_distance(&m->topo, local, b) * 2 + (b < local);
+
+			if (ka < kb || (ka == kb && a < b))
+				break;
+			order[j - 1] = b;
+			order[j] = a;
+		}
+	}
+	pgdat->zonelist = g_new0(struct zone *, nr * MAX_NR_ZONES);
+	pgdat->nr_zonelist = 0;
+	for (unsigned i = 0; i < nr; i++)
+		for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
+			struct zone *zone = &m->node_data[order[i]].node_zones[z];
+
+			if (populated_zone(zone))
+				pgdat->zonelist[pgdat->nr_zonelist++] = zone;
+		}
+}
+
+/* memmap_init_zone() labels every pageblock MOVABLE; memblock_free_all()
+ * then hands memory to the buddy in MAX_PAGE_ORDER chunks, to the tail. */
+static void zone_boot_free(struct machine *m, struct zone *z)
+{
+	pfn_t end = zone_end_pfn(z);
+	unsigned id = z->node * MAX_NR_ZONES + z->idx;
+
+	for (pfn_t pfn = z->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages) {
+		set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
+		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint8_t)id;
+	}
+	for (pfn_t pfn = z->zone_start_pfn; pfn < end;) {
+		unsigned order = MAX_PAGE_ORDER;
+
+		while ((pfn & ((1u << order) - 1)) || pfn + (1u << order) > end)
+			order--;
+		__free_one_page(z, pfn, order, MIGRATE_MOVABLE, FPI_TO_TAIL);
+		pfn += 1u << order;
+	}
+}
+
+struct machine *machine_create(const struct topology *t, const struct machine_params *p,
+			       char **err)
+{
+	struct machine *m;
+
+	*err = topology_validate(t, host_memory_bytes());
+	if (*err)
+		return NULL;
+	m = g_new0(struct machine, 1);
+	m->topo = *t;
+	m->nr_nodes = t->nr_nodes;
+	m->min_free_kbytes = 0;
+	m->user_min_free_kbytes = -1;
+	m->watermark_scale_factor = p->watermark_scale_factor;
+	m->watermark_boost_factor = p->watermark_boost_factor;
+	m->lowmem_reserve_ratio[ZONE_DMA] = 256;
+	m->lowmem_reserve_ratio[ZONE_DMA32] = 256;
+	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
+	if (memmap_init(&m->mm, (pfn_t)(topology_total_mem(t) >> PAGE_SHIFT))) {
+		*err = g_strdup_printf("cannot allocate the memmap for %" G_GUINT64_FORMAT
+				       " frames", topology_total_mem(t) >> PAGE_SHIFT);
+		g_free(m);
+		return NULL;
+	}
+	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
+	layout_nodes(m);
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		build_zonelists(m, &m->node_data[n]);
+	for_each_populated_zone(m, z)
+		zone_boot_free(m, z);
+	init_per_zone_wmark_min(m, p->thp);
+	if (p->min_free_kbytes >= 0) {
+		/* Writing vm.min_free_kbytes after boot: the value is taken as is. */
+		m->min_free_kbytes = m->user_min_free_kbytes = p->min_free_kbytes;
+		setup_per_zone_wmarks(m);
+	}
+	return m;
+}
+
+void machine_destroy(struct machine *m)
+{
+	if (!m)
+		return;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		g_free(m->node_data[n].zonelist);
+	g_free(m->node_data);
+	memmap_destroy(&m->mm);
+	g_free(m);
+}
+
+unsigned long machine_free_pages(const struct machine *m)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		sum += zone_page_state(z, NR_FREE_PAGES);
+	return sum;
+}
+
+unsigned long machine_managed_pages(const struct machine *m)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		sum += z->managed_pages;
+	return sum;
+}

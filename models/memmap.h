@@ -1,0 +1,129 @@
+/* Frame and pageblock metadata in structure-of-arrays form.
+ *
+ * The kernel's struct page is 64 bytes; here a frame costs 9 bytes: one
+ * state byte and two 32-bit words whose meaning depends on the state.
+ *   free (buddy or per-CPU list head): next / prev list links
+ *   allocated head:                   owner id / owner offset (reverse map)
+ *   anything else (tail of a block):  unused
+ * A block of pageblock order or more keeps its two words in its first
+ * pageblock's words instead, so that booting or filling a terabyte machine
+ * with large blocks touches megabytes of metadata, not gigabytes.
+ * Only the first frame of a block carries state; the others read
+ * PG_KIND_NONE, which is what makes buddy lookups exact. */
+#ifndef MMSIM_MEMMAP_H
+#define MMSIM_MEMMAP_H
+
+#include "mmtypes.h"
+
+#include <stddef.h>
+
+enum page_kind {
+	PG_KIND_NONE = 0,   /* tail of a block, or not a block head */
+	PG_KIND_BUDDY = 1,  /* PageBuddy: head of a free block on a buddy list */
+	PG_KIND_ALLOC = 2,  /* head of an allocated block */
+	PG_KIND_PCP = 3,    /* head of a free block on a per-CPU list */
+};
+
+#define PG_ORDER_MASK 0x0f
+#define PG_KIND_SHIFT 4
+#define PG_KIND_MASK (0x3 << PG_KIND_SHIFT)
+#define PG_EXTRA_SHIFT 6   /* ALLOC: migratetype it was allocated as;
+			    * PCP: bit 0 is PagePCPBuddy */
+
+/* Per-pageblock flag word: migratetype in the low bits, then the
+ * standalone bits of pageblock-flags.h. */
+#define PB_MIGRATETYPE_MASK 0x7
+#define PB_migrate_isolate (1u << 3)
+#define PB_compact_skip (1u << 4)
+
+struct memmap {
+	pfn_t nr_frames;
+	uint8_t *state;
+	pfn_t *word_a;      /* next link, or owner id */
+	pfn_t *word_b;      /* prev link, or owner offset */
+	uint32_t nr_pageblocks;
+	uint16_t *pb_flags;
+	pfn_t *pb_word_a;   /* the two words of blocks of order >= 9 */
+	pfn_t *pb_word_b;
+	uint8_t *pb_zone;   /* node * MAX_NR_ZONES + zone index */
+};
+
+int memmap_init(struct memmap *mm, pfn_t nr_frames);
+void memmap_destroy(struct memmap *mm);
+/* Bytes the arrays take for nr_frames frames (for budgets and reports). */
+size_t memmap_bytes(pfn_t nr_frames);
+
+static inline enum page_kind page_kind(const struct memmap *mm, pfn_t pfn)
+{
+	return (enum page_kind)((mm->state[pfn] & PG_KIND_MASK) >> PG_KIND_SHIFT);
+}
+
+static inline unsigned page_order(const struct memmap *mm, pfn_t pfn)
+{
+	return mm->state[pfn] & PG_ORDER_MASK;
+}
+
+static inline unsigned page_extra(const struct memmap *mm, pfn_t pfn)
+{
+	return mm->state[pfn] >> PG_EXTRA_SHIFT;
+}
+
+static inline void page_set(struct memmap *mm, pfn_t pfn, enum page_kind kind,
+			    unsigned order, unsigned extra)
+{
+	mm->state[pfn] = (uint8_t)(order | (kind << PG_KIND_SHIFT) | (extra << PG_EXTRA_SHIFT));
+}
+
+static inline void page_clear(struct memmap *mm, pfn_t pfn)
+{
+	mm->state[pfn] = 0;
+}
+
+static inline bool PageBuddy(const struct memmap *mm, pfn_t pfn)
+{
+	return page_kind(mm, pfn) == PG_KIND_BUDDY;
+}
+
+/* The words of the block of this order starting at pfn. */
+static inline pfn_t *block_word_a(struct memmap *mm, pfn_t pfn, unsigned order)
+{
+	return order >= pageblock_order ? &mm->pb_word_a[pfn >> pageblock_order] : &mm->word_a[pfn];
+}
+
+static inline pfn_t *block_word_b(struct memmap *mm, pfn_t pfn, unsigned order)
+{
+	return order >= pageblock_order ? &mm->pb_word_b[pfn >> pageblock_order] : &mm->word_b[pfn];
+}
+
+static inline uint32_t pfn_to_pb(pfn_t pfn)
+{
+	return pfn >> pageblock_order;
+}
+
+/* get_pfnblock_migratetype(): the migratetype bits, ISOLATE if isolated. */
+static inline int get_pfnblock_migratetype(const struct memmap *mm, pfn_t pfn)
+{
+	uint16_t f = mm->pb_flags[pfn_to_pb(pfn)];
+
+	if (f & PB_migrate_isolate)
+		return MIGRATE_ISOLATE;
+	return f & PB_MIGRATETYPE_MASK;
+}
+
+static inline void set_pageblock_migratetype(struct memmap *mm, pfn_t pfn, int mt)
+{
+	uint16_t *f = &mm->pb_flags[pfn_to_pb(pfn)];
+
+	*f = (uint16_t)((*f & ~PB_MIGRATETYPE_MASK) | (unsigned)mt);
+}
+
+/* change_pageblock_range(): relabel every pageblock of a 2^order block. */
+static inline void change_pageblock_range(struct memmap *mm, pfn_t pfn, unsigned order, int mt)
+{
+	unsigned n = order > pageblock_order ? 1u << (order - pageblock_order) : 1;
+
+	for (unsigned i = 0; i < n; i++)
+		set_pageblock_migratetype(mm, pfn + i * pageblock_nr_pages, mt);
+}
+
+#endif

@@ -1,0 +1,124 @@
+/* Zones, nodes and the machine (include/linux/mmzone.h). */
+#ifndef MMSIM_MMZONE_H
+#define MMSIM_MMZONE_H
+
+#include "freelist.h"
+#include "topology.h"
+
+struct free_area {
+	struct pfn_list free_list[MIGRATE_TYPES];
+	unsigned long nr_free;
+};
+
+enum zone_stat_item {
+	NR_FREE_PAGES,
+	NR_FREE_CMA_PAGES,
+	NR_VM_ZONE_STAT_ITEMS
+};
+
+/* The vm events this model counts (include/linux/vm_event_item.h). */
+enum vm_event_item {
+	PGALLOC_DMA,
+	PGALLOC_DMA32,
+	PGALLOC_NORMAL,
+	PGALLOC_MOVABLE,
+	PGALLOC_DEVICE,
+	PGFREE,
+	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
+	NR_VM_EVENT_ITEMS
+};
+
+/* zone->flags bits */
+#define ZONE_BOOSTED_WATERMARK 0x1
+#define ZONE_BELOW_HIGH 0x2
+
+struct machine;
+
+struct zone {
+	struct machine *machine;
+	unsigned node;
+	enum zone_type idx;
+	const char *name;
+	pfn_t zone_start_pfn;
+	pfn_t spanned_pages;
+	pfn_t present_pages;
+	unsigned long managed_pages;
+	unsigned long _watermark[NR_WMARK];
+	unsigned long watermark_boost;
+	unsigned long nr_reserved_highatomic;
+	unsigned long nr_free_highatomic;
+	long lowmem_reserve[MAX_NR_ZONES];
+	unsigned long flags;
+	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+	struct free_area free_area[NR_PAGE_ORDERS];
+};
+
+static inline bool populated_zone(const struct zone *z)
+{
+	return z->present_pages != 0;
+}
+
+static inline bool zone_spans_pfn(const struct zone *z, pfn_t pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline pfn_t zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline unsigned long zone_page_state(const struct zone *z, enum zone_stat_item i)
+{
+	long v = z->vm_stat[i];
+
+	return v < 0 ? 0 : (unsigned long)v;
+}
+
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks w)
+{
+	return z->_watermark[w] + z->watermark_boost;
+}
+
+struct pglist_data {
+	unsigned node_id;
+	pfn_t node_start_pfn;
+	pfn_t node_spanned_pages;
+	struct zone node_zones[MAX_NR_ZONES];
+	/* node_zonelists[ZONELIST_FALLBACK]: zones of every node, nearest node
+	 * first, highest zone first within a node. */
+	struct zone **zonelist;
+	unsigned nr_zonelist;
+};
+
+struct machine {
+	struct topology topo;
+	unsigned nr_nodes;
+	struct pglist_data *node_data;
+	struct memmap mm;
+	/* sysctls */
+	int min_free_kbytes;
+	int user_min_free_kbytes;        /* -1: not set by the user */
+	int watermark_scale_factor;
+	int watermark_boost_factor;
+	int lowmem_reserve_ratio[MAX_NR_ZONES];
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+};
+
+/* page_zone(): zone boundaries are pageblock aligned, so each pageblock
+ * records its zone as node * MAX_NR_ZONES + zone index. */
+static inline struct zone *pfn_zone(struct machine *m, pfn_t pfn)
+{
+	unsigned id = m->mm.pb_zone[pfn_to_pb(pfn)];
+
+	return &m->node_data[id / MAX_NR_ZONES].node_zones[id % MAX_NR_ZONES];
+}
+
+#define for_each_zone(m, z)                                                         \
+	for (unsigned _n = 0; _n < (m)->nr_nodes; _n++)                              \
+		for (struct zone *z = (m)->node_data[_n].node_zones;                  \
+		     z < (m)->node_data[_n].node_zones + MAX_NR_ZONES; z++)
+
+#define for_each_populated_zone(m, z) for_each_zone(m, z) if (!populated_zone(z)) {} else
+
+#endif

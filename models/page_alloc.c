@@ -1,0 +1,194 @@
+#include "page_alloc.h"
+#include "buddy.h"
+#include "watermark.h"
+
+unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp)
+{
+	unsigned flags = (gfp & __GFP_KSWAPD_RECLAIM) ? ALLOC_KSWAPD : 0;
+
+	if (!zone || zone->idx != ZONE_NORMAL)
+		return flags;
+	/* Fragmentation avoidance assumes a DMA32 zone below to fall back to;
+	 * on a multi-node machine only nodes that have one get the flag. */
+	if (m->nr_nodes > 1 && !populated_zone(zone - 1))
+		return flags;
+	return flags | ALLOC_NOFRAGMENT;
+}
+
+unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order)
+{
+	unsigned flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+
+	if (gfp & __GFP_HIGH)
+		flags |= ALLOC_MIN_RESERVE;
+	if (gfp & __GFP_KSWAPD_RECLAIM)
+		flags |= ALLOC_KSWAPD;
+	if (!(gfp & __GFP_DIRECT_RECLAIM)) {
+		if (!(gfp & __GFP_NOMEMALLOC))
+			flags |= ALLOC_NON_BLOCK;
+		if (order > 0 && (flags & ALLOC_MIN_RESERVE))
+			flags |= ALLOC_HIGHATOMIC;
+		if (flags & ALLOC_MIN_RESERVE)
+			flags &= ~ALLOC_CPUSET;
+	}
+	if (gfp_migratetype(gfp) == MIGRATE_MOVABLE)
+		flags |= ALLOC_CMA;
+	return flags;
+}
+
+pfn_t rmqueue(struct zone *preferred, struct zone *zone, unsigned order, unsigned alloc_flags,
+	      int mt)
+{
+	pfn_t pfn = PFN_NONE;
+
+	(void)preferred;
+	if (alloc_flags & ALLOC_HIGHATOMIC)
+		pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (pfn == PFN_NONE) {
+		enum rmqueue_mode mode = RMQUEUE_NORMAL;
+
+		pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
+		/* Failing now is worse than failing a future atomic request. */
+		if (pfn == PFN_NONE && (alloc_flags & (ALLOC_OOM | ALLOC_NON_BLOCK)))
+			pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+		if (pfn == PFN_NONE)
+			return PFN_NONE;
+	}
+	zone->machine->vm_events[PGALLOC_DMA + zone->idx] += 1UL << order;
+	/* The kswapd wake-up for a boosted watermark is modelled with kswapd;
+	 * until then the flag is just cleared as rmqueue() does. */
+	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK))
+		zone->flags &= ~ZONE_BOOSTED_WATERMARK;
+	return pfn;
+}
+
+/* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
+ * atomic requests.  The reserve is taken back only by
+ * unreserve_highatomic_pageblock() before OOM, which comes with reclaim. */
+static void reserve_highatomic_pageblock(struct zone *zone, pfn_t pfn, unsigned order)
+{
+	struct memmap *mm = &zone->machine->mm;
+	unsigned long max_managed = (zone->managed_pages / 100 + pageblock_nr_pages - 1) &
+				    ~(unsigned long)(pageblock_nr_pages - 1);
+	int mt;
+
+	if (zone->nr_reserved_highatomic >= max_managed)
+		return;
+	mt = get_pfnblock_migratetype(mm, pfn);
+	if (!migratetype_is_mergeable(mt))
+		return;
+	if (order < pageblock_order) {
+		if (move_freepages_block(zone, pfn, mt, MIGRATE_HIGHATOMIC) == -1)
+			return;
+		zone->nr_reserved_highatomic += pageblock_nr_pages;
+	} else {
+		change_pageblock_range(mm, pfn, order, MIGRATE_HIGHATOMIC);
+		zone->nr_reserved_highatomic += 1UL << order;
+	}
+}
+
+pfn_t get_page_from_freelist(struct machine *m, gfp_t gfp, unsigned order, unsigned alloc_flags,
+			     const struct alloc_context *ac)
+{
+	bool no_fallback;
+
+	(void)gfp;
+retry:
+	no_fallback = alloc_flags & ALLOC_NOFRAGMENT;
+	for (unsigned i = 0; i < ac->nr_zones; i++) {
+		struct zone *zone = ac->zonelist[i];
+		unsigned long mark;
+
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone))
+			continue;
+		/* Locality beats fragmentation avoidance: before spilling to a
+		 * remote node, retry the local zones allowing fallbacks. */
+		if (no_fallback && m->nr_nodes > 1 && zone != ac->preferred_zone &&
+		    zone->node != ac->preferred_zone->node) {
+			alloc_flags &= ~ALLOC_NOFRAGMENT;
+			goto retry;
+		}
+		if (!(zone->flags & ZONE_BELOW_HIGH)) {
+			mark = wmark_pages(zone, WMARK_HIGH);
+			if (zone_watermark_fast(zone, order, mark, ac->highest_zoneidx, alloc_flags))
+				goto try_this_zone;
+			zone->flags |= ZONE_BELOW_HIGH;
+		}
+		mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
+		if (!zone_watermark_fast(zone, order, mark, ac->highest_zoneidx, alloc_flags) &&
+		    !(alloc_flags & ALLOC_NO_WATERMARKS))
+			continue;
+try_this_zone:;
+		pfn_t pfn = rmqueue(ac->preferred_zone, zone, order, alloc_flags, ac->migratetype);
+		if (pfn != PFN_NONE) {
+			if (alloc_flags & ALLOC_HIGHATOMIC)
+				reserve_highatomic_pageblock(zone, pfn, order);
+			return pfn;
+		}
+	}
+	if (no_fallback) {
+		alloc_flags &= ~ALLOC_NOFRAGMENT;
+		goto retry;
+	}
+	return PFN_NONE;
+}
+
+pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned order, int preferred_nid,
+		    uint32_t owner, uint32_t offset)
+{
+	struct pglist_data *pgdat = &m->node_data[preferred_nid];
+	struct alloc_context ac = {
+		.zonelist = pgdat->zonelist,
+		.nr_zones = pgdat->nr_zonelist,
+		.highest_zoneidx = gfp_zone(gfp),
+		.migratetype = gfp_migratetype(gfp),
+	};
+	unsigned alloc_flags;
+	pfn_t pfn;
+
+	if (order > MAX_PAGE_ORDER)
+		return PFN_NONE;
+	for (unsigned i = 0; i < ac.nr_zones; i++) {
+		struct zone *z = ac.zonelist[i];
+
+		if ((int)z->idx <= ac.highest_zoneidx && populated_zone(z)) {
+			ac.preferred_zone = z;
+			break;
+		}
+	}
+	if (!ac.preferred_zone)
+		return PFN_NONE;
+
+	alloc_flags = ALLOC_WMARK_LOW | alloc_flags_nofragment(m, ac.preferred_zone, gfp);
+	if (ac.migratetype == MIGRATE_MOVABLE)
+		alloc_flags |= ALLOC_CMA;
+	pfn = get_page_from_freelist(m, gfp, order, alloc_flags, &ac);
+	if (pfn == PFN_NONE)
+		pfn = get_page_from_freelist(m, gfp, order, gfp_to_alloc_flags(gfp, order), &ac);
+	if (pfn == PFN_NONE) {
+		m->vm_events[ALLOC_FAIL]++;
+		return PFN_NONE;
+	}
+	/* prep_new_page(): the head records size, type and owner. */
+	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)ac.migratetype);
+	*block_word_a(&m->mm, pfn, order) = owner;
+	*block_word_b(&m->mm, pfn, order) = offset;
+	return pfn;
+}
+
+void free_one_page(struct zone *zone, pfn_t pfn, unsigned order, unsigned fpi)
+{
+	split_large_buddy(zone, pfn, order, fpi);
+	zone->machine->vm_events[PGFREE] += 1UL << order;
+}
+
+int __free_pages(struct machine *m, pfn_t pfn)
+{
+	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+		return -1;
+	unsigned order = page_order(&m->mm, pfn);
+
+	page_clear(&m->mm, pfn);
+	free_one_page(pfn_zone(m, pfn), pfn, order, FPI_NONE);
+	return 0;
+}

@@ -1,0 +1,98 @@
+#include "procfs.h"
+
+/* pagetypeinfo stops counting a list at this many entries and prints '>'. */
+#define PAGETYPEINFO_FREE_CAP 100000
+
+void proc_buddyinfo(struct machine *m, GString *out)
+{
+	for_each_populated_zone(m, z) {
+		g_string_append_printf(out, "Node %u, zone %8s ", z->node, z->name);
+		for (int o = 0; o < NR_PAGE_ORDERS; o++)
+			g_string_append_printf(out, "%6lu ", z->free_area[o].nr_free);
+		g_string_append_c(out, '\n');
+	}
+}
+
+static void pagetypeinfo_showfree(struct machine *m, struct pglist_data *pgdat, GString *out)
+{
+	(void)m;
+	g_string_append_printf(out, "%-43s ", "Free pages count per migrate type at order");
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		g_string_append_printf(out, "%6d ", o);
+	g_string_append_c(out, '\n');
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		struct zone *z = &pgdat->node_zones[zi];
+
+		if (!populated_zone(z))
+			continue;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			g_string_append_printf(out, "Node %4u, zone %8s, type %12s ", z->node,
+					       z->name, migratetype_names[mt]);
+			for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+				unsigned long n = z->free_area[o].free_list[mt].nr;
+				bool overflow = n >= PAGETYPEINFO_FREE_CAP;
+
+				g_string_append_printf(out, "%s%6lu ", overflow ? ">" : "",
+						       overflow ? (unsigned long)PAGETYPEINFO_FREE_CAP : n);
+			}
+			g_string_append_c(out, '\n');
+		}
+	}
+}
+
+static void pagetypeinfo_showblockcount(struct machine *m, struct pglist_data *pgdat, GString *out)
+{
+	g_string_append_printf(out, "\n%-23s", "Number of blocks type ");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		g_string_append_printf(out, "%12s ", migratetype_names[mt]);
+	g_string_append_c(out, '\n');
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		struct zone *z = &pgdat->node_zones[zi];
+		unsigned long count[MIGRATE_TYPES] = { 0 };
+
+		if (!populated_zone(z))
+			continue;
+		for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
+			count[get_pfnblock_migratetype(&m->mm, pfn)]++;
+		g_string_append_printf(out, "Node %u, zone %8s ", z->node, z->name);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			g_string_append_printf(out, "%12lu ", count[mt]);
+		g_string_append_c(out, '\n');
+	}
+}
+
+void proc_pagetypeinfo(struct machine *m, GString *out)
+{
+	for (unsigned n = 0; n < m->nr_nodes; n++) {
+		g_string_append_printf(out, "Page block order: %d\n", pageblock_order);
+		g_string_append_printf(out, "Pages per block:  %lu\n", (unsigned long)pageblock_nr_pages);
+		g_string_append_c(out, '\n');
+		pagetypeinfo_showfree(m, &m->node_data[n], out);
+		pagetypeinfo_showblockcount(m, &m->node_data[n], out);
+	}
+}
+
+void proc_zoneinfo(struct machine *m, GString *out)
+{
+	for_each_zone(m, z) {
+		g_string_append_printf(out, "Node %u, zone %8s", z->node, z->name);
+		g_string_append_printf(out, "\n  pages free     %lu", zone_page_state(z, NR_FREE_PAGES));
+		g_string_append_printf(out, "\n        boost    %lu", z->watermark_boost);
+		g_string_append_printf(out, "\n        min      %lu", z->_watermark[WMARK_MIN]);
+		g_string_append_printf(out, "\n        low      %lu", z->_watermark[WMARK_LOW]);
+		g_string_append_printf(out, "\n        high     %lu", z->_watermark[WMARK_HIGH]);
+		g_string_append_printf(out, "\n        promo    %lu", z->_watermark[WMARK_PROMO]);
+		g_string_append_printf(out, "\n        spanned  %lu", (unsigned long)z->spanned_pages);
+		g_string_append_printf(out, "\n        present  %lu", (unsigned long)z->present_pages);
+		g_string_append_printf(out, "\n        managed  %lu", z->managed_pages);
+		g_string_append_printf(out, "\n        cma      %lu", 0UL);
+		g_string_append_printf(out, "\n        protection: (%ld", z->lowmem_reserve[0]);
+		for (int i = 1; i < MAX_NR_ZONES; i++)
+			g_string_append_printf(out, ", %ld", z->lowmem_reserve[i]);
+		g_string_append_c(out, ')');
+		if (populated_zone(z))
+			g_string_append_printf(out, "\n  start_pfn:           %lu",
+					       (unsigned long)z->zone_start_pfn);
+		g_string_append_c(out, '\n');
+	}
+}

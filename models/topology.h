@@ -1,0 +1,42 @@
+/* The simulated machine's shape: sockets, NUMA nodes, CPUs and memory. */
+#ifndef MMSIM_TOPOLOGY_H
+#define MMSIM_TOPOLOGY_H
+
+#include <stdint.h>
+
+#define MAX_NUMNODES 64
+#define MAX_CPUS 4096
+
+/* The model keeps at most this many bytes of metadata per 4 KiB frame. */
+#define MEMMAP_BYTES_PER_FRAME 12
+
+struct topology {
+	char name[32];
+	unsigned sockets;
+	unsigned nodes_per_socket;       /* SNC / NPS domains */
+	unsigned cpus_per_socket;
+	unsigned nr_nodes;               /* sockets * nodes_per_socket */
+	uint64_t node_mem[MAX_NUMNODES]; /* bytes of memory per node */
+	uint64_t movable_mem[MAX_NUMNODES]; /* bytes at each node's top put in ZONE_MOVABLE */
+};
+
+/* Fill *t from a named preset; 0 on success, -1 if the name is unknown. */
+int topology_preset(struct topology *t, const char *name);
+/* A comma-separated list of the preset names, for messages. */
+const char *topology_preset_names(void);
+/* Uniform machine: sockets x nodes_per_socket nodes of mem_per_node bytes. */
+void topology_uniform(struct topology *t, unsigned sockets, unsigned nodes_per_socket,
+		      unsigned cpus_per_socket, uint64_t mem_per_node);
+
+/* Refuse impossible machines before anything is allocated.  Returns NULL
+ * when the topology is fine, else a g_malloc'ed message with the numbers. */
+char *topology_validate(const struct topology *t, uint64_t host_bytes);
+
+unsigned topology_nr_cpus(const struct topology *t);
+unsigned topology_cpu_to_node(const struct topology *t, unsigned cpu);
+unsigned topology_node_to_socket(const struct topology *t, unsigned nid);
+/* node_distance(): 10 local, 12 same socket, 21 other socket (ACPI SLIT). */
+unsigned topology_node_distance(const struct topology *t, unsigned a, unsigned b);
+uint64_t topology_total_mem(const struct topology *t);
+
+#endif

@@ -1,0 +1,50 @@
+/* mmsim: run a scenario script. */
+#include "lua/scenario.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+	gint64 seed = 1;
+	gboolean version = FALSE;
+	gchar **rest = NULL;
+	GError *error = NULL;
+	GOptionEntry entries[] = {
+		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed,
+		  "Seed of every random generator of the run (default 1)", "N" },
+		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
+		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
+		  "SCENARIO.lua [ARGS...]" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionContext *ctx = g_option_context_new("SCENARIO.lua [ARGS...]");
+	int rc;
+
+	g_option_context_set_summary(ctx, "Simulate the Linux page allocator on the machine a "
+				     "scenario script builds.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+		fprintf(stderr, "mmsim: %s\n", error->message);
+		return 2;
+	}
+	g_option_context_free(ctx);
+	if (version) {
+		printf("mmsim %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!rest || !rest[0]) {
+		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [--seed N] SCENARIO.lua)\n");
+		return 2;
+	}
+	struct scenario_opts o = {
+		.path = rest[0],
+		.seed = (uint64_t)seed,
+		.argc = (int)g_strv_length(rest) - 1,
+		.argv = rest + 1,
+	};
+	rc = scenario_run(&o);
+	g_strfreev(rest);
+	return rc;
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Bad input gets a clear message and a non-zero exit, never a crash.
+set -u
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect NAME PATTERN: run $dir/NAME.lua, want exit status 1 and PATTERN on stderr.
+expect() {
+	"$MMSIM" "$dir/$1.lua" > "$dir/out" 2> "$dir/err"
+	status=$?
+	[ $status -eq 1 ] || fail "$1: exit status $status, wanted 1"
+	grep -q -- "$2" "$dir/err" || { cat "$dir/err"; fail "$1: no '$2' in the message"; }
+}
+
+printf 'local x = 1\nlocal y = nil + x\n' > "$dir/script.lua"
+expect script "script.lua:2: attempt to perform arithmetic"
+grep -q "traceback" "$dir/err" || fail "script: no traceback"
+
+printf 'local m = mmsim.machine{mem_per_node = "1088M"}\n' > "$dir/unaligned.lua"
+expect unaligned "unaligned.lua:1: cannot build machine: node 0 memory is 1140850688 bytes (1088 MiB): it must be a non-zero multiple of the 128 MiB section size"
+
+printf 'mmsim.machine{sockets = 4, mem_per_node = "4T"}\n' > "$dir/huge.lua"
+expect huge "huge.lua:1: cannot build machine: 16384 GiB of memory is 4294967296 frames"
+
+printf 'mmsim.machine{preset = "8s-64t"}\n' > "$dir/preset.lua"
+expect preset "unknown machine preset '8s-64t' (known: test, test-numa, 2s-1t, 4s-4t)"
+
+printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
+expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"
+
+printf 'local m = mmsim.machine{preset = "test"}\nm:alloc{order = 11}\n' > "$dir/order.lua"
+expect order "order.lua:2: order 11 is outside 0-10"
+
+printf 'local m = mmsim.machine{preset = "test"}\nm:free(12345)\n' > "$dir/free.lua"
+expect free "free.lua:2: free: pfn 12345 is not the first page of an allocated block"
+
+printf 'os.execute("true")\n' > "$dir/exec.lua"
+expect exec "attempt to call a nil value (field 'execute')"
+
+printf 'io.popen("true")\n' > "$dir/popen.lua"
+expect popen "attempt to call a nil value (field 'popen')"
+
+printf 'loadfile("x")\n' > "$dir/loadfile.lua"
+expect loadfile "attempt to call a nil value (global 'loadfile')"
+
+# Precompiled chunks are refused, both as the scenario and through load().
+printf '\033Lua' > "$dir/binary.lua"
+expect binary "attempt to load a binary chunk"
+printf 'assert(load(string.dump(function() end)))\n' > "$dir/dump.lua"
+expect dump "attempt to load a binary chunk"
+
+"$MMSIM" "$dir/missing.lua" 2> "$dir/err" && fail "missing file accepted"
+grep -q "cannot open" "$dir/err" || fail "missing: no 'cannot open'"
+"$MMSIM" 2> "$dir/err" && fail "no scenario accepted"
+grep -q "no scenario given" "$dir/err" || fail "usage: no message"
+echo "ok: errors are reported"

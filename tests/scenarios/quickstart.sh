@@ -1,0 +1,10 @@
+#!/bin/sh
+# Run the quickstart and check that its dumps parse and add up to the
+# machine's 1 TiB.
+set -eu
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$MMSIM" "$MMSIM_SRCDIR/scenarios/quickstart.lua" > "$out"
+grep -q '^\$ cat /proc/buddyinfo$' "$out"
+grep -q '^Page block order: 9$' "$out"
+"$MMSIM" "$MMSIM_SRCDIR/tests/scenarios/check_dumps.lua" "$out" 1024

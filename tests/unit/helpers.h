@@ -1,0 +1,61 @@
+/* Shared helpers for the unit tests: small machines and list inspection. */
+#ifndef MMSIM_TEST_HELPERS_H
+#define MMSIM_TEST_HELPERS_H
+
+#include "models/buddy.h"
+#include "models/invariants.h"
+#include "models/machine.h"
+
+#include <glib.h>
+
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+/* One node of mem bytes, THP's min_free_kbytes raise off unless asked. */
+static inline struct machine *test_machine(uint64_t mem, bool thp)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_uniform(&t, 1, 1, 4, mem);
+	machine_params_default(&p);
+	p.thp = thp;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	g_assert_nonnull(m);
+	return m;
+}
+
+static inline void assert_invariants(struct machine *m)
+{
+	char *report = check_invariants(m);
+
+	if (report)
+		g_error("invariants violated:\n%s", report);
+}
+
+/* The i-th entry (0 = head) of a free list, or PFN_NONE. */
+static inline pfn_t list_entry_at(struct machine *m, struct zone *z, unsigned order, int mt,
+				  unsigned i)
+{
+	const struct pfn_list *l = &z->free_area[order].free_list[mt];
+	pfn_t p = l->head;
+
+	while (p != PFN_NONE && i--)
+		p = pfn_list_next(&m->mm, l, p);
+	return p;
+}
+
+static inline uint32_t list_len(struct zone *z, unsigned order, int mt)
+{
+	return z->free_area[order].free_list[mt].nr;
+}
+
+/* Mark a block taken off the free lists as allocated, as prep_new_page does. */
+static inline void mark_allocated(struct machine *m, pfn_t pfn, unsigned order, int mt)
+{
+	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)mt);
+}
+
+#endif
