@@ -12,6 +12,8 @@
 #include <string.h>
 
 #define MACHINE_MT "mmsim.machine"
+/* Registry array of every machine built, weak so it keeps none alive. */
+#define MACHINES_KEY "mmsim.machines"
 
 struct lmachine {
 	struct machine *m;
@@ -170,7 +172,32 @@ static int l_machine(lua_State *L)
 		lua_concat(L, 2);
 		return lua_error(L);
 	}
+	lua_getfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
+	lua_pushvalue(L, -2);
+	lua_seti(L, -2, luaL_len(L, -2) + 1);
+	lua_pop(L, 1);
 	return 1;
+}
+
+int lmmsim_check_all(lua_State *L, GString *report)
+{
+	int checked = 0;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
+	for (lua_Integer i = 1, n = luaL_len(L, -1); i <= n; i++) {
+		if (lua_geti(L, -1, i) == LUA_TUSERDATA) {
+			struct lmachine *lm = lua_touserdata(L, -1);
+			char *r = lm->m ? check_invariants(lm->m) : NULL;
+
+			checked += lm->m != NULL;
+			if (r)
+				g_string_append_printf(report, "machine %d:\n%s", (int)i, r);
+			g_free(r);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return checked;
 }
 
 static int l_gc(lua_State *L)
@@ -380,6 +407,12 @@ int luaopen_mmsim(lua_State *L)
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");
 	lua_pop(L, 1);
+	lua_newtable(L);
+	lua_createtable(L, 0, 1);
+	lua_pushliteral(L, "v");
+	lua_setfield(L, -2, "__mode");
+	lua_setmetatable(L, -2);
+	lua_setfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
 	luaL_newlib(L, module_funcs);
 	return 1;
 }

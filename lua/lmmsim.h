@@ -2,8 +2,12 @@
 #ifndef MMSIM_LMMSIM_H
 #define MMSIM_LMMSIM_H
 
+#include <glib.h>
 #include <lua.h>
 
 int luaopen_mmsim(lua_State *L);
+/* Run the invariant checker on every machine the script built that is
+ * still alive; appends violations to report, returns how many were checked. */
+int lmmsim_check_all(lua_State *L, GString *report);
 
 #endif

@@ -106,6 +106,18 @@ int scenario_run(const struct scenario_opts *o)
 	if (rc != LUA_OK) {
 		fflush(stdout);
 		fprintf(stderr, "%s\n", lua_tostring(L, -1));
+	} else if (o->check_invariants) {
+		GString *report = g_string_new(NULL);
+		int n = lmmsim_check_all(L, report);
+
+		fflush(stdout);
+		if (report->len) {
+			fprintf(stderr, "%s: invariant check failed:\n%s", o->path, report->str);
+			rc = LUA_ERRRUN;
+		} else {
+			fprintf(stderr, "invariants hold on %d machine%s\n", n, n == 1 ? "" : "s");
+		}
+		g_string_free(report, TRUE);
 	}
 	lua_close(L);
 	return rc == LUA_OK ? 0 : 1;

@@ -3,11 +3,13 @@
 #ifndef MMSIM_SCENARIO_H
 #define MMSIM_SCENARIO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct scenario_opts {
 	const char *path;
 	uint64_t seed;
+	bool check_invariants; /* check every machine when the script ends */
 	int argc;            /* arguments after the script, as the global `arg` */
 	char **argv;
 };

@@ -3,8 +3,10 @@
 # machine's 1 TiB.
 set -eu
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$MMSIM" "$MMSIM_SRCDIR/scenarios/quickstart.lua" > "$out"
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+"$MMSIM" --check-invariants "$MMSIM_SRCDIR/scenarios/quickstart.lua" > "$out" 2> "$err"
+grep -q '^invariants hold on 1 machine$' "$err"
 grep -q '^\$ cat /proc/buddyinfo$' "$out"
 grep -q '^Page block order: 9$' "$out"
 "$MMSIM" "$MMSIM_SRCDIR/tests/scenarios/check_dumps.lua" "$out" 1024
