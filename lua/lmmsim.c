@@ -6,6 +6,7 @@
 #include "models/invariants.h"
 #include "models/machine.h"
 #include "models/page_alloc.h"
+#include "models/pcp.h"
 #include "models/procfs.h"
 
 #include <lauxlib.h>
@@ -78,7 +79,7 @@ static lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer
 static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
-	"watermark_boost_factor", "thp", NULL,
+	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -160,6 +161,17 @@ static int l_machine(lua_State *L)
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
 	lua_pop(L, 1);
+	p.percpu_pagelist_high_fraction = (int)opt_int_field(L, 1, "percpu_pagelist_high_fraction",
+							     0);
+	if (lua_getfield(L, 1, "policy") != LUA_TNIL) {
+		const char *name = luaL_checkstring(L, -1);
+		int policy = mm_policy_parse(name);
+
+		if (policy < 0)
+			return luaL_error(L, "unknown policy '%s' (known: upstream, pcp_buddy)", name);
+		p.policy = (enum mm_policy)policy;
+	}
+	lua_pop(L, 1);
 
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
 	lm->m = NULL;
@@ -219,11 +231,23 @@ static int check_node(lua_State *L, struct machine *m, lua_Integer node)
 	return (int)node;
 }
 
-/* m:alloc{order=, type=, node=, atomic=, owner=, offset=} -> pfn or nil */
+/* Scenario code outside simulated threads runs as if on a CPU, taking no
+ * simulated time. */
+static struct mm_ctx check_cpu_ctx(lua_State *L, struct machine *m, int t)
+{
+	lua_Integer cpu = opt_int_field(L, t, "cpu", 0);
+
+	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
+		luaL_error(L, "cpu %d does not exist (the machine has CPUs 0-%d)", (int)cpu,
+			   (int)m->nr_cpus - 1);
+	return mm_ctx_null((unsigned)cpu);
+}
+
+/* m:alloc{order=, type=, node=, cpu=, atomic=, owner=, offset=} -> pfn or nil */
 static int l_alloc(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
-	static const char *const keys[] = { "order", "type", "node", "atomic", "owner",
+	static const char *const keys[] = { "order", "type", "node", "cpu", "atomic", "owner",
 					    "offset", NULL };
 	gfp_t gfp;
 
@@ -243,7 +267,8 @@ static int l_alloc(lua_State *L)
 		gfp = (gfp & ~__GFP_RECLAIM) | GFP_HIGHUSER_MOVABLE;
 	else if (mt == MIGRATE_RECLAIMABLE)
 		gfp |= __GFP_RECLAIMABLE;
-	pfn_t pfn = __alloc_pages(m, gfp, (unsigned)order, node,
+	struct mm_ctx ctx = check_cpu_ctx(L, m, 2);
+	pfn_t pfn = __alloc_pages(&ctx, m, gfp, (unsigned)order, node,
 				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
 				  (uint32_t)opt_int_field(L, 2, "offset", 0));
 	if (pfn == PFN_NONE)
@@ -253,12 +278,18 @@ static int l_alloc(lua_State *L)
 	return 1;
 }
 
+/* m:free(pfn [, {cpu=}]) */
 static int l_free(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
 	lua_Integer pfn = luaL_checkinteger(L, 2);
+	struct mm_ctx ctx = mm_ctx_null(0);
 
-	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(m, (pfn_t)pfn))
+	if (!lua_isnoneornil(L, 3)) {
+		luaL_checktype(L, 3, LUA_TTABLE);
+		ctx = check_cpu_ctx(L, m, 3);
+	}
+	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(&ctx, m, (pfn_t)pfn))
 		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
 	return 0;
 }
@@ -285,6 +316,14 @@ static int l_page(lua_State *L)
 	lua_setfield(L, -2, "node");
 	lua_pushstring(L, pfn_zone(m, (pfn_t)pfn)->name);
 	lua_setfield(L, -2, "zone");
+	lua_pushinteger(L, get_pcpblock_owner(m, (pfn_t)pfn));
+	lua_setfield(L, -2, "pageblock_owner");
+	if (kind == PG_KIND_PCP) {
+		lua_pushboolean(L, PagePCPBuddy(m, (pfn_t)pfn));
+		lua_setfield(L, -2, "pcp_buddy");
+		lua_pushstring(L, type_names[page_extra(&m->mm, (pfn_t)pfn)]);
+		lua_setfield(L, -2, "list_type");
+	}
 	if (kind == PG_KIND_ALLOC) {
 		lua_pushstring(L, type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 		lua_setfield(L, -2, "type");
@@ -310,6 +349,15 @@ static int push_dump(lua_State *L, void (*dump)(struct machine *, GString *))
 static int l_buddyinfo(lua_State *L) { return push_dump(L, proc_buddyinfo); }
 static int l_pagetypeinfo(lua_State *L) { return push_dump(L, proc_pagetypeinfo); }
 static int l_zoneinfo(lua_State *L) { return push_dump(L, proc_zoneinfo); }
+
+/* m:drain() -> drain_all_pages() */
+static int l_drain(lua_State *L)
+{
+	struct mm_ctx ctx = mm_ctx_null(0);
+
+	drain_all_pages(&ctx, check_machine(L, 1), NULL);
+	return 0;
+}
 
 static int l_check(lua_State *L)
 {
@@ -369,6 +417,9 @@ static int l_info(lua_State *L)
 	set_int(L, "frames", m->mm.nr_frames);
 	set_int(L, "managed_pages", (lua_Integer)machine_managed_pages(m));
 	set_int(L, "free_pages", (lua_Integer)machine_free_pages(m));
+	set_int(L, "pcp_pages", (lua_Integer)machine_pcp_pages(m));
+	lua_pushstring(L, mm_policy_names[m->policy]);
+	lua_setfield(L, -2, "policy");
 	set_int(L, "min_free_kbytes", m->min_free_kbytes);
 	set_int(L, "alloc_fail", (lua_Integer)m->vm_events[ALLOC_FAIL]);
 	return 1;
@@ -382,6 +433,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "pagetypeinfo", l_pagetypeinfo },
 	{ "zoneinfo", l_zoneinfo },
 	{ "check_invariants", l_check },
+	{ "drain", l_drain },
 	{ "zones", l_zones },
 	{ "info", l_info },
 	{ NULL, NULL },

@@ -1,4 +1,5 @@
 #include "buddy.h"
+#include "pcp.h"
 
 const char *const migratetype_names[MIGRATE_TYPES] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
@@ -38,6 +39,7 @@ static void add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 	page_set(zmm(zone), pfn, PG_KIND_BUDDY, order, 0);
 	pfn_list_add(zmm(zone), &area->free_list[mt], pfn, tail);
 	area->nr_free++;
+	zone->work.list_ops++;
 }
 
 /* __del_page_from_free_list(): the frame stops being a buddy head. */
@@ -48,6 +50,13 @@ static void del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int
 	pfn_list_del(zmm(zone), &area->free_list[mt], pfn);
 	page_clear(zmm(zone), pfn);
 	area->nr_free--;
+	zone->work.list_ops++;
+}
+
+void del_page_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	del_from_free_list(zone, pfn, order, mt);
+	account_freepages(zone, -(1L << order), mt);
 }
 
 /* move_to_free_list(): to the tail of the new type's list. */
@@ -57,6 +66,7 @@ static void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int 
 
 	pfn_list_del(zmm(zone), &area->free_list[old_mt], pfn);
 	pfn_list_add(zmm(zone), &area->free_list[new_mt], pfn, true);
+	zone->work.list_ops++;
 	account_freepages(zone, -(1L << order), old_mt);
 	account_freepages(zone, 1L << order, new_mt);
 }
@@ -88,6 +98,10 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 	bool to_tail;
 
 	account_freepages(zone, 1L << order, mt);
+	/* A whole pageblock back in the zone buddy belongs to no CPU any
+	 * more (seed 001), whether it came whole or merged up below. */
+	if (order == pageblock_order)
+		clear_pcpblock_owner(zone->machine, pfn);
 
 	while (order < MAX_PAGE_ORDER) {
 		int buddy_mt = mt;
@@ -109,6 +123,9 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 		page_clear(mm, pfn);
 		pfn &= buddy_pfn;
 		order++;
+		zone->work.merge_steps++;
+		if (order == pageblock_order)
+			clear_pcpblock_owner(zone->machine, pfn);
 	}
 
 	if (fpi & FPI_TO_TAIL)
@@ -137,6 +154,7 @@ unsigned expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int m
 	while (high > low) {
 		high--;
 		size >>= 1;
+		zone->work.split_steps++;
 		add_to_free_list(zone, pfn + size, high, mt, false);
 		nr_added += size;
 	}
@@ -178,6 +196,7 @@ static int __move_freepages_block(struct zone *zone, pfn_t start, int old_mt, in
 	int moved = 0;
 
 	for (pfn_t pfn = start; pfn < end;) {
+		zone->work.pb_scan++;
 		if (!PageBuddy(mm, pfn)) {
 			pfn++;
 			continue;
@@ -208,6 +227,7 @@ static bool prep_move_freepages_block(struct zone *zone, pfn_t pfn, pfn_t *start
 	*num_free = 0;
 	*num_movable = 0;
 	for (pfn_t p = start; p < end;) {
+		zone->work.pb_scan++;
 		if (PageBuddy(mm, p)) {
 			int nr = 1 << page_order(mm, p);
 

@@ -12,6 +12,8 @@ enum rmqueue_mode { RMQUEUE_NORMAL, RMQUEUE_CMA, RMQUEUE_CLAIM, RMQUEUE_STEAL };
 extern const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1];
 
 void account_freepages(struct zone *zone, long nr_pages, int mt);
+/* del_page_from_free_list(): unlink a free block, with accounting. */
+void del_page_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt);
 /* __free_one_page() */
 void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsigned fpi);
 /* split_large_buddy(): free a block that may span pageblocks, one pageblock

@@ -1,5 +1,6 @@
 #include "invariants.h"
 #include "buddy.h"
+#include "pcp.h"
 
 #include <glib.h>
 
@@ -96,7 +97,7 @@ static unsigned long check_free_lists(struct machine *m, struct zone *z, struct 
  * whose head carries its state, so blocks neither overlap nor leave gaps;
  * two free buddies that could merge must have merged. */
 static void check_blocks(struct machine *m, struct zone *z, struct report *r,
-			 unsigned long *buddy_heads)
+			 unsigned long *buddy_heads, unsigned long *pcp_heads)
 {
 	struct memmap *mm = &m->mm;
 	pfn_t end = zone_end_pfn(z);
@@ -117,11 +118,21 @@ static void check_blocks(struct machine *m, struct zone *z, struct report *r,
 			continue;
 		}
 		for (pfn_t t = pfn + 1; t < pfn + (1u << o); t++)
-			if (page_kind(mm, t) != PG_KIND_NONE) {
+			if (page_kind(mm, t) != PG_KIND_NONE || mm->aux[t]) {
 				fail(r, "node %u %s: pfn %#x inside the order-%u block at %#x is "
 				     "itself a block head (overlap)", z->node, z->name, t, o, pfn);
 				break;
 			}
+		if (kind != PG_KIND_PCP && (mm->aux[pfn] & PG_pcp_buddy))
+			fail(r, "node %u %s: pfn %#x is PagePCPBuddy but not on a per-CPU list",
+			     z->node, z->name, pfn);
+		if (kind == PG_KIND_PCP)
+			(*pcp_heads)++;
+		if (kind == PG_KIND_BUDDY && o >= pageblock_order &&
+		    (get_pcpblock_owner(m, pfn) >= 0 ||
+		     get_pcpblock_owner(m, pfn + (1u << o) - 1) >= 0))
+			fail(r, "node %u %s: whole free block at pfn %#x is still owned by a CPU",
+			     z->node, z->name, pfn);
 		if (kind == PG_KIND_BUDDY) {
 			pfn_t buddy = pfn ^ (1u << o);
 
@@ -139,6 +150,68 @@ static void check_blocks(struct machine *m, struct zone *z, struct report *r,
 		}
 		pfn += 1u << o;
 	}
+}
+
+/* Per-CPU lists: entries are per-CPU heads of the list's order and type,
+ * counts match, PagePCPBuddy pages sit on their block owner's list, and
+ * owned_blocks lists hold blocks that CPU owns. */
+static unsigned long check_pcp(struct machine *m, struct zone *z, struct report *r)
+{
+	struct memmap *mm = &m->mm;
+	unsigned long entries = 0, listed_blocks = 0, flagged_blocks = 0;
+
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = zone_pcp(z, cpu);
+		long pages = 0;
+
+		for (unsigned i = 0; i < nr_pcp_lists(m); i++) {
+			struct pfn_list *l = &pcp->lists[i];
+			unsigned order = pindex_to_order(m, i);
+			uint32_t seen = 0;
+
+			for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
+				if (++seen > l->nr + 1)
+					break;
+				if (page_kind(mm, p) != PG_KIND_PCP || page_order(mm, p) != order ||
+				    order_to_pindex(m, (int)page_extra(mm, p), order) != i)
+					fail(r, "node %u %s: pfn %#x on CPU %u's list %u is not a "
+					     "per-CPU block of order %u", z->node, z->name, p, cpu, i,
+					     order);
+				if (!zone_spans_pfn(z, p))
+					fail(r, "node %u %s: pfn %#x on CPU %u's pageset is outside the "
+					     "zone", z->node, z->name, p, cpu);
+				if (PagePCPBuddy(m, p) && get_pcpblock_owner(m, p) != (int)cpu)
+					fail(r, "node %u %s: PagePCPBuddy pfn %#x is on CPU %u but its "
+					     "block belongs to CPU %d", z->node, z->name, p, cpu,
+					     get_pcpblock_owner(m, p));
+				pages += 1L << order;
+			}
+			if (seen != l->nr)
+				fail(r, "node %u %s: CPU %u list %u holds %u blocks, count says %u",
+				     z->node, z->name, cpu, i, seen, l->nr);
+			entries += seen;
+		}
+		if (pages != pcp->count)
+			fail(r, "node %u %s: CPU %u pcp->count is %d, its lists hold %ld pages",
+			     z->node, z->name, cpu, pcp->count, pages);
+		for (uint32_t pb = pcp->owned_blocks.head; pb != UINT32_MAX; pb = mm->pb_cpu_next[pb]) {
+			pfn_t base = (pfn_t)pb << pageblock_order;
+
+			if (++listed_blocks > mm->nr_pageblocks)
+				break;
+			if (!zone_spans_pfn(z, base) || get_pcpblock_owner(m, base) != (int)cpu ||
+			    !(mm->pb_flags[pb] & PB_on_cpu_list))
+				fail(r, "node %u %s: pageblock at %#x on CPU %u's owned_blocks is "
+				     "owned by %d", z->node, z->name, base, cpu,
+				     get_pcpblock_owner(m, base));
+		}
+	}
+	for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
+		flagged_blocks += (mm->pb_flags[pfn_to_pb(pfn)] & PB_on_cpu_list) != 0;
+	if (flagged_blocks != listed_blocks)
+		fail(r, "node %u %s: %lu pageblocks marked as on an owned_blocks list, %lu listed",
+		     z->node, z->name, flagged_blocks, listed_blocks);
+	return entries;
 }
 
 static void check_pageblocks(struct machine *m, struct zone *z, struct report *r)
@@ -172,14 +245,18 @@ char *check_invariants(struct machine *m)
 	struct report r = { g_string_new(NULL), 0 };
 
 	for_each_populated_zone(m, z) {
-		unsigned long entries = 0, heads = 0;
+		unsigned long entries = 0, heads = 0, pcp_heads = 0, pcp_entries;
 
 		check_free_lists(m, z, &r, &entries);
-		check_blocks(m, z, &r, &heads);
+		check_blocks(m, z, &r, &heads, &pcp_heads);
 		check_pageblocks(m, z, &r);
+		pcp_entries = check_pcp(m, z, &r);
 		if (entries != heads)
 			fail(&r, "node %u %s: %lu free blocks in memory, %lu on free lists",
 			     z->node, z->name, heads, entries);
+		if (pcp_entries != pcp_heads)
+			fail(&r, "node %u %s: %lu per-CPU blocks in memory, %lu on per-CPU lists",
+			     z->node, z->name, pcp_heads, pcp_entries);
 	}
 	if (r.n == 0) {
 		g_string_free(r.s, TRUE);

@@ -1,9 +1,11 @@
 #include "machine.h"
 #include "buddy.h"
+#include "pcp.h"
 #include "watermark.h"
 
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void machine_params_default(struct machine_params *p)
@@ -12,6 +14,18 @@ void machine_params_default(struct machine_params *p)
 	p->watermark_scale_factor = 10;
 	p->watermark_boost_factor = 15000;
 	p->thp = true;
+	p->policy = POLICY_UPSTREAM;
+	p->percpu_pagelist_high_fraction = 0;
+	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
+	p->cpu_data_slice_kib = 1920;
+}
+
+int mm_policy_parse(const char *name)
+{
+	for (int i = 0; i < NR_MM_POLICIES; i++)
+		if (!strcmp(name, mm_policy_names[i]))
+			return i;
+	return -1;
 }
 
 uint64_t host_memory_bytes(void)
@@ -32,6 +46,7 @@ static void zone_init(struct machine *m, struct zone *z, unsigned nid, enum zone
 	z->spanned_pages = end > start ? end - start : 0;
 	z->present_pages = z->spanned_pages;
 	z->managed_pages = z->present_pages;
+	spin_lock_init(&z->lock, LOCK_CLASS_ZONE);
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			pfn_list_init(&z->free_area[o].free_list[mt], (unsigned)o);
@@ -141,6 +156,13 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->lowmem_reserve_ratio[ZONE_DMA] = 256;
 	m->lowmem_reserve_ratio[ZONE_DMA32] = 256;
 	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
+	m->policy = p->policy;
+	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
+	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
+	m->nr_cpus = topology_nr_cpus(t);
+	m->cpu_online = g_new(bool, m->nr_cpus);
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
+		m->cpu_online[cpu] = true;
 	if (memmap_init(&m->mm, (pfn_t)(topology_total_mem(t) >> PAGE_SHIFT))) {
 		*err = g_strdup_printf("cannot allocate the memmap for %" G_GUINT64_FORMAT
 				       " frames", topology_total_mem(t) >> PAGE_SHIFT);
@@ -153,6 +175,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		build_zonelists(m, &m->node_data[n]);
 	for_each_populated_zone(m, z)
 		zone_boot_free(m, z);
+	for_each_populated_zone(m, z)
+		setup_zone_pageset(z);
 	init_per_zone_wmark_min(m, p->thp);
 	if (p->min_free_kbytes >= 0) {
 		/* Writing vm.min_free_kbytes after boot: the value is taken as is. */
@@ -168,6 +192,9 @@ void machine_destroy(struct machine *m)
 		return;
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
+	for_each_zone(m, z)
+		g_free(z->per_cpu_pageset);
+	g_free(m->cpu_online);
 	g_free(m->node_data);
 	memmap_destroy(&m->mm);
 	g_free(m);
@@ -179,6 +206,15 @@ unsigned long machine_free_pages(const struct machine *m)
 
 	for_each_zone(m, z)
 		sum += zone_page_state(z, NR_FREE_PAGES);
+	return sum;
+}
+
+unsigned long machine_pcp_pages(struct machine *m)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		sum += zone_pcp_pages(z);
 	return sum;
 }
 

@@ -11,6 +11,9 @@ struct machine_params {
 	int watermark_scale_factor;     /* vm.watermark_scale_factor, default 10 */
 	int watermark_boost_factor;     /* vm.watermark_boost_factor, default 15000 */
 	bool thp;                       /* THP enabled: khugepaged raises min_free_kbytes */
+	enum mm_policy policy;          /* allocator variant */
+	int percpu_pagelist_high_fraction;  /* vm.percpu_pagelist_high_fraction, 0 = auto */
+	unsigned cpu_data_slice_kib;    /* data cache per CPU (LLC / sharing CPUs) */
 };
 
 void machine_params_default(struct machine_params *p);
@@ -22,5 +25,9 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 void machine_destroy(struct machine *m);
 unsigned long machine_free_pages(const struct machine *m);
 unsigned long machine_managed_pages(const struct machine *m);
+/* Pages cached on every per-CPU pageset of the machine. */
+unsigned long machine_pcp_pages(struct machine *m);
+/* Parse a policy name; -1 if unknown. */
+int mm_policy_parse(const char *name);
 
 #endif

@@ -1,7 +1,8 @@
 /* Frame and pageblock metadata in structure-of-arrays form.
  *
- * The kernel's struct page is 64 bytes; here a frame costs 9 bytes: one
- * state byte and two 32-bit words whose meaning depends on the state.
+ * The kernel's struct page is 64 bytes; here a frame costs 10 bytes: a
+ * state byte, a page-flags byte and two 32-bit words whose meaning depends
+ * on the state.
  *   free (buddy or per-CPU list head): next / prev list links
  *   allocated head:                   owner id / owner offset (reverse map)
  *   anything else (tail of a block):  unused
@@ -28,17 +29,22 @@ enum page_kind {
 #define PG_KIND_SHIFT 4
 #define PG_KIND_MASK (0x3 << PG_KIND_SHIFT)
 #define PG_EXTRA_SHIFT 6   /* ALLOC: migratetype it was allocated as;
-			    * PCP: bit 0 is PagePCPBuddy */
+			    * PCP: the migratetype of the list it is on */
+
+/* Per-frame page flags (the aux byte). */
+#define PG_pcp_buddy 0x01  /* PagePCPBuddy: mergeable buddy on its owner's PCP */
 
 /* Per-pageblock flag word: migratetype in the low bits, then the
  * standalone bits of pageblock-flags.h. */
 #define PB_MIGRATETYPE_MASK 0x7
 #define PB_migrate_isolate (1u << 3)
 #define PB_compact_skip (1u << 4)
+#define PB_on_cpu_list (1u << 5)   /* pageblock_data.cpu_node is on an owned_blocks list */
 
 struct memmap {
 	pfn_t nr_frames;
 	uint8_t *state;
+	uint8_t *aux;       /* PG_* page flags */
 	pfn_t *word_a;      /* next link, or owner id */
 	pfn_t *word_b;      /* prev link, or owner offset */
 	uint32_t nr_pageblocks;
@@ -46,6 +52,9 @@ struct memmap {
 	pfn_t *pb_word_a;   /* the two words of blocks of order >= 9 */
 	pfn_t *pb_word_b;
 	uint8_t *pb_zone;   /* node * MAX_NR_ZONES + zone index */
+	uint16_t *pb_cpu;   /* pageblock_data.cpu: owning CPU + 1, 0 = the zone */
+	uint32_t *pb_cpu_next;  /* pageblock_data.cpu_node links (pageblock numbers) */
+	uint32_t *pb_cpu_prev;
 };
 
 int memmap_init(struct memmap *mm, pfn_t nr_frames);

@@ -88,6 +88,7 @@ typedef uint32_t gfp_t;
 #define __GFP_NORETRY 0x100u
 #define __GFP_NOWARN 0x200u
 #define __GFP_NOMEMALLOC 0x800u
+#define __GFP_ZERO 0x1000u
 #define __GFP_RECLAIM (__GFP_KSWAPD_RECLAIM | __GFP_DIRECT_RECLAIM)
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL __GFP_RECLAIM

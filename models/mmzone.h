@@ -3,6 +3,7 @@
 #define MMSIM_MMZONE_H
 
 #include "freelist.h"
+#include "mm_env.h"
 #include "topology.h"
 
 struct free_area {
@@ -28,6 +29,26 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS
 };
 
+/* Work done inside a critical section, priced by the engine when the lock
+ * is released: the section lasts as long as what it did. */
+struct mm_work {
+	unsigned long list_ops;     /* blocks added to or removed from lists */
+	unsigned long merge_steps;
+	unsigned long split_steps;
+	unsigned long pb_scan;      /* frames looked at while scanning pageblocks */
+};
+
+/* The allocator variant, chosen per machine (DESIGN.md section 2). */
+enum mm_policy {
+	POLICY_UPSTREAM,    /* BASE: the parent of the per-cpu pageblock buddy */
+	POLICY_PCP_BUDDY,   /* seed 001: per-cpu pageblock buddy allocator */
+	NR_MM_POLICIES
+};
+
+extern const char *const mm_policy_names[NR_MM_POLICIES];
+
+struct per_cpu_pages;
+
 /* zone->flags bits */
 #define ZONE_BOOSTED_WATERMARK 0x1
 #define ZONE_BELOW_HIGH 0x2
@@ -50,6 +71,10 @@ struct zone {
 	long lowmem_reserve[MAX_NR_ZONES];
 	unsigned long flags;
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+	struct spinlock lock;               /* zone->lock */
+	struct mm_work work;                /* done under zone->lock, not yet charged */
+	struct per_cpu_pages *per_cpu_pageset;  /* one per possible CPU */
+	int pageset_high_min, pageset_high_max, pageset_batch;
 	struct free_area free_area[NR_PAGE_ORDERS];
 };
 
@@ -102,6 +127,11 @@ struct machine {
 	int watermark_scale_factor;
 	int watermark_boost_factor;
 	int lowmem_reserve_ratio[MAX_NR_ZONES];
+	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
+	enum mm_policy policy;
+	unsigned nr_cpus;
+	bool *cpu_online;
+	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 };
 

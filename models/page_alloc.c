@@ -1,5 +1,6 @@
 #include "page_alloc.h"
 #include "buddy.h"
+#include "pcp.h"
 #include "watermark.h"
 
 unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp)
@@ -36,12 +37,18 @@ unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order)
 	return flags;
 }
 
-pfn_t rmqueue(struct zone *preferred, struct zone *zone, unsigned order, unsigned alloc_flags,
-	      int mt)
+/* rmqueue_buddy(): straight from the zone buddy under zone->lock. */
+static pfn_t rmqueue_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+			   unsigned alloc_flags, int mt)
 {
 	pfn_t pfn = PFN_NONE;
 
-	(void)preferred;
+	if (alloc_flags & ALLOC_TRYLOCK) {
+		if (!zone_trylock(ctx, zone, SITE_RMQUEUE_BUDDY))
+			return PFN_NONE;
+	} else {
+		zone_lock(ctx, zone, SITE_RMQUEUE_BUDDY);
+	}
 	if (alloc_flags & ALLOC_HIGHATOMIC)
 		pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (pfn == PFN_NONE) {
@@ -51,10 +58,21 @@ pfn_t rmqueue(struct zone *preferred, struct zone *zone, unsigned order, unsigne
 		/* Failing now is worse than failing a future atomic request. */
 		if (pfn == PFN_NONE && (alloc_flags & (ALLOC_OOM | ALLOC_NON_BLOCK)))
 			pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
-		if (pfn == PFN_NONE)
-			return PFN_NONE;
 	}
-	zone->machine->vm_events[PGALLOC_DMA + zone->idx] += 1UL << order;
+	zone_unlock(ctx, zone);
+	if (pfn != PFN_NONE)
+		zone->machine->vm_events[PGALLOC_DMA + zone->idx] += 1UL << order;
+	return pfn;
+}
+
+pfn_t rmqueue(struct mm_ctx *ctx, struct zone *zone, unsigned order, unsigned alloc_flags, int mt)
+{
+	pfn_t pfn = PFN_NONE;
+
+	if (pcp_allowed_order(zone->machine, order))
+		pfn = rmqueue_pcplist(ctx, zone, order, mt, alloc_flags);
+	if (pfn == PFN_NONE)
+		pfn = rmqueue_buddy(ctx, zone, order, alloc_flags, mt);
 	/* The kswapd wake-up for a boosted watermark is modelled with kswapd;
 	 * until then the flag is just cleared as rmqueue() does. */
 	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK))
@@ -65,7 +83,8 @@ pfn_t rmqueue(struct zone *preferred, struct zone *zone, unsigned order, unsigne
 /* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
  * atomic requests.  The reserve is taken back only by
  * unreserve_highatomic_pageblock() before OOM, which comes with reclaim. */
-static void reserve_highatomic_pageblock(struct zone *zone, pfn_t pfn, unsigned order)
+static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn,
+					 unsigned order)
 {
 	struct memmap *mm = &zone->machine->mm;
 	unsigned long max_managed = (zone->managed_pages / 100 + pageblock_nr_pages - 1) &
@@ -74,21 +93,24 @@ static void reserve_highatomic_pageblock(struct zone *zone, pfn_t pfn, unsigned 
 
 	if (zone->nr_reserved_highatomic >= max_managed)
 		return;
+	zone_lock(ctx, zone, SITE_OTHER);
 	mt = get_pfnblock_migratetype(mm, pfn);
-	if (!migratetype_is_mergeable(mt))
-		return;
+	if (zone->nr_reserved_highatomic >= max_managed || !migratetype_is_mergeable(mt))
+		goto out;
 	if (order < pageblock_order) {
 		if (move_freepages_block(zone, pfn, mt, MIGRATE_HIGHATOMIC) == -1)
-			return;
+			goto out;
 		zone->nr_reserved_highatomic += pageblock_nr_pages;
 	} else {
 		change_pageblock_range(mm, pfn, order, MIGRATE_HIGHATOMIC);
 		zone->nr_reserved_highatomic += 1UL << order;
 	}
+out:
+	zone_unlock(ctx, zone);
 }
 
-pfn_t get_page_from_freelist(struct machine *m, gfp_t gfp, unsigned order, unsigned alloc_flags,
-			     const struct alloc_context *ac)
+pfn_t get_page_from_freelist(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+			     unsigned alloc_flags, const struct alloc_context *ac)
 {
 	bool no_fallback;
 
@@ -119,10 +141,10 @@ retry:
 		    !(alloc_flags & ALLOC_NO_WATERMARKS))
 			continue;
 try_this_zone:;
-		pfn_t pfn = rmqueue(ac->preferred_zone, zone, order, alloc_flags, ac->migratetype);
+		pfn_t pfn = rmqueue(ctx, zone, order, alloc_flags, ac->migratetype);
 		if (pfn != PFN_NONE) {
 			if (alloc_flags & ALLOC_HIGHATOMIC)
-				reserve_highatomic_pageblock(zone, pfn, order);
+				reserve_highatomic_pageblock(ctx, zone, pfn, order);
 			return pfn;
 		}
 	}
@@ -133,8 +155,8 @@ try_this_zone:;
 	return PFN_NONE;
 }
 
-pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned order, int preferred_nid,
-		    uint32_t owner, uint32_t offset)
+pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+		    int preferred_nid, uint32_t owner, uint32_t offset)
 {
 	struct pglist_data *pgdat = &m->node_data[preferred_nid];
 	struct alloc_context ac = {
@@ -162,9 +184,9 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned order, int preferred_
 	alloc_flags = ALLOC_WMARK_LOW | alloc_flags_nofragment(m, ac.preferred_zone, gfp);
 	if (ac.migratetype == MIGRATE_MOVABLE)
 		alloc_flags |= ALLOC_CMA;
-	pfn = get_page_from_freelist(m, gfp, order, alloc_flags, &ac);
+	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
-		pfn = get_page_from_freelist(m, gfp, order, gfp_to_alloc_flags(gfp, order), &ac);
+		pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order), &ac);
 	if (pfn == PFN_NONE) {
 		m->vm_events[ALLOC_FAIL]++;
 		return PFN_NONE;
@@ -173,22 +195,24 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned order, int preferred_
 	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)ac.migratetype);
 	*block_word_a(&m->mm, pfn, order) = owner;
 	*block_word_b(&m->mm, pfn, order) = offset;
+	if (gfp & __GFP_ZERO)
+		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
 	return pfn;
 }
 
-void free_one_page(struct zone *zone, pfn_t pfn, unsigned order, unsigned fpi)
+void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned order,
+		   unsigned fpi)
 {
+	zone_lock(ctx, zone, SITE_FREE_ONE_PAGE);
 	split_large_buddy(zone, pfn, order, fpi);
+	zone_unlock(ctx, zone);
 	zone->machine->vm_events[PGFREE] += 1UL << order;
 }
 
-int __free_pages(struct machine *m, pfn_t pfn)
+int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 {
 	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
 		return -1;
-	unsigned order = page_order(&m->mm, pfn);
-
-	page_clear(&m->mm, pfn);
-	free_one_page(pfn_zone(m, pfn), pfn, order, FPI_NONE);
+	__free_frozen_pages(ctx, m, pfn, page_order(&m->mm, pfn), FPI_NONE);
 	return 0;
 }

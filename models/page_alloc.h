@@ -4,6 +4,7 @@
 #ifndef MMSIM_PAGE_ALLOC_H
 #define MMSIM_PAGE_ALLOC_H
 
+#include "mm_env.h"
 #include "mmzone.h"
 
 /* Owner ids name what holds an allocated block (an address space, or a
@@ -21,20 +22,20 @@ struct alloc_context {
 
 unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp);
 unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order);
-pfn_t get_page_from_freelist(struct machine *m, gfp_t gfp, unsigned order, unsigned alloc_flags,
-			     const struct alloc_context *ac);
-/* rmqueue_buddy() */
-pfn_t rmqueue(struct zone *preferred, struct zone *zone, unsigned order, unsigned alloc_flags,
-	      int mt);
+pfn_t get_page_from_freelist(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+			     unsigned alloc_flags, const struct alloc_context *ac);
+/* rmqueue(): the running CPU's pageset for pcp orders, else the buddy. */
+pfn_t rmqueue(struct mm_ctx *ctx, struct zone *zone, unsigned order, unsigned alloc_flags, int mt);
 /* __alloc_pages(): fast path at the low watermark, then the slow path's
  * second pass at the min watermark.  Reclaim and compaction are not
  * modelled yet, so a request both passes refuse fails (PFN_NONE). */
-pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned order, int preferred_nid,
-		    uint32_t owner, uint32_t offset);
+pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+		    int preferred_nid, uint32_t owner, uint32_t offset);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
-int __free_pages(struct machine *m, pfn_t pfn);
-/* The zone buddy's side of freeing: free_one_page(). */
-void free_one_page(struct zone *zone, pfn_t pfn, unsigned order, unsigned fpi);
+int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
+/* free_one_page(): straight to the zone buddy under zone->lock. */
+void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned order,
+		   unsigned fpi);
 
 /* The owner record of the allocated block starting at pfn. */
 static inline uint32_t page_owner(struct machine *m, pfn_t pfn)

@@ -1,5 +1,6 @@
 #include "watermark.h"
 #include "buddy.h"
+#include "pcp.h"
 
 /* mult_frac(x, n, d) without overflowing the intermediate product. */
 static unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d)
@@ -104,6 +105,9 @@ void setup_per_zone_wmarks(struct machine *m)
 		z->_watermark[WMARK_HIGH] = z->_watermark[WMARK_LOW] + scaled;
 		z->_watermark[WMARK_PROMO] = z->_watermark[WMARK_HIGH] + scaled;
 	}
+	/* Pageset high limits follow the low watermark. */
+	for_each_zone(m, z)
+		zone_pcp_update(z, 0);
 }
 
 void setup_per_zone_lowmem_reserve(struct machine *m)

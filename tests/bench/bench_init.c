@@ -52,13 +52,14 @@ static int bench_preset(const char *name)
 				      GFP_KERNEL | __GFP_RECLAIMABLE };
 	pfn_t *live = g_new0(pfn_t, WINDOW);
 	GRand *r = g_rand_new_with_seed(1);
+	struct mm_ctx ctx = mm_ctx_null(0);
 	gint64 t2 = g_get_monotonic_time();
 	for (unsigned i = 0; i < OPS; i++) {
 		unsigned slot = i % WINDOW;
 
 		if (i >= WINDOW)
-			__free_pages(m, live[slot]);
-		live[slot] = __alloc_pages(m, gfps[g_rand_int_range(r, 0, 3)],
+			__free_pages(&ctx, m, live[slot]);
+		live[slot] = __alloc_pages(&ctx, m, gfps[g_rand_int_range(r, 0, 3)],
 					   (unsigned)g_rand_int_range(r, 0, 4),
 					   g_rand_int_range(r, 0, (gint32)t.nr_nodes), OWNER_NONE, i);
 	}
@@ -67,7 +68,7 @@ static int bench_preset(const char *name)
 
 	/* Worst case for memory: fill the machine with order-3 blocks, which
 	 * touches the metadata of every frame group. */
-	while (__alloc_pages(m, GFP_HIGHUSER_MOVABLE, 3, 0, OWNER_NONE, 0) != PFN_NONE)
+	while (__alloc_pages(&ctx, m, GFP_HIGHUSER_MOVABLE, 3, 0, OWNER_NONE, 0) != PFN_NONE)
 		;
 	double used = 1.0 - (double)machine_free_pages(m) / (double)machine_managed_pages(m);
 	long full_rss = peak_rss_kib();

@@ -19,13 +19,19 @@ assert(pg.zone == "Normal" and pg.node == 0)
 assert(pg.owner == 42 and pg.offset == 7)
 -- The first unmovable request claimed a whole MOVABLE pageblock range.
 assert(pg.pageblock_type == "Unmovable")
-assert(m:info().free_pages == info.free_pages - 8)
+-- The refill cached a batch on CPU 0's pageset: those pages are neither
+-- free in the buddy nor allocated.
+local now = m:info()
+assert(now.pcp_pages > 0 and now.free_pages + now.pcp_pages == info.free_pages - 8)
+assert(now.policy == "upstream")
 m:check_invariants()
 
--- Freeing merges back: the machine is all free again.
+-- Freeing puts the block on the pageset; draining merges everything back.
 m:free(p)
+assert(m:page(p).kind == "pcp")
+m:drain()
 assert(m:page(p).kind == "buddy" and m:page(p).order == 10)
-assert(m:info().free_pages == info.free_pages)
+assert(m:info().free_pages == info.free_pages and m:info().pcp_pages == 0)
 assert(not pcall(m.free, m, p), "double free must fail")
 
 -- Exhaustion: allocations fail with nil, not an error, once the zones hit
@@ -39,6 +45,7 @@ end
 assert(#held > 4000 and #held < 4096, "#held = " .. #held)
 assert(m:info().alloc_fail == 1)
 for _, q in ipairs(held) do m:free(q) end
+m:drain()
 assert(m:info().free_pages == info.free_pages)
 m:check_invariants()
 
@@ -46,4 +53,20 @@ m:check_invariants()
 assert(m:buddyinfo():match("^Node 0, zone      DMA "))
 assert(m:pagetypeinfo():match("^Page block order: 9\nPages per block:  512\n"))
 assert(m:zoneinfo():match("\n  pages free     %d+\n"))
+
+-- Seed 001: a whole-pageblock refill is owned by the refilling CPU, and a
+-- page of it freed on another CPU goes back to the owner's pageset.
+local b = mmsim.machine{ preset = "test", policy = "pcp_buddy" }
+-- Refills double while a CPU only allocates (alloc_factor); the fifth, of
+-- 1008 pages, is the first large enough to take a whole block.
+local owned
+for _ = 1, 3000 do
+  local q = assert(b:alloc{ cpu = 1, type = "movable" })
+  if not owned and b:page(q).pageblock_owner == 1 then owned = q end
+end
+assert(owned, "no page came from a CPU-owned pageblock")
+b:free(owned, { cpu = 2 })
+local back = b:page(owned)
+assert(back.kind == "pcp" and back.pcp_buddy, "freed page went to the owner's pageset")
+b:check_invariants()
 print("ok: api")

@@ -1,0 +1,66 @@
+#include "mm_env.h"
+
+#include <glib.h>
+
+void spin_lock_init(struct spinlock *l, enum lock_class_id cls)
+{
+	l->owner = -1;
+	l->class_id = (uint8_t)cls;
+	l->cl.last_cpu = -1;
+	l->impl = NULL;
+}
+
+static void null_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
+{
+	(void)ctx, (void)kind, (void)count;
+}
+
+static void null_touch(struct mm_ctx *ctx, struct cacheline *cl)
+{
+	cl->last_cpu = (int32_t)ctx->cpu;
+}
+
+static void null_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	(void)site;
+	if (l->owner != -1)
+		g_error("spinlock taken twice (held by CPU %d, wanted by CPU %u) with no "
+			"other CPU to release it", l->owner, ctx->cpu);
+	l->owner = (int32_t)ctx->cpu;
+	l->cl.last_cpu = (int32_t)ctx->cpu;
+}
+
+static bool null_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	if (l->owner != -1)
+		return false;
+	null_lock(ctx, l, site);
+	return true;
+}
+
+static void null_unlock(struct mm_ctx *ctx, struct spinlock *l)
+{
+	if (l->owner != (int32_t)ctx->cpu)
+		g_error("CPU %u released a spinlock held by %d", ctx->cpu, l->owner);
+	l->owner = -1;
+}
+
+static uint64_t null_now(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+const struct mm_env mm_env_null = {
+	.charge = null_charge,
+	.touch = null_touch,
+	.lock = null_lock,
+	.trylock = null_trylock,
+	.unlock = null_unlock,
+	.now = null_now,
+};
+
+struct mm_ctx mm_ctx_null(unsigned cpu)
+{
+	return (struct mm_ctx){ .env = &mm_env_null, .cpu = cpu, .engine = NULL };
+}

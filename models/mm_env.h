@@ -1,0 +1,114 @@
+/* The narrow interface through which the model takes time and locks.
+ *
+ * models/ never sleeps, waits or reads a clock itself: it tells the
+ * engine what it does (charge a cost, write a shared cache line, take or
+ * release a spinlock) and the engine turns that into simulated time.  The
+ * SimGrid engine in sim/ is one implementation; mm_env_null below, used by
+ * unit tests and by scenario code that runs outside any simulated CPU,
+ * takes no time at all. */
+#ifndef MMSIM_MM_ENV_H
+#define MMSIM_MM_ENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Kinds of work the model charges; the engine's cost model prices them. */
+enum mm_cost {
+	COST_LIST_OP,       /* add or remove one block on a free or per-CPU list */
+	COST_MERGE_STEP,    /* one buddy merge step in __free_one_page */
+	COST_SPLIT_STEP,    /* one split step in expand() */
+	COST_PB_SCAN,       /* look at one frame of a pageblock (claim, Phase 0) */
+	COST_ZONE_SECTION,  /* fixed cost of a zone->lock critical section */
+	COST_PCP_SECTION,   /* fixed cost of a pcp->lock critical section */
+	COST_ZERO_PAGE,     /* clear one 4 KiB page */
+	NR_MM_COSTS
+};
+
+/* A cache line shared between CPUs: the engine charges the transfer
+ * latency when a CPU writes a line another CPU wrote last. */
+struct cacheline {
+	int32_t last_cpu;   /* -1: not written yet */
+};
+
+enum lock_class_id { LOCK_CLASS_ZONE, LOCK_CLASS_PCP, NR_LOCK_CLASSES };
+
+struct spinlock {
+	int32_t owner;      /* CPU holding it, -1 when free */
+	uint8_t class_id;   /* enum lock_class_id */
+	struct cacheline cl;
+	void *impl;         /* the engine's per-lock state */
+};
+
+/* Where a lock is taken from, for lock_stat's contention points. */
+enum lock_site {
+	SITE_RMQUEUE_BULK,
+	SITE_FREE_PCPPAGES_BULK,
+	SITE_FREE_ONE_PAGE,
+	SITE_RMQUEUE_BUDDY,
+	SITE_RMQUEUE_PCPLIST,
+	SITE_FREE_FROZEN_PAGES,
+	SITE_DRAIN_PAGES_ZONE,
+	SITE_DECAY_PCP_HIGH,
+	SITE_OTHER,
+	NR_LOCK_SITES
+};
+
+struct mm_ctx;
+
+struct mm_env {
+	/* Account count units of work of this kind to the running CPU. */
+	void (*charge)(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count);
+	/* Write a shared cache line. */
+	void (*touch)(struct mm_ctx *ctx, struct cacheline *cl);
+	void (*lock)(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site);
+	bool (*trylock)(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site);
+	void (*unlock)(struct mm_ctx *ctx, struct spinlock *l);
+	/* Simulated nanoseconds since the start of the run, as this CPU sees it. */
+	uint64_t (*now)(struct mm_ctx *ctx);
+};
+
+/* The execution context of one simulated CPU (a thread running on it). */
+struct mm_ctx {
+	const struct mm_env *env;
+	unsigned cpu;
+	void *engine;       /* the engine's per-actor state */
+};
+
+void spin_lock_init(struct spinlock *l, enum lock_class_id cls);
+
+static inline void mm_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
+{
+	ctx->env->charge(ctx, kind, count);
+}
+
+static inline void mm_touch(struct mm_ctx *ctx, struct cacheline *cl)
+{
+	ctx->env->touch(ctx, cl);
+}
+
+static inline void spin_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	ctx->env->lock(ctx, l, site);
+}
+
+static inline bool spin_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	return ctx->env->trylock(ctx, l, site);
+}
+
+static inline void spin_unlock(struct mm_ctx *ctx, struct spinlock *l)
+{
+	ctx->env->unlock(ctx, l);
+}
+
+static inline uint64_t mm_now(struct mm_ctx *ctx)
+{
+	return ctx->env->now(ctx);
+}
+
+/* No time, no contention: locks only check they are not taken twice. */
+extern const struct mm_env mm_env_null;
+/* A context on CPU cpu using mm_env_null. */
+struct mm_ctx mm_ctx_null(unsigned cpu);
+
+#endif

@@ -1,0 +1,729 @@
+/* Per-CPU pagesets: what the upstream kernel and the per-cpu pageblock
+ * buddy allocator (seed 001) share, and the upstream variants of the parts
+ * seed 001 rewrote.  The seed-001 variants are in pcp_buddy.c. */
+#include "pcp.h"
+#include "buddy.h"
+#include "page_alloc.h"
+#include "pcp_buddy.h"
+#include "watermark.h"
+
+#include <glib.h>
+
+const char *const mm_policy_names[NR_MM_POLICIES] = { "upstream", "pcp_buddy" };
+
+unsigned order_to_pindex(const struct machine *m, int mt, unsigned order)
+{
+	/* Upstream keeps one THP list for movable and one shared by the
+	 * other two types. */
+	if (m->policy == POLICY_UPSTREAM && order > PAGE_ALLOC_COSTLY_ORDER)
+		return NR_LOWORDER_PCP_LISTS + (mt == MIGRATE_MOVABLE);
+	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+}
+
+unsigned pindex_to_order(const struct machine *m, unsigned pindex)
+{
+	if (m->policy == POLICY_UPSTREAM && pindex >= NR_LOWORDER_PCP_LISTS)
+		return HPAGE_PMD_ORDER;
+	return pindex / MIGRATE_PCPTYPES;
+}
+
+unsigned nr_pcp_lists(const struct machine *m)
+{
+	return m->policy == POLICY_UPSTREAM ? NR_PCP_LISTS_UPSTREAM : NR_PCP_LISTS;
+}
+
+bool pcp_allowed_order(const struct machine *m, unsigned order)
+{
+	if (m->policy == POLICY_UPSTREAM)
+		return order <= PAGE_ALLOC_COSTLY_ORDER || order == HPAGE_PMD_ORDER;
+	return order <= pageblock_order;
+}
+
+static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
+{
+	mm_charge(ctx, COST_LIST_OP, w->list_ops);
+	mm_charge(ctx, COST_MERGE_STEP, w->merge_steps);
+	mm_charge(ctx, COST_SPLIT_STEP, w->split_steps);
+	mm_charge(ctx, COST_PB_SCAN, w->pb_scan);
+	*w = (struct mm_work){ 0 };
+}
+
+void zone_lock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
+{
+	spin_lock(ctx, &zone->lock, site);
+}
+
+bool zone_trylock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
+{
+	return spin_trylock(ctx, &zone->lock, site);
+}
+
+void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
+{
+	mm_charge(ctx, COST_ZONE_SECTION, 1);
+	charge_work(ctx, &zone->work);
+	spin_unlock(ctx, &zone->lock);
+}
+
+void pcp_lock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site)
+{
+	spin_lock(ctx, &pcp->lock, site);
+	mm_touch(ctx, &pcp->cl);
+}
+
+bool pcp_trylock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site)
+{
+	if (!spin_trylock(ctx, &pcp->lock, site))
+		return false;
+	mm_touch(ctx, &pcp->cl);
+	return true;
+}
+
+void pcp_unlock(struct mm_ctx *ctx, struct per_cpu_pages *pcp)
+{
+	mm_charge(ctx, COST_PCP_SECTION, 1);
+	charge_work(ctx, &pcp->work);
+	spin_unlock(ctx, &pcp->lock);
+}
+
+void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn, int mt,
+		 unsigned order, bool tail)
+{
+	page_set(&m->mm, pfn, PG_KIND_PCP, order, (unsigned)mt);
+	pfn_list_add(&m->mm, &pcp->lists[order_to_pindex(m, mt, order)], pfn, tail);
+	pcp->count += 1 << order;
+	pcp->work.list_ops++;
+}
+
+void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn)
+{
+	unsigned order = page_order(&m->mm, pfn);
+	int mt = (int)page_extra(&m->mm, pfn);
+
+	pfn_list_del(&m->mm, &pcp->lists[order_to_pindex(m, mt, order)], pfn);
+	m->mm.aux[pfn] &= (uint8_t)~PG_pcp_buddy;
+	page_clear(&m->mm, pfn);
+	pcp->count -= 1 << order;
+	pcp->work.list_ops++;
+}
+
+/* ---- sizing: zone_batchsize, zone_highsize, pageset setup ---- */
+
+static unsigned rounddown_pow_of_two(unsigned x)
+{
+	unsigned r = 1;
+
+	while (r * 2 <= x)
+		r *= 2;
+	return r;
+}
+
+int zone_batchsize(const struct zone *zone)
+{
+	/* 0.025% of the zone or 256 KiB, whichever is smaller, clamped to a
+	 * 2^n - 1 value for better cache colouring. */
+	unsigned long b = zone->managed_pages >> 12;
+	int batch = (int)(b < 64 ? b : 64);
+
+	if (batch <= 1)
+		return 1;
+	return (int)rounddown_pow_of_two((unsigned)(batch + batch / 2)) - 1;
+}
+
+static unsigned online_cpus_of_node(const struct machine *m, unsigned nid)
+{
+	unsigned n = 0;
+
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
+		n += m->cpu_online[cpu] && topology_cpu_to_node(&m->topo, cpu) == nid;
+	return n;
+}
+
+static unsigned num_online_cpus(const struct machine *m)
+{
+	unsigned n = 0;
+
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
+		n += m->cpu_online[cpu];
+	return n;
+}
+
+int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_fraction)
+{
+	const struct machine *m = zone->machine;
+	unsigned long total;
+	unsigned nr_split_cpus;
+	int high;
+
+	/* Based on the low watermark, so that full pagesets do not wake
+	 * kswapd prematurely; or a fraction of the zone if tuned. */
+	total = high_fraction ? zone->managed_pages / (unsigned long)high_fraction
+			      : wmark_pages(zone, WMARK_LOW);
+	nr_split_cpus = online_cpus_of_node(m, zone->node) + (unsigned)cpu_online;
+	if (!nr_split_cpus)
+		nr_split_cpus = num_online_cpus(m);
+	high = (int)(total / nr_split_cpus);
+	return high > batch << 2 ? high : batch << 2;
+}
+
+void zone_pcp_update(struct zone *zone, int cpu_online)
+{
+	struct machine *m = zone->machine;
+	int batch = zone_batchsize(zone), high_min, high_max;
+
+	if (!zone->per_cpu_pageset)
+		return;
+	if (m->percpu_pagelist_high_fraction) {
+		/* Tuned by hand: no auto-tuning between min and max. */
+		high_min = high_max = zone_highsize(zone, batch, cpu_online,
+						    m->percpu_pagelist_high_fraction);
+	} else {
+		high_min = zone_highsize(zone, batch, cpu_online, 0);
+		high_max = zone_highsize(zone, batch, cpu_online, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	}
+	if (zone->pageset_high_min == high_min && zone->pageset_high_max == high_max &&
+	    zone->pageset_batch == batch)
+		return;
+	zone->pageset_high_min = high_min;
+	zone->pageset_high_max = high_max;
+	zone->pageset_batch = batch;
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		pcp->batch = batch;
+		pcp->high_min = high_min;
+		pcp->high_max = high_max;
+		/* zone_pcp_update_cacheinfo(): a CPU whose share of the data
+		 * cache holds more than three batches keeps a batch of
+		 * high-order frees on the pcp. */
+		if ((((unsigned long)m->cpu_data_slice_kib << 10) >> PAGE_SHIFT) > 3UL * (unsigned)batch)
+			pcp->flags |= PCPF_FREE_HIGH_BATCH;
+		else
+			pcp->flags &= (uint8_t)~PCPF_FREE_HIGH_BATCH;
+	}
+}
+
+void setup_zone_pageset(struct zone *zone)
+{
+	struct machine *m = zone->machine;
+
+	zone->per_cpu_pageset = g_new0(struct per_cpu_pages, m->nr_cpus);
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		spin_lock_init(&pcp->lock, LOCK_CLASS_PCP);
+		pcp->cl.last_cpu = -1;
+		pcp->cpu = cpu;
+		for (unsigned i = 0; i < NR_PCP_LISTS; i++)
+			pfn_list_init(&pcp->lists[i], pindex_to_order(m, i));
+		pcp->owned_blocks.head = pcp->owned_blocks.tail = UINT32_MAX;
+		/* Boot pagesets never cache: high 0, batch 1. */
+		pcp->batch = 1;
+	}
+	zone->pageset_high_min = zone->pageset_high_max = 0;
+	zone->pageset_batch = 1;
+	zone_pcp_update(zone, 0);
+}
+
+unsigned long zone_pcp_pages(struct zone *zone)
+{
+	unsigned long sum = 0;
+
+	if (!zone->per_cpu_pageset)
+		return 0;
+	for (unsigned cpu = 0; cpu < zone->machine->nr_cpus; cpu++)
+		sum += (unsigned long)zone_pcp(zone, cpu)->count;
+	return sum;
+}
+
+/* ---- sizing decisions on the hot paths ---- */
+
+static int clamp_int(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned order)
+{
+	int base_batch = pcp->batch, high_min = pcp->high_min, high_max = pcp->high_max;
+	int high, batch;
+
+	high = pcp->high = clamp_int(pcp->high, high_min, high_max);
+	if (high < base_batch)          /* boot pageset or pcp disabled */
+		return 1;
+	batch = order ? base_batch : base_batch << pcp->alloc_factor;
+	/* A larger high would have spared this trip to the zone. */
+	if (high_min != high_max && !(zone->flags & ZONE_BELOW_HIGH)) {
+		high = high + batch < high_max ? high + batch : high_max;
+		pcp->high = high;
+	}
+	if (!order) {
+		int max_nr_alloc = high - pcp->count - base_batch;
+
+		if (max_nr_alloc < base_batch)
+			max_nr_alloc = base_batch;
+		/* Consecutive order-0 refills without a free double the batch. */
+		if (batch <= max_nr_alloc && pcp->alloc_factor < CONFIG_PCP_BATCH_SCALE_MAX)
+			pcp->alloc_factor++;
+		if (batch > max_nr_alloc)
+			batch = max_nr_alloc;
+	}
+	if (batch > 1) {
+		batch >>= order;
+		if (batch < 2)
+			batch = 2;
+	}
+	return batch;
+}
+
+int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high)
+{
+	int high_min = pcp->high_min, high_max = pcp->high_max;
+	int high = pcp->high = clamp_int(pcp->high, high_min, high_max);
+
+	if (!high)
+		return 0;
+	if (free_high) {
+		int h = high - (batch << CONFIG_PCP_BATCH_SCALE_MAX);
+
+		pcp->high = h > high_min ? h : high_min;
+		return 0;
+	}
+	if (high_min == high_max)
+		return high;
+	if (zone->flags & ZONE_BELOW_HIGH) {
+		int free_count = pcp->free_count > batch ? pcp->free_count : batch;
+		int h = high - free_count;
+
+		pcp->high = h > high_min ? h : high_min;
+		high = pcp->count > high_min ? pcp->count : high_min;
+	} else if (pcp->count >= high) {
+		int need_high = pcp->free_count + batch;
+
+		/* Hold at least the pages being freed in a row. */
+		if (pcp->high < need_high)
+			pcp->high = clamp_int(need_high, high_min, high_max);
+	}
+	return high;
+}
+
+int nr_pcp_free(struct per_cpu_pages *pcp, int batch, int high, bool free_high)
+{
+	if (free_high) {
+		int most = batch << CONFIG_PCP_BATCH_SCALE_MAX;
+
+		return pcp->count < most ? pcp->count : most;
+	}
+	if (high < batch)
+		return 1;
+	/* Free as many as were freed in a row, keeping a batch. */
+	return clamp_int(pcp->free_count, batch, high - batch);
+}
+
+/* ---- allocation ---- */
+
+/* Upstream __rmqueue_pcplist(): the exact list, refilled when empty. */
+static pfn_t rmqueue_pcplist_upstream(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+				      int mt, unsigned alloc_flags, struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+	struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, order)];
+
+	if (pfn_list_empty(list)) {
+		int batch = nr_pcp_alloc(pcp, zone, order);
+
+		rmqueue_bulk(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp);
+		if (pfn_list_empty(list))
+			return PFN_NONE;
+	}
+	pfn_t pfn = list->head;
+	pcp_dequeue(m, pcp, pfn);
+	return pfn;
+}
+
+pfn_t rmqueue_pcplist(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+		      unsigned alloc_flags)
+{
+	struct machine *m = zone->machine;
+	struct per_cpu_pages *pcp = zone_pcp(zone, ctx->cpu);
+	pfn_t pfn;
+
+	if (!pcp_trylock(ctx, pcp, SITE_RMQUEUE_PCPLIST))
+		return PFN_NONE;
+	/* An allocation cuts the run of frees that sizes bulk frees. */
+	pcp->free_count >>= 1;
+	if (m->policy == POLICY_UPSTREAM)
+		pfn = rmqueue_pcplist_upstream(ctx, zone, order, mt, alloc_flags, pcp);
+	else
+		pfn = rmqueue_pcplist_buddy(ctx, zone, order, mt, alloc_flags, pcp);
+	pcp_unlock(ctx, pcp);
+	if (pfn != PFN_NONE)
+		m->vm_events[PGALLOC_DMA + zone->idx] += 1UL << order;
+	return pfn;
+}
+
+unsigned long rmqueue_bulk(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+			   unsigned long count, int mt, unsigned alloc_flags,
+			   struct per_cpu_pages *pcp)
+{
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
+	unsigned long refilled = 0;
+
+	if (zone->machine->policy != POLICY_UPSTREAM)
+		return rmqueue_bulk_buddy(ctx, zone, order, count, mt, alloc_flags, pcp);
+	if (alloc_flags & ALLOC_TRYLOCK) {
+		if (!zone_trylock(ctx, zone, SITE_RMQUEUE_BULK))
+			return 0;
+	} else {
+		zone_lock(ctx, zone, SITE_RMQUEUE_BULK);
+	}
+	for (unsigned long i = 0; i < count; i++) {
+		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
+
+		if (pfn == PFN_NONE)
+			break;
+		/* Tail: physically ordered pages help IO request merging. */
+		pcp_enqueue(zone->machine, pcp, pfn, mt, order, true);
+		refilled += 1UL << order;
+	}
+	zone_unlock(ctx, zone);
+	return refilled;
+}
+
+/* ---- freeing ---- */
+
+void free_pcppages_bulk(struct mm_ctx *ctx, struct zone *zone, int count,
+			struct per_cpu_pages *pcp, int pindex)
+{
+	struct machine *m = zone->machine;
+	int nr_lists = (int)nr_pcp_lists(m);
+
+	if (m->policy != POLICY_UPSTREAM) {
+		free_pcppages_bulk_buddy(ctx, zone, count, pcp);
+		return;
+	}
+	if (count > pcp->count)
+		count = pcp->count;
+	/* The requested list is drained first. */
+	pindex--;
+	zone_lock(ctx, zone, SITE_FREE_PCPPAGES_BULK);
+	while (count > 0) {
+		struct pfn_list *list;
+
+		do {
+			if (++pindex > nr_lists - 1)
+				pindex = 0;
+			list = &pcp->lists[pindex];
+		} while (pfn_list_empty(list));
+		int nr_pages = 1 << pindex_to_order(m, (unsigned)pindex);
+		do {
+			pfn_t pfn = list->tail;
+			unsigned order = page_order(&m->mm, pfn);
+
+			pcp_dequeue(m, pcp, pfn);
+			count -= nr_pages;
+			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(&m->mm, pfn),
+					FPI_NONE);
+		} while (count > 0 && !pfn_list_empty(list));
+	}
+	zone_unlock(ctx, zone);
+}
+
+static void clear_below_high_if_recovered(struct zone *zone)
+{
+	if ((zone->flags & ZONE_BELOW_HIGH) &&
+	    zone_watermark_ok(zone, 0, wmark_pages(zone, WMARK_HIGH), ZONE_MOVABLE, 0))
+		zone->flags &= ~ZONE_BELOW_HIGH;
+}
+
+/* free_frozen_page_commit(): queue the block, then trim the pageset back
+ * under high.  Returns false if the upstream variant had to give up the
+ * pcp lock (its relock between batches failed). */
+bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
+			     pfn_t pfn, int mt, unsigned order, unsigned fpi, bool owned)
+{
+	struct machine *m = zone->machine;
+	bool free_high = false;
+	int batch, high, to_free;
+
+	pcp->alloc_factor >>= 1;
+	m->vm_events[PGFREE] += 1UL << order;
+	/* Only pages of blocks this pcp owns may merge on it. */
+	if (owned)
+		m->mm.aux[pfn] |= PG_pcp_buddy;
+	pcp_enqueue(m, pcp, pfn, mt, order, false);
+
+	batch = pcp->batch;
+	/* High-order pages other than THPs fragment memory while cached:
+	 * when freeing them without allocating, free in big batches. */
+	if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
+		free_high = pcp->free_count >= batch + pcp->high_min / 2 &&
+			    (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) &&
+			    (!(pcp->flags & PCPF_FREE_HIGH_BATCH) || pcp->count >= batch);
+		pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
+	} else if (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) {
+		pcp->flags &= (uint8_t)~PCPF_PREV_FREE_HIGH_ORDER;
+	}
+	if (pcp->free_count < batch << CONFIG_PCP_BATCH_SCALE_MAX)
+		pcp->free_count += 1 << order;
+	if (fpi & FPI_TRYLOCK)
+		return true;      /* may go over high until the next free */
+
+	high = nr_pcp_high(pcp, zone, batch, free_high);
+	if (pcp->count < high)
+		return true;
+	to_free = nr_pcp_free(pcp, batch, high, free_high);
+	if (m->policy == POLICY_UPSTREAM) {
+		int pindex = (int)order_to_pindex(m, mt, order);
+
+		/* Upstream frees a batch at a time, letting others at the
+		 * pcp lock in between. */
+		while (to_free > 0 && pcp->count > 0) {
+			int chunk = to_free < batch ? to_free : batch;
+
+			free_pcppages_bulk(ctx, zone, chunk, pcp, pindex);
+			to_free -= chunk;
+			if (to_free == 0 || pcp->count == 0)
+				break;
+			pcp_unlock(ctx, pcp);
+			if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES))
+				return false;
+		}
+	} else {
+		free_pcppages_bulk(ctx, zone, to_free, pcp, 0);
+	}
+	clear_below_high_if_recovered(zone);
+	return true;
+}
+
+/* free_pages_prepare(): the head stops being an allocated block. */
+static void free_pages_prepare(struct machine *m, pfn_t pfn)
+{
+	page_clear(&m->mm, pfn);
+}
+
+/* The pageset a free goes to: upstream always the local one; seed 001
+ * the owning CPU's for an owned block. */
+static unsigned free_target_cpu(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	int owner = m->policy == POLICY_UPSTREAM ? -1 : get_pcpblock_owner(m, pfn);
+
+	return owner >= 0 ? (unsigned)owner : ctx->cpu;
+}
+
+void __free_frozen_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned order,
+			 unsigned fpi)
+{
+	struct zone *zone = pfn_zone(m, pfn);
+	int mt;
+
+	free_pages_prepare(m, pfn);
+	if (!pcp_allowed_order(m, order)) {
+		free_one_page(ctx, zone, pfn, order, fpi);
+		return;
+	}
+	/* Isolated blocks bypass the pcp; highatomic and CMA pages are
+	 * cached on the movable list. */
+	mt = get_pfnblock_migratetype(&m->mm, pfn);
+	if (mt >= MIGRATE_PCPTYPES) {
+		if (mt == MIGRATE_ISOLATE) {
+			free_one_page(ctx, zone, pfn, order, fpi);
+			return;
+		}
+		mt = MIGRATE_MOVABLE;
+	}
+
+	unsigned cpu = free_target_cpu(ctx, m, pfn);
+	struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+	if (m->policy == POLICY_UPSTREAM || (fpi & FPI_TRYLOCK)) {
+		/* Upstream only ever trylocks the local pcp. */
+		if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES)) {
+			free_one_page(ctx, zone, pfn, order, fpi);
+			return;
+		}
+	} else {
+		pcp_lock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+	}
+	if (pcp->flags & PCPF_CPU_DEAD) {
+		pcp_unlock(ctx, pcp);
+		free_one_page(ctx, zone, pfn, order, fpi);
+		return;
+	}
+	if (free_frozen_page_commit(ctx, zone, pcp, pfn, mt, order, fpi,
+				    (int)cpu == get_pcpblock_owner(m, pfn)))
+		pcp_unlock(ctx, pcp);
+}
+
+void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr)
+{
+	struct per_cpu_pages *pcp = NULL;
+	struct zone *locked_zone = NULL;
+
+	for (unsigned i = 0; i < nr; i++) {
+		pfn_t pfn = pfns[i];
+		unsigned order = page_order(&m->mm, pfn);
+		struct zone *zone = pfn_zone(m, pfn);
+		int mt;
+
+		free_pages_prepare(m, pfn);
+		if (!pcp_allowed_order(m, order)) {
+			free_one_page(ctx, zone, pfn, order, FPI_NONE);
+			continue;
+		}
+		mt = get_pfnblock_migratetype(&m->mm, pfn);
+		unsigned cpu = free_target_cpu(ctx, m, pfn);
+
+		/* Relock when the zone or the target pageset changes. */
+		if (zone != locked_zone || mt == MIGRATE_ISOLATE || !pcp || pcp->cpu != cpu) {
+			if (pcp) {
+				pcp_unlock(ctx, pcp);
+				pcp = NULL;
+				locked_zone = NULL;
+			}
+			if (mt == MIGRATE_ISOLATE) {
+				free_one_page(ctx, zone, pfn, order, FPI_NONE);
+				continue;
+			}
+			pcp = zone_pcp(zone, cpu);
+			if (m->policy == POLICY_UPSTREAM) {
+				if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES)) {
+					pcp = NULL;
+					free_one_page(ctx, zone, pfn, order, FPI_NONE);
+					continue;
+				}
+			} else {
+				pcp_lock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+			}
+			if (pcp->flags & PCPF_CPU_DEAD) {
+				pcp_unlock(ctx, pcp);
+				pcp = NULL;
+				free_one_page(ctx, zone, pfn, order, FPI_NONE);
+				continue;
+			}
+			locked_zone = zone;
+		}
+		if (mt >= MIGRATE_PCPTYPES)
+			mt = MIGRATE_MOVABLE;
+		if (!free_frozen_page_commit(ctx, zone, pcp, pfn, mt, order, FPI_NONE,
+					     (int)cpu == get_pcpblock_owner(m, pfn))) {
+			pcp = NULL;
+			locked_zone = NULL;
+		}
+	}
+	if (pcp)
+		pcp_unlock(ctx, pcp);
+}
+
+/* ---- draining ---- */
+
+void drain_pages_zone(struct mm_ctx *ctx, unsigned cpu, struct zone *zone)
+{
+	struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+	int count;
+
+	do {
+		pcp_lock(ctx, pcp, SITE_DRAIN_PAGES_ZONE);
+		count = pcp->count;
+		if (count) {
+			int to_drain = pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX;
+
+			if (to_drain > count)
+				to_drain = count;
+			free_pcppages_bulk(ctx, zone, to_drain, pcp, 0);
+			count -= to_drain;
+		}
+		pcp_unlock(ctx, pcp);
+	} while (count);
+}
+
+void drain_pages(struct mm_ctx *ctx, struct machine *m, unsigned cpu)
+{
+	for_each_populated_zone(m, z)
+		drain_pages_zone(ctx, cpu, z);
+}
+
+void drain_all_pages(struct mm_ctx *ctx, struct machine *m, struct zone *zone)
+{
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+		bool has_pcps = false;
+
+		if (!m->cpu_online[cpu])
+			continue;
+		if (zone) {
+			has_pcps = zone_pcp(zone, cpu)->count != 0;
+		} else {
+			for_each_populated_zone(m, z)
+				has_pcps |= zone_pcp(z, cpu)->count != 0;
+		}
+		if (!has_pcps)
+			continue;
+		if (zone)
+			drain_pages_zone(ctx, cpu, zone);
+		else
+			drain_pages(ctx, m, cpu);
+	}
+}
+
+bool decay_pcp_high(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int high_min = pcp->high_min, batch = pcp->batch, to_drain;
+	bool todo = false;
+
+	/* Shrink high step by step so idle pagesets give their pages back,
+	 * without freeing too many at once. */
+	if (pcp->high > high_min) {
+		int a = pcp->count - (batch << CONFIG_PCP_BATCH_SCALE_MAX);
+		int b = pcp->high - (pcp->high >> 3);
+		int h = a > b ? a : b;
+
+		pcp->high = h > high_min ? h : high_min;
+		if (pcp->high > high_min)
+			todo = true;
+	}
+	to_drain = pcp->count - pcp->high;
+	while (to_drain > 0) {
+		int chunk = to_drain < batch ? to_drain : batch;
+
+		pcp_lock(ctx, pcp, SITE_DECAY_PCP_HIGH);
+		free_pcppages_bulk(ctx, zone, chunk, pcp, 0);
+		pcp_unlock(ctx, pcp);
+		todo = true;
+		to_drain -= chunk;
+	}
+	return todo;
+}
+
+void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m)
+{
+	for_each_populated_zone(m, z)
+		decay_pcp_high(ctx, z, zone_pcp(z, ctx->cpu));
+}
+
+void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu)
+{
+	m->cpu_online[cpu] = false;
+	for_each_populated_zone(m, z) {
+		if (m->policy == POLICY_UPSTREAM) {
+			drain_pages_zone(ctx, cpu, z);
+			continue;
+		}
+		pcp_buddy_cpu_dead(ctx, z, zone_pcp(z, cpu));
+	}
+	for_each_populated_zone(m, z)
+		zone_pcp_update(z, 0);
+}
+
+void page_alloc_cpu_online(struct mm_ctx *ctx, struct machine *m, unsigned cpu)
+{
+	for_each_populated_zone(m, z) {
+		struct per_cpu_pages *pcp = zone_pcp(z, cpu);
+
+		pcp_lock(ctx, pcp, SITE_OTHER);
+		pcp->flags &= (uint8_t)~PCPF_CPU_DEAD;
+		pcp_unlock(ctx, pcp);
+		/* The CPU is not in the node's mask yet: count it in. */
+		zone_pcp_update(z, 1);
+	}
+	m->cpu_online[cpu] = true;
+}

@@ -1,0 +1,304 @@
+#include "pcp_buddy.h"
+#include "buddy.h"
+
+#define PB_NONE UINT32_MAX
+
+/* ---- owned_blocks: pageblocks linked through pageblock_data.cpu_node ---- */
+
+static bool pb_on_cpu_list(const struct machine *m, uint32_t pb)
+{
+	return m->mm.pb_flags[pb] & PB_on_cpu_list;
+}
+
+static void owned_blocks_add(struct machine *m, struct per_cpu_pages *pcp, uint32_t pb)
+{
+	struct memmap *mm = &m->mm;
+
+	mm->pb_cpu_prev[pb] = PB_NONE;
+	mm->pb_cpu_next[pb] = pcp->owned_blocks.head;
+	if (pcp->owned_blocks.head == PB_NONE)
+		pcp->owned_blocks.tail = pb;
+	else
+		mm->pb_cpu_prev[pcp->owned_blocks.head] = pb;
+	pcp->owned_blocks.head = pb;
+	mm->pb_flags[pb] |= PB_on_cpu_list;
+}
+
+static void owned_blocks_del(struct machine *m, struct per_cpu_pages *pcp, uint32_t pb)
+{
+	struct memmap *mm = &m->mm;
+	uint32_t next = mm->pb_cpu_next[pb], prev = mm->pb_cpu_prev[pb];
+
+	if (prev == PB_NONE)
+		pcp->owned_blocks.head = next;
+	else
+		mm->pb_cpu_next[prev] = next;
+	if (next == PB_NONE)
+		pcp->owned_blocks.tail = prev;
+	else
+		mm->pb_cpu_prev[next] = prev;
+	mm->pb_flags[pb] &= (uint16_t)~PB_on_cpu_list;
+}
+
+/* clear_pcpblock_owner(): the block is whole again in the zone buddy, so
+ * no free can be routed to a pcp for it any more. */
+void clear_pcpblock_owner(struct machine *m, pfn_t pfn)
+{
+	uint32_t pb = pfn_to_pb(pfn);
+	int owner = get_pcpblock_owner(m, pfn);
+
+	if (owner < 0)
+		return;
+	if (pb_on_cpu_list(m, pb))
+		owned_blocks_del(m, zone_pcp(pfn_zone(m, pfn), (unsigned)owner), pb);
+	m->mm.pb_cpu[pb] = 0;
+}
+
+static void set_pcpblock_owner(struct machine *m, pfn_t pfn, unsigned cpu)
+{
+	m->mm.pb_cpu[pfn_to_pb(pfn)] = (uint16_t)(cpu + 1);
+}
+
+/* ---- allocation ---- */
+
+pfn_t pcp_rmqueue_smallest(struct machine *m, struct per_cpu_pages *pcp, int mt, unsigned order)
+{
+	for (unsigned high = order; high <= pageblock_order; high++) {
+		struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, high)];
+
+		if (pfn_list_empty(list))
+			continue;
+		pfn_t pfn = list->head;
+		bool owned = PagePCPBuddy(m, pfn);
+		unsigned size = 1u << high;
+
+		pcp_dequeue(m, pcp, pfn);
+		/* Split on the pcp: remainders keep the block's ownership. */
+		while (high > order) {
+			high--;
+			size >>= 1;
+			if (owned)
+				m->mm.aux[pfn + size] |= PG_pcp_buddy;
+			pcp_enqueue(m, pcp, pfn + size, mt, high, false);
+			pcp->work.split_steps++;
+		}
+		return pfn;
+	}
+	return PFN_NONE;
+}
+
+pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+			    unsigned alloc_flags, struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+	pfn_t pfn = pcp_rmqueue_smallest(m, pcp, mt, order);
+
+	if (pfn != PFN_NONE)
+		return pfn;
+	int batch = nr_pcp_alloc(pcp, zone, order);
+	if (!rmqueue_bulk(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp))
+		return PFN_NONE;
+	return pcp_rmqueue_smallest(m, pcp, mt, order);
+}
+
+/* Phase 0: pull the free fragments of previously drained owned blocks of
+ * this type back onto the pcp, so new allocations pack next to old ones
+ * instead of opening fresh pageblocks. */
+static unsigned long refill_phase0(struct zone *zone, struct per_cpu_pages *pcp, int mt,
+				   unsigned long needed)
+{
+	struct machine *m = zone->machine;
+	struct memmap *mm = &m->mm;
+	unsigned long refilled = 0;
+	uint32_t pb = pcp->owned_blocks.head;
+
+	while (pb != PB_NONE) {
+		uint32_t next = mm->pb_cpu_next[pb];
+		pfn_t base = (pfn_t)pb << pageblock_order;
+
+		if (get_pfnblock_migratetype(mm, base) != mt) {
+			pb = next;
+			continue;
+		}
+		for (pfn_t pfn = base; pfn < base + pageblock_nr_pages;) {
+			zone->work.pb_scan++;
+			if (!PageBuddy(mm, pfn)) {
+				pfn++;
+				continue;
+			}
+			unsigned o = page_order(mm, pfn);
+			del_page_from_free_list(zone, pfn, o, mt);
+			mm->aux[pfn] |= PG_pcp_buddy;
+			pcp_enqueue(m, pcp, pfn, mt, o, true);
+			refilled += 1UL << o;
+			pfn += 1u << o;
+		}
+		owned_blocks_del(m, pcp, pb);
+		if (refilled >= needed)
+			break;
+		pb = next;
+	}
+	return refilled;
+}
+
+unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+				 unsigned long count, int mt, unsigned alloc_flags,
+				 struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+	unsigned long needed = count << order, refilled = 0;
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
+
+	if (alloc_flags & ALLOC_TRYLOCK) {
+		if (!zone_trylock(ctx, zone, SITE_RMQUEUE_BULK))
+			return 0;
+	} else {
+		zone_lock(ctx, zone, SITE_RMQUEUE_BULK);
+	}
+	/* A boot pageset (count 1) takes single pages. */
+	if (count > 1) {
+		refilled = refill_phase0(zone, pcp, mt, needed);
+		if (refilled >= needed)
+			goto out;
+		/* Phase 1: whole pageblocks, owned by this CPU, as long as they
+		 * fit the refill. */
+		while (refilled + pageblock_nr_pages <= needed) {
+			pfn_t pfn = __rmqueue(zone, pageblock_order, mt, alloc_flags, &mode);
+
+			if (pfn == PFN_NONE)
+				break;
+			set_pcpblock_owner(m, pfn, pcp->cpu);
+			m->mm.aux[pfn] |= PG_pcp_buddy;
+			pcp_enqueue(m, pcp, pfn, mt, pageblock_order, true);
+			refilled += pageblock_nr_pages;
+		}
+		if (refilled >= needed)
+			goto out;
+		/* Phase 2: same-type chunks from the zone lists, largest first,
+		 * split on the pcp; no ownership, no fallback. */
+		for (int o = pageblock_order - 1; o > (int)order && refilled < needed; o--) {
+			while (refilled + (1UL << o) <= needed) {
+				pfn_t pfn = zone->free_area[o].free_list[mt].head;
+
+				if (pfn == PFN_NONE)
+					break;
+				del_page_from_free_list(zone, pfn, (unsigned)o, mt);
+				pcp_enqueue(m, pcp, pfn, mt, (unsigned)o, true);
+				refilled += 1UL << o;
+			}
+		}
+	}
+	/* Phase 3: page by page with migratetype fallback, queued under the
+	 * requested type whatever block they came from. */
+	while (refilled < needed) {
+		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
+
+		if (pfn == PFN_NONE)
+			break;
+		pcp_enqueue(m, pcp, pfn, mt, order, true);
+		refilled += 1UL << order;
+	}
+out:
+	zone_unlock(ctx, zone);
+	return refilled;
+}
+
+/* ---- freeing ---- */
+
+/* The merge pass, under pcp->lock only: bottom-up, so one pass can rebuild
+ * whole pageblocks from owned fragments before zone->lock is taken. */
+static void pcp_merge_pass(struct machine *m, struct per_cpu_pages *pcp)
+{
+	struct memmap *mm = &m->mm;
+
+	for (unsigned order = 0; order < pageblock_order; order++) {
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, order)];
+			pfn_t pfn = list->head;
+
+			while (pfn != PFN_NONE) {
+				pfn_t next = pfn_list_next(mm, list, pfn);
+				pfn_t buddy = pfn ^ (1u << order);
+
+				pcp->work.pb_scan++;
+				if (!PagePCPBuddy(m, pfn) || !PagePCPBuddy(m, buddy) ||
+				    page_order(mm, buddy) != order) {
+					pfn = next;
+					continue;
+				}
+				if (buddy == next)
+					next = pfn_list_next(mm, list, next);
+				pcp_dequeue(m, pcp, pfn);
+				pcp_dequeue(m, pcp, buddy);
+				pfn &= buddy;
+				mm->aux[pfn] |= PG_pcp_buddy;
+				pcp_enqueue(m, pcp, pfn, mt, order + 1, true);
+				pcp->work.merge_steps++;
+				pfn = next;
+			}
+		}
+	}
+}
+
+void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
+			      struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+	struct memmap *mm = &m->mm;
+	int pindex;
+
+	if (count > pcp->count)
+		count = pcp->count;
+	pcp_merge_pass(m, pcp);
+	/* Whole pageblocks go first. */
+	pindex = (int)order_to_pindex(m, 0, pageblock_order) - 1;
+	zone_lock(ctx, zone, SITE_FREE_PCPPAGES_BULK);
+	while (count > 0) {
+		struct pfn_list *list;
+
+		do {
+			if (++pindex > NR_PCP_LISTS - 1)
+				pindex = 0;
+			list = &pcp->lists[pindex];
+		} while (pfn_list_empty(list));
+		unsigned order = pindex_to_order(m, (unsigned)pindex);
+		do {
+			pfn_t pfn = list->tail;
+			unsigned fpi = FPI_NONE;
+
+			/* An owned fragment going back to the zone: remember the
+			 * block for Phase 0, and queue the fragment at the tail,
+			 * away from other CPUs' allocations. */
+			if (PagePCPBuddy(m, pfn) && order < pageblock_order) {
+				uint32_t pb = pfn_to_pb(pfn);
+
+				if (!pb_on_cpu_list(m, pb))
+					owned_blocks_add(m, pcp, pb);
+				fpi = FPI_TO_TAIL;
+			}
+			pcp_dequeue(m, pcp, pfn);
+			count -= 1 << order;
+			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(mm, pfn), fpi);
+		} while (count > 0 && !pfn_list_empty(list));
+	}
+	zone_unlock(ctx, zone);
+}
+
+void pcp_buddy_cpu_dead(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+
+	/* Frees arriving after this go to the zone buddy. */
+	pcp_lock(ctx, pcp, SITE_OTHER);
+	pcp->flags |= PCPF_CPU_DEAD;
+	pcp_unlock(ctx, pcp);
+	drain_pages_zone(ctx, pcp->cpu, zone);
+	/* Forget the blocks to recover; their stale owner stays until each
+	 * block is whole again in the zone buddy. */
+	pcp_lock(ctx, pcp, SITE_OTHER);
+	zone_lock(ctx, zone, SITE_OTHER);
+	while (pcp->owned_blocks.head != PB_NONE)
+		owned_blocks_del(m, pcp, pcp->owned_blocks.head);
+	zone_unlock(ctx, zone);
+	pcp_unlock(ctx, pcp);
+}

@@ -1,0 +1,101 @@
+#include "costs.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+/* Where the defaults come from.
+ *
+ * Kernel commit 52166607ecc9 ("mm: restrict the pcp batch scale factor to
+ * avoid too long latency") measured a zone->lock critical section moving
+ * 63 pages between the buddy and a per-CPU list at 2.0-3.5 us on Ice Lake,
+ * Sapphire Rapids and Cascade Lake: about 30-55 ns per page.  list_op,
+ * split_step and merge_step split that per-page figure: a page taken from a
+ * free list and put on a per-CPU list is two list operations (30 ns) plus
+ * the occasional split or merge (10 ns each: a few reads and writes of
+ * cache-hot metadata), which lands in the measured range.  zone_section is
+ * the rest of a section that does not depend on the page count (irq
+ * save/restore, counters and watermark reads), small next to 2-3.5 us;
+ * pcp_section the same for the much shorter per-CPU list sections.
+ *
+ * pb_scan is a sequential read of per-frame metadata, a few bytes per
+ * frame from cache or prefetched memory.  zero_page assumes clear_page at
+ * about 16 GB/s on one core (4 KiB in 250 ns).  These three are estimates,
+ * not measurements.
+ *
+ * A contended cache line moves between cores of one socket in about 50 ns
+ * and between sockets in 110-200 ns; 150 ns is the middle of that range. */
+static const struct {
+	const char *name;
+	double ns;
+	const char *help;
+} params[NR_COST_PARAMS] = {
+	[COST_LIST_OP] = { "list_op", 15, "add or remove one block on a free or per-CPU list" },
+	[COST_MERGE_STEP] = { "merge_step", 10, "one buddy merge step in __free_one_page" },
+	[COST_SPLIT_STEP] = { "split_step", 10, "one split step in expand()" },
+	[COST_PB_SCAN] = { "pb_scan", 1, "look at one frame of a pageblock" },
+	[COST_ZONE_SECTION] = { "zone_section", 100, "fixed cost of a zone->lock critical section" },
+	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
+	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },
+	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
+			       "write a cache line this CPU wrote last" },
+	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,
+				  "move a cache line from another CPU of the same socket" },
+	[COST_CL_OTHER_SOCKET] = { "cacheline_other_socket", 150,
+				   "move a cache line from a CPU of another socket" },
+};
+
+void costs_default(struct costs *c)
+{
+	for (unsigned i = 0; i < NR_COST_PARAMS; i++)
+		c->ns[i] = params[i].ns;
+}
+
+static int costs_index(const char *name)
+{
+	for (unsigned i = 0; i < NR_COST_PARAMS; i++)
+		if (!strcmp(params[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int costs_set(struct costs *c, const char *name, double ns)
+{
+	int i = costs_index(name);
+
+	if (i < 0)
+		return -1;
+	if (!isfinite(ns) || ns < 0)
+		return -2;
+	c->ns[i] = ns;
+	return 0;
+}
+
+int costs_get(const struct costs *c, const char *name, double *ns)
+{
+	int i = costs_index(name);
+
+	if (i < 0)
+		return -1;
+	*ns = c->ns[i];
+	return 0;
+}
+
+const char *costs_name(unsigned i)
+{
+	return i < NR_COST_PARAMS ? params[i].name : NULL;
+}
+
+const char *costs_help(unsigned i)
+{
+	return i < NR_COST_PARAMS ? params[i].help : NULL;
+}
+
+char *costs_names(void)
+{
+	GString *s = g_string_new(NULL);
+
+	for (unsigned i = 0; i < NR_COST_PARAMS; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", params[i].name);
+	return g_string_free(s, FALSE);
+}
