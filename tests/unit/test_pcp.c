@@ -1,0 +1,332 @@
+/* Hand-worked cases of the per-CPU pagesets, upstream and seed 001
+ * (per-cpu pageblock buddy), on the 8 GiB test machine (4 CPUs; the Normal
+ * zone is pfns 1048576-2097151, 1048576 pages: batch 63, high_min =
+ * low watermark 10560 / 4 CPUs = 2640, high_max = 1048576 / 8 / 4 = 32768). */
+#include "helpers.h"
+#include "models/page_alloc.h"
+#include "models/pcp.h"
+#include "models/pcp_buddy.h"
+
+/* An engine stand-in that takes no time but remembers where work was
+ * charged: merge steps done while holding zone->lock versus elsewhere. */
+struct recorder {
+	int zone_locks_held;
+	unsigned long zone_lock_acquisitions;
+	unsigned long merges_under_zone_lock, merges_elsewhere;
+};
+
+static struct recorder rec;
+
+static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+{
+	(void)ctx;
+	if (kind != COST_MERGE_STEP)
+		return;
+	if (rec.zone_locks_held)
+		rec.merges_under_zone_lock += n;
+	else
+		rec.merges_elsewhere += n;
+}
+
+static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	mm_env_null.lock(ctx, l, site);
+	if (l->class_id == LOCK_CLASS_ZONE) {
+		rec.zone_locks_held++;
+		rec.zone_lock_acquisitions++;
+	}
+}
+
+static bool rec_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	if (l->owner != -1)
+		return false;
+	rec_lock(ctx, l, site);
+	return true;
+}
+
+static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
+{
+	if (l->class_id == LOCK_CLASS_ZONE)
+		rec.zone_locks_held--;
+	mm_env_null.unlock(ctx, l);
+}
+
+static void rec_touch(struct mm_ctx *ctx, struct cacheline *cl)
+{
+	cl->last_cpu = (int32_t)ctx->cpu;
+}
+
+static uint64_t rec_now(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static const struct mm_env recorder_env = {
+	.charge = rec_charge,
+	.touch = rec_touch,
+	.lock = rec_lock,
+	.trylock = rec_trylock,
+	.unlock = rec_unlock,
+	.now = rec_now,
+};
+
+static struct mm_ctx cpu_ctx(unsigned cpu)
+{
+	return (struct mm_ctx){ .env = &recorder_env, .cpu = cpu };
+}
+
+static struct machine *pcp_machine(enum mm_policy policy)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_preset(&t, "test");
+	machine_params_default(&p);
+	p.policy = policy;
+	p.thp = true;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	memset(&rec, 0, sizeof(rec));
+	return m;
+}
+
+static struct zone *normal(struct machine *m)
+{
+	return &m->node_data[0].node_zones[ZONE_NORMAL];
+}
+
+static void test_pageset_sizes(void)
+{
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), 0);
+
+	g_assert_cmpint(pcp->batch, ==, 63);
+	g_assert_cmpint(pcp->high_min, ==, 2640);
+	g_assert_cmpint(pcp->high_max, ==, 32768);
+	g_assert_cmpint(zone_batchsize(&m->node_data[0].node_zones[ZONE_DMA]), ==, 1);
+	/* Consecutive order-0 refills without a free double the batch:
+	 * 63 << alloc_factor, while high grows by each batch from high_min. */
+	static const int want[] = { 63, 126, 252, 504, 1008, 2016, 2016 };
+	for (unsigned i = 0; i < G_N_ELEMENTS(want); i++)
+		g_assert_cmpint(nr_pcp_alloc(pcp, normal(m), 0), ==, want[i]);
+	g_assert_cmpint(pcp->alloc_factor, ==, CONFIG_PCP_BATCH_SCALE_MAX);
+	/* Order 3 asks for max(63 >> 3, 2) = 7 blocks. */
+	g_assert_cmpint(nr_pcp_alloc(pcp, normal(m), 3), ==, 7);
+	machine_destroy(m);
+}
+
+/* Upstream: an order-0 refill takes `batch` single pages from the buddy
+ * under one zone->lock hold; a free goes to the freeing CPU's own list. */
+static void test_upstream_refill_and_local_free(void)
+{
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct mm_ctx c0 = cpu_ctx(0), c1 = cpu_ctx(1);
+
+	pfn_t pfn = __alloc_pages(&c0, m, GFP_HIGHUSER_MOVABLE, 0, 0, 1, 0);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_true(zone_spans_pfn(normal(m), pfn));
+	/* 63 pages came over, one was handed out. */
+	g_assert_cmpint(zone_pcp(normal(m), 0)->count, ==, 62);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
+	g_assert_cmpint(__free_pages(&c1, m, pfn), ==, 0);
+	g_assert_cmpint(zone_pcp(normal(m), 1)->count, ==, 1);
+	g_assert_cmpint(page_kind(&m->mm, pfn), ==, PG_KIND_PCP);
+	g_assert_false(PagePCPBuddy(m, pfn));
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* Seed 001 Phase 1: a refill that needs at least a pageblock takes whole
+ * blocks, owned by the CPU and marked PagePCPBuddy. */
+static struct per_cpu_pages *own_one_block(struct machine *m, unsigned cpu, pfn_t *block)
+{
+	struct mm_ctx c = cpu_ctx(cpu);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), cpu);
+
+	g_assert_cmpuint(rmqueue_bulk(&c, normal(m), 0, 512, MIGRATE_MOVABLE, 0, pcp), ==, 512);
+	*block = pcp->lists[order_to_pindex(m, MIGRATE_MOVABLE, pageblock_order)].head;
+	g_assert_cmpuint(*block, !=, PFN_NONE);
+	g_assert_cmpint(pcp->count, ==, 512);
+	g_assert_cmpint(get_pcpblock_owner(m, *block), ==, (int)cpu);
+	g_assert_true(PagePCPBuddy(m, *block));
+	return pcp;
+}
+
+/* Take the first two pages of CPU cpu's block, as allocations do: the
+ * split leaves b+1 (o0), b+2 (o1) ... b+256 (o8) on the pcp, all
+ * PagePCPBuddy. */
+static void take_two(struct machine *m, struct per_cpu_pages *pcp, pfn_t b)
+{
+	g_assert_cmpuint(pcp_rmqueue_smallest(m, pcp, MIGRATE_MOVABLE, 0), ==, b);
+	mark_allocated(m, b, 0, MIGRATE_MOVABLE);
+	g_assert_true(PagePCPBuddy(m, b + 256));
+	g_assert_true(PagePCPBuddy(m, b + 1));
+	g_assert_cmpuint(pcp_rmqueue_smallest(m, pcp, MIGRATE_MOVABLE, 0), ==, b + 1);
+	mark_allocated(m, b + 1, 0, MIGRATE_MOVABLE);
+}
+
+/* A page freed on CPU 1 from a block CPU 0 owns lands on CPU 0's list,
+ * PagePCPBuddy, not on CPU 1's. */
+static void test_remote_free_routes_to_owner(void)
+{
+	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
+	struct mm_ctx c1 = cpu_ctx(1);
+	pfn_t b;
+	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
+
+	take_two(m, pcp0, b);
+	g_assert_cmpint(pcp0->count, ==, 510);
+	g_assert_cmpint(__free_pages(&c1, m, b + 1), ==, 0);
+	g_assert_cmpint(pcp0->count, ==, 511);
+	g_assert_cmpint(zone_pcp(normal(m), 1)->count, ==, 0);
+	g_assert_cmpint(page_kind(&m->mm, b + 1), ==, PG_KIND_PCP);
+	g_assert_true(PagePCPBuddy(m, b + 1));
+	g_assert_cmpuint(pcp0->lists[order_to_pindex(m, MIGRATE_MOVABLE, 0)].head, ==, b + 1);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* A drain that finds both halves merges on the pcp first: with b and b+1
+ * freed back, the merge pass rebuilds b+0..511 up to order 9 (9 merge
+ * steps under pcp->lock only), and zone->lock then takes the whole block
+ * in one go: a single merge step with its free order-9 buddy (the other
+ * half of the order-10 block Phase 1 split), disowning it. */
+static void test_drain_merges_before_zone_lock(void)
+{
+	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
+	struct mm_ctx c0 = cpu_ctx(0);
+	pfn_t b;
+	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
+
+	take_two(m, pcp0, b);
+	g_assert_cmpint(__free_pages(&c0, m, b), ==, 0);
+	g_assert_cmpint(__free_pages(&c0, m, b + 1), ==, 0);
+	memset(&rec, 0, sizeof(rec));
+	pcp_lock(&c0, pcp0, SITE_OTHER);
+	free_pcppages_bulk(&c0, normal(m), 1, pcp0, 0);
+	pcp_unlock(&c0, pcp0);
+	g_assert_cmpuint(rec.merges_elsewhere, ==, 9);
+	g_assert_cmpuint(rec.merges_under_zone_lock, ==, 1);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
+	g_assert_cmpint(pcp0->count, ==, 0);
+	pfn_t head = b & ~((1u << MAX_PAGE_ORDER) - 1);
+	g_assert_true(PageBuddy(&m->mm, head));
+	g_assert_cmpuint(page_order(&m->mm, head), ==, MAX_PAGE_ORDER);
+	g_assert_cmpint(get_pcpblock_owner(m, b), ==, -1);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* A partially drained block: with one page still allocated, draining CPU
+ * 0's pageset sends the fragments to the zone buddy (at the list tails)
+ * and puts the block on CPU 0's owned_blocks; the next refill's Phase 0
+ * pulls those fragments back, PagePCPBuddy, before touching any other
+ * block. */
+static void test_phase0_recovers_drained_block(void)
+{
+	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
+	struct mm_ctx c0 = cpu_ctx(0);
+	pfn_t b;
+	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
+	uint32_t pb = pfn_to_pb(b);
+
+	take_two(m, pcp0, b);
+	g_assert_cmpint(__free_pages(&c0, m, b + 1), ==, 0);
+	drain_pages_zone(&c0, 0, normal(m));
+	g_assert_cmpint(pcp0->count, ==, 0);
+	g_assert_cmpuint(pcp0->owned_blocks.head, ==, pb);
+	g_assert_cmpint(get_pcpblock_owner(m, b), ==, 0);
+	/* b+1 went back alone (its buddy b is allocated); b+256 (o8) too. */
+	g_assert_true(PageBuddy(&m->mm, b + 1));
+	g_assert_true(PageBuddy(&m->mm, b + 256));
+	g_assert_cmpuint(normal(m)->free_area[8].free_list[MIGRATE_MOVABLE].tail, ==, b + 256);
+	assert_invariants(m);
+
+	/* Refill 63 pages: Phase 0 alone supplies the block's 511 free pages
+	 * (it recovers a block whole, even past the request). */
+	g_assert_cmpuint(rmqueue_bulk(&c0, normal(m), 0, 63, MIGRATE_MOVABLE, 0, pcp0), ==, 511);
+	g_assert_cmpuint(pcp0->owned_blocks.head, ==, UINT32_MAX);
+	g_assert_cmpint(page_kind(&m->mm, b + 1), ==, PG_KIND_PCP);
+	g_assert_true(PagePCPBuddy(m, b + 1));
+	g_assert_true(PagePCPBuddy(m, b + 256));
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* A dead CPU: its pagesets are drained and flagged; a later free of a page
+ * from a block it still (stale) owns goes straight to the zone buddy. */
+static void test_dead_cpu_frees_go_to_zone(void)
+{
+	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
+	struct mm_ctx c1 = cpu_ctx(1);
+	pfn_t b;
+	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
+
+	take_two(m, pcp0, b);
+	page_alloc_cpu_dead(&c1, m, 0);
+	g_assert_false(m->cpu_online[0]);
+	g_assert_true(pcp0->flags & PCPF_CPU_DEAD);
+	g_assert_cmpint(pcp0->count, ==, 0);
+	g_assert_cmpuint(pcp0->owned_blocks.head, ==, UINT32_MAX);
+	g_assert_cmpint(get_pcpblock_owner(m, b), ==, 0);
+	/* high is now split over 3 CPUs: 10560 / 3 = 3520. */
+	g_assert_cmpint(zone_pcp(normal(m), 1)->high_min, ==, 3520);
+
+	unsigned long free_before = zone_page_state(normal(m), NR_FREE_PAGES);
+	g_assert_cmpint(__free_pages(&c1, m, b + 1), ==, 0);
+	g_assert_cmpint(pcp0->count, ==, 0);
+	g_assert_cmpint(zone_pcp(normal(m), 1)->count, ==, 0);
+	g_assert_true(PageBuddy(&m->mm, b + 1));
+	g_assert_cmpuint(zone_page_state(normal(m), NR_FREE_PAGES), ==, free_before + 1);
+	assert_invariants(m);
+
+	/* Freeing the last page makes the block whole: ownership is gone. */
+	g_assert_cmpint(__free_pages(&c1, m, b), ==, 0);
+	g_assert_cmpint(get_pcpblock_owner(m, b), ==, -1);
+	page_alloc_cpu_online(&c1, m, 0);
+	g_assert_true(m->cpu_online[0]);
+	g_assert_false(pcp0->flags & PCPF_CPU_DEAD);
+	g_assert_cmpint(zone_pcp(normal(m), 1)->high_min, ==, 2640);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* Decay: an idle pageset's high falls by an eighth per pass, towards
+ * high_min, and what is above it is freed. */
+static void test_decay(void)
+{
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), 0);
+
+	pcp->high = 8000;
+	g_assert_cmpuint(rmqueue_bulk(&c0, normal(m), 0, 4000, MIGRATE_MOVABLE, 0, pcp), ==, 4000);
+	/* high = max(4000 - 63 * 32, 8000 - 1000, 2640) = 7000: nothing to free. */
+	g_assert_true(decay_pcp_high(&c0, normal(m), pcp));
+	g_assert_cmpint(pcp->high, ==, 7000);
+	g_assert_cmpint(pcp->count, ==, 4000);
+	for (int i = 0; i < 20; i++)
+		decay_pcp_high(&c0, normal(m), pcp);
+	g_assert_cmpint(pcp->high, ==, 2640);
+	g_assert_cmpint(pcp->count, <=, 2640);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/pcp/pageset-sizes", test_pageset_sizes);
+	g_test_add_func("/pcp/upstream-refill-and-local-free", test_upstream_refill_and_local_free);
+	g_test_add_func("/pcp_buddy/remote-free-routes-to-owner", test_remote_free_routes_to_owner);
+	g_test_add_func("/pcp_buddy/drain-merges-before-zone-lock",
+			test_drain_merges_before_zone_lock);
+	g_test_add_func("/pcp_buddy/phase0-recovers-drained-block",
+			test_phase0_recovers_drained_block);
+	g_test_add_func("/pcp_buddy/dead-cpu-frees-go-to-zone", test_dead_cpu_frees_go_to_zone);
+	g_test_add_func("/pcp/decay", test_decay);
+	return g_test_run();
+}
