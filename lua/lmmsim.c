@@ -349,6 +349,7 @@ static int push_dump(lua_State *L, void (*dump)(struct machine *, GString *))
 static int l_buddyinfo(lua_State *L) { return push_dump(L, proc_buddyinfo); }
 static int l_pagetypeinfo(lua_State *L) { return push_dump(L, proc_pagetypeinfo); }
 static int l_zoneinfo(lua_State *L) { return push_dump(L, proc_zoneinfo); }
+static int l_vmstat(lua_State *L) { return push_dump(L, proc_vmstat); }
 
 /* m:drain() -> drain_all_pages() */
 static int l_drain(lua_State *L)
@@ -432,6 +433,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "buddyinfo", l_buddyinfo },
 	{ "pagetypeinfo", l_pagetypeinfo },
 	{ "zoneinfo", l_zoneinfo },
+	{ "vmstat", l_vmstat },
 	{ "check_invariants", l_check },
 	{ "drain", l_drain },
 	{ "zones", l_zones },

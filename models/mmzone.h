@@ -17,8 +17,15 @@ enum zone_stat_item {
 	NR_VM_ZONE_STAT_ITEMS
 };
 
-/* The vm events this model counts (include/linux/vm_event_item.h). */
+/* The vm events this model counts (include/linux/vm_event_item.h), and
+ * the NUMA allocation events (enum numa_stat_item), machine-wide. */
 enum vm_event_item {
+	NUMA_HIT,
+	NUMA_MISS,
+	NUMA_FOREIGN,
+	NUMA_INTERLEAVE_HIT,
+	NUMA_LOCAL,
+	NUMA_OTHER,
 	PGALLOC_DMA,
 	PGALLOC_DMA32,
 	PGALLOC_NORMAL,

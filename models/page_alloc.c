@@ -37,6 +37,24 @@ unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order)
 	return flags;
 }
 
+/* zone_statistics(): one NUMA event per allocation, by where the page came
+ * from relative to the preferred zone and the running CPU. */
+static void zone_statistics(struct mm_ctx *ctx, struct zone *preferred, struct zone *z)
+{
+	struct machine *m = z->machine;
+
+	if (z->node == preferred->node) {
+		m->vm_events[NUMA_HIT]++;
+	} else {
+		m->vm_events[NUMA_MISS]++;
+		m->vm_events[NUMA_FOREIGN]++;
+	}
+	if (z->node == topology_cpu_to_node(&m->topo, ctx->cpu))
+		m->vm_events[NUMA_LOCAL]++;
+	else
+		m->vm_events[NUMA_OTHER]++;
+}
+
 /* rmqueue_buddy(): straight from the zone buddy under zone->lock. */
 static pfn_t rmqueue_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
 			   unsigned alloc_flags, int mt)
@@ -65,7 +83,8 @@ static pfn_t rmqueue_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order
 	return pfn;
 }
 
-pfn_t rmqueue(struct mm_ctx *ctx, struct zone *zone, unsigned order, unsigned alloc_flags, int mt)
+pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, unsigned order,
+	      unsigned alloc_flags, int mt)
 {
 	pfn_t pfn = PFN_NONE;
 
@@ -73,6 +92,8 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *zone, unsigned order, unsigned al
 		pfn = rmqueue_pcplist(ctx, zone, order, mt, alloc_flags);
 	if (pfn == PFN_NONE)
 		pfn = rmqueue_buddy(ctx, zone, order, alloc_flags, mt);
+	if (pfn != PFN_NONE)
+		zone_statistics(ctx, preferred, zone);
 	/* The kswapd wake-up for a boosted watermark is modelled with kswapd;
 	 * until then the flag is just cleared as rmqueue() does. */
 	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK))
@@ -141,7 +162,8 @@ retry:
 		    !(alloc_flags & ALLOC_NO_WATERMARKS))
 			continue;
 try_this_zone:;
-		pfn_t pfn = rmqueue(ctx, zone, order, alloc_flags, ac->migratetype);
+		pfn_t pfn = rmqueue(ctx, ac->preferred_zone, zone, order, alloc_flags,
+				    ac->migratetype);
 		if (pfn != PFN_NONE) {
 			if (alloc_flags & ALLOC_HIGHATOMIC)
 				reserve_highatomic_pageblock(ctx, zone, pfn, order);

@@ -25,7 +25,8 @@ unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order);
 pfn_t get_page_from_freelist(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 			     unsigned alloc_flags, const struct alloc_context *ac);
 /* rmqueue(): the running CPU's pageset for pcp orders, else the buddy. */
-pfn_t rmqueue(struct mm_ctx *ctx, struct zone *zone, unsigned order, unsigned alloc_flags, int mt);
+pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, unsigned order,
+	      unsigned alloc_flags, int mt);
 /* __alloc_pages(): fast path at the low watermark, then the slow path's
  * second pass at the min watermark.  Reclaim and compaction are not
  * modelled yet, so a request both passes refuse fails (PFN_NONE). */

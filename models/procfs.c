@@ -96,3 +96,49 @@ void proc_zoneinfo(struct machine *m, GString *out)
 		g_string_append_c(out, '\n');
 	}
 }
+
+static unsigned long sum_zone_stat(struct machine *m, enum zone_stat_item item)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		sum += zone_page_state(z, item);
+	return sum;
+}
+
+/* NR_FREE_PAGES_BLOCKS: free pages in blocks of pageblock order and up. */
+static unsigned long free_pages_blocks(struct machine *m)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		for (int o = pageblock_order; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				if (mt != MIGRATE_ISOLATE)
+					sum += (unsigned long)z->free_area[o].free_list[mt].nr << o;
+	return sum;
+}
+
+void proc_vmstat(struct machine *m, GString *out)
+{
+	static const struct { const char *name; enum vm_event_item item; } events[] = {
+		{ "numa_hit", NUMA_HIT },
+		{ "numa_miss", NUMA_MISS },
+		{ "numa_foreign", NUMA_FOREIGN },
+		{ "numa_interleave", NUMA_INTERLEAVE_HIT },
+		{ "numa_local", NUMA_LOCAL },
+		{ "numa_other", NUMA_OTHER },
+		{ "pgalloc_dma", PGALLOC_DMA },
+		{ "pgalloc_dma32", PGALLOC_DMA32 },
+		{ "pgalloc_normal", PGALLOC_NORMAL },
+		{ "pgalloc_movable", PGALLOC_MOVABLE },
+		{ "pgalloc_device", PGALLOC_DEVICE },
+		{ "pgfree", PGFREE },
+	};
+
+	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));
+	g_string_append_printf(out, "nr_free_pages_blocks %lu\n", free_pages_blocks(m));
+	g_string_append_printf(out, "nr_free_cma %lu\n", sum_zone_stat(m, NR_FREE_CMA_PAGES));
+	for (size_t i = 0; i < G_N_ELEMENTS(events); i++)
+		g_string_append_printf(out, "%s %lu\n", events[i].name, m->vm_events[events[i].item]);
+}

@@ -14,5 +14,7 @@ void proc_pagetypeinfo(struct machine *m, GString *out);
  * lines, and start_pfn; the per-node stats, zone counters and pagesets
  * sections are not printed. */
 void proc_zoneinfo(struct machine *m, GString *out);
+/* /proc/vmstat: the counters the model keeps, in the kernel's order. */
+void proc_vmstat(struct machine *m, GString *out);
 
 #endif

@@ -53,6 +53,15 @@ m:check_invariants()
 assert(m:buddyinfo():match("^Node 0, zone      DMA "))
 assert(m:pagetypeinfo():match("^Page block order: 9\nPages per block:  512\n"))
 assert(m:zoneinfo():match("\n  pages free     %d+\n"))
+-- /proc/vmstat counts every page handed out and given back.
+local vm = {}
+for name, v in m:vmstat():gmatch("(%S+) (%d+)\n") do vm[name] = tonumber(v) end
+assert(vm.nr_free_pages == m:info().free_pages)
+local allocated = 8 + #held * 512
+assert(vm.pgalloc_normal + vm.pgalloc_dma32 + vm.pgalloc_dma == allocated,
+  "pgalloc " .. vm.pgalloc_normal + vm.pgalloc_dma32 .. " vs " .. allocated)
+assert(vm.pgfree == allocated)
+assert(vm.numa_hit == #held + 1 and vm.numa_miss == 0)
 
 -- Seed 001: a whole-pageblock refill is owned by the refilling CPU, and a
 -- page of it freed on another CPU goes back to the owner's pageset.
