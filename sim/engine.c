@@ -1,0 +1,453 @@
+/* Threads, simulated time and the SimGrid platform.  Locks are in
+ * spinlock.c; engine.h explains the time model. */
+#include "engine_impl.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+
+/* SimGrid can load one platform per process. */
+static bool engine_created;
+
+void engine_opts_default(struct engine_opts *o)
+{
+	o->quantum_ns = ENGINE_DEFAULT_QUANTUM_NS;
+	costs_default(&o->costs);
+}
+
+const char *lock_class_name(enum lock_class_id cls)
+{
+	static const char *const names[NR_LOCK_CLASSES] = {
+		[LOCK_CLASS_ZONE] = "&zone->lock",
+		[LOCK_CLASS_PCP] = "&pcp->lock",
+	};
+
+	return names[cls];
+}
+
+double cacheline_ns(const struct engine *e, int32_t from, unsigned to)
+{
+	if (from < 0)
+		return 0;
+	if ((unsigned)from == to)
+		return e->costs.ns[COST_CL_SAME_CPU];
+	if (e->cpu_socket[from] == e->cpu_socket[to])
+		return e->costs.ns[COST_CL_SAME_SOCKET];
+	return e->costs.ns[COST_CL_OTHER_SOCKET];
+}
+
+void thread_settle(struct sim_thread *t)
+{
+	double debt = t->debt;
+
+	if (debt <= 0)
+		return;
+	t->debt = 0;
+	thread_yield_begin(t);
+	sg_actor_sleep_for(debt);
+	thread_yield_end(t);
+}
+
+static void thread_add_debt(struct sim_thread *t, double ns)
+{
+	t->debt += ns;
+	if (t->debt >= t->e->quantum)
+		thread_settle(t);
+}
+
+static void engine_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	thread_add_debt(t, (double)count * t->e->costs.ns[kind]);
+}
+
+static void engine_touch(struct mm_ctx *ctx, struct cacheline *cl)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+	double ns = cacheline_ns(t->e, cl->last_cpu, ctx->cpu);
+
+	cl->last_cpu = (int32_t)ctx->cpu;
+	thread_add_debt(t, ns);
+}
+
+static uint64_t engine_now(struct mm_ctx *ctx)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	return (uint64_t)(t->clock + t->debt);
+}
+
+const struct mm_env engine_env = {
+	.charge = engine_charge,
+	.touch = engine_touch,
+	.lock = engine_lock,
+	.trylock = engine_trylock,
+	.unlock = engine_unlock,
+	.now = engine_now,
+};
+
+void engine_sleep(struct mm_ctx *ctx, uint64_t ns)
+{
+	thread_add_debt(ctx_thread(ctx), (double)ns);
+}
+
+void engine_settle(struct mm_ctx *ctx)
+{
+	thread_settle(ctx_thread(ctx));
+}
+
+uint64_t engine_clock(struct engine *e)
+{
+	(void)e;
+	return (uint64_t)simgrid_get_clock();
+}
+
+/* One host per CPU, named cpuN.  The C API cannot create hosts, so the
+ * platform goes through a file; routing="None" keeps 1000 hosts cheap. */
+static char *load_platform(unsigned nr_cpus)
+{
+	GString *xml = g_string_new("<?xml version='1.0'?>\n"
+				    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+				    "<platform version=\"4.1\">\n<zone id=\"mmsim\" routing=\"None\">\n");
+	GError *gerr = NULL;
+	char *path = NULL;
+	char *msg = NULL;
+	int fd;
+
+	for (unsigned cpu = 0; cpu < nr_cpus; cpu++)
+		g_string_append_printf(xml, "  <host id=\"cpu%u\" speed=\"1f\"/>\n", cpu);
+	g_string_append(xml, "</zone>\n</platform>\n");
+	fd = g_file_open_tmp("mmsim-platform-XXXXXX.xml", &path, &gerr);
+	if (fd >= 0) {
+		close(fd);
+		g_file_set_contents(path, xml->str, (gssize)xml->len, &gerr);
+	}
+	if (gerr) {
+		msg = g_strdup_printf("cannot write the SimGrid platform file: %s", gerr->message);
+		g_error_free(gerr);
+	} else {
+		simgrid_load_platform(path);
+	}
+	if (path)
+		unlink(path);
+	g_free(path);
+	g_string_free(xml, TRUE);
+	return msg;
+}
+
+static char *check_opts(const struct topology *t, const struct engine_opts *o)
+{
+	if (topology_nr_cpus(t) == 0 || topology_nr_cpus(t) > MAX_CPUS)
+		return g_strdup_printf("the machine has %u CPUs; the engine needs 1 to %d",
+				       topology_nr_cpus(t), MAX_CPUS);
+	if (!isfinite(o->quantum_ns) || o->quantum_ns < 0)
+		return g_strdup_printf("quantum %g ns: it must be 0 or more", o->quantum_ns);
+	for (unsigned i = 0; i < NR_COST_PARAMS; i++)
+		if (!isfinite(o->costs.ns[i]) || o->costs.ns[i] < 0)
+			return g_strdup_printf("cost %s is %g ns: it must be 0 or more",
+					       costs_name(i), o->costs.ns[i]);
+	return NULL;
+}
+
+struct engine *engine_create(const struct topology *t, const struct engine_opts *o, char **err)
+{
+	static char prog[] = "mmsim";
+	char *argv[] = { prog, NULL };
+	int argc = 1;
+	struct engine *e;
+
+	if (engine_created) {
+		*err = g_strdup("a SimGrid engine already ran in this process; "
+				"SimGrid loads one platform per process");
+		return NULL;
+	}
+	*err = check_opts(t, o);
+	if (*err)
+		return NULL;
+	engine_created = true;
+
+	/* Before simgrid_init so that its own configuration messages are
+	 * quiet too.  ker_engine's deadlock report goes away: engine_run
+	 * reports deadlocks itself, naming CPUs and locks. */
+	xbt_log_control_set("root.thresh:warning ker_engine.app:file:/dev/null");
+	simgrid_init(&argc, argv);
+	sg_cfg_set_int("contexts/stack-size", 256);
+	sg_cfg_set_int("contexts/nthreads", 1);
+
+	e = g_new0(struct engine, 1);
+	e->nr_cpus = topology_nr_cpus(t);
+	e->quantum = o->quantum_ns;
+	e->costs = o->costs;
+	*err = load_platform(e->nr_cpus);
+	if (*err) {
+		g_free(e);
+		return NULL;
+	}
+	e->hosts = g_new(sg_host_t, e->nr_cpus);
+	e->cpu_socket = g_new(unsigned, e->nr_cpus);
+	for (unsigned cpu = 0; cpu < e->nr_cpus; cpu++) {
+		char name[16];
+
+		/* Not sg_host_list(): it is sorted by name (cpu10 < cpu2). */
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		e->hosts[cpu] = sg_host_by_name(name);
+		e->cpu_socket[cpu] = topology_node_to_socket(t, topology_cpu_to_node(t, cpu));
+	}
+	e->threads = g_ptr_array_new();
+	e->locks = g_ptr_array_new();
+	e->cpu_wait = g_new0(uint64_t, (gsize)NR_LOCK_CLASSES * e->nr_cpus);
+	return e;
+}
+
+/* Runs at every thread end: normal (failed == 0) or killed. */
+static void thread_exited(int failed, void *data)
+{
+	struct sim_thread *t = data;
+
+	if (failed) {
+		t->state = THREAD_KILLED;
+		t->end = simgrid_get_clock();
+	}
+	if (t->on_exit)
+		t->on_exit(t->arg);
+}
+
+static void thread_main(int argc, char **argv)
+{
+	struct sim_thread *t = sg_actor_self_get_data();
+
+	(void)argc, (void)argv;
+	sg_actor_on_exit(thread_exited, t);
+	thread_yield_end(t);
+	t->start = t->clock;
+	t->state = THREAD_RUNNING;
+	t->fn(&t->ctx, t->arg);
+	if (t->nr_held)
+		g_error("thread %s on CPU %u returned holding %u spinlock(s)", t->name,
+			t->ctx.cpu, t->nr_held);
+	/* Its last work counts in the run's time. */
+	thread_settle(t);
+	t->end = t->clock;
+	t->state = THREAD_DONE;
+	t->e->running = NULL;
+}
+
+void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+		  void *arg, void (*on_exit)(void *arg))
+{
+	struct sim_thread *parent = e->running;
+	struct sim_thread *t;
+	sg_actor_t actor;
+
+	if (cpu >= e->nr_cpus)
+		g_error("engine_spawn: CPU %u does not exist (the machine has %u CPUs)", cpu,
+			e->nr_cpus);
+	t = g_new0(struct sim_thread, 1);
+	t->ctx = (struct mm_ctx){ .env = &engine_env, .cpu = cpu, .engine = t };
+	t->e = e;
+	t->name = name ? g_strdup(name) : g_strdup_printf("cpu%u", cpu);
+	t->fn = fn;
+	t->arg = arg;
+	t->on_exit = on_exit;
+	t->wake = sg_sem_init(0);
+	t->state = THREAD_NEW;
+	g_ptr_array_add(e->threads, t);
+
+	/* The child starts at its parent's simulated time. */
+	if (parent) {
+		thread_settle(parent);
+		thread_yield_begin(parent);
+	}
+	actor = sg_actor_init(t->name, e->hosts[cpu]);
+	sg_actor_set_data(actor, t);
+	sg_actor_start(actor, thread_main, 0, NULL);
+	if (parent)
+		thread_yield_end(parent);
+}
+
+/* A deadlock: SimGrid found every actor blocked and killed them, or every
+ * thread still alive at until_ns waits for a lock. */
+static bool deadlocked(const struct engine *e)
+{
+	unsigned alive = 0, blocked = 0;
+
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+
+		if (t->state == THREAD_KILLED)
+			return true;
+		if (t->state == THREAD_DONE)
+			continue;
+		alive++;
+		if (t->blocked_on)
+			blocked++;
+	}
+	return alive && blocked == alive;
+}
+
+/* Nothing happened since the last thread blocked or ended. */
+static double deadlock_time(const struct engine *e)
+{
+	double at = 0;
+
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+
+		if (t->blocked_on)
+			at = MAX(at, t->blocked_since);
+		else if (t->state == THREAD_DONE)
+			at = MAX(at, t->end);
+	}
+	return at;
+}
+
+static char *deadlock_report(const struct engine *e)
+{
+	GString *s = g_string_new(NULL);
+	const char *sep = "";
+
+	g_string_printf(s, "deadlock at t=%.0f ns:", deadlock_time(e));
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+		const struct sim_thread *holder;
+		char *lock;
+
+		if (!t->blocked_on)
+			continue;
+		holder = t->blocked_on->holder;
+		lock = lock_impl_describe(t->blocked_on);
+		g_string_append_printf(s, "%s CPU %u (%s) waits for %s held by CPU %u (%s)", sep,
+				       t->ctx.cpu, t->name, lock, holder->ctx.cpu, holder->name);
+		g_free(lock);
+		sep = ";";
+	}
+	return g_string_free(s, FALSE);
+}
+
+int engine_run(struct engine *e, uint64_t until_ns, char **err)
+{
+	if (!e->deadlocked) {
+		if (until_ns)
+			simgrid_run_until((double)until_ns);
+		else
+			simgrid_run();
+		e->running = NULL;
+		e->deadlocked = deadlocked(e);
+	}
+	if (!e->deadlocked)
+		return 0;
+	*err = deadlock_report(e);
+	return -1;
+}
+
+void engine_destroy(struct engine *e)
+{
+	if (sg_actor_count()) {
+		sg_actor_kill_all();
+		simgrid_run();
+	}
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		struct sim_thread *t = e->threads->pdata[i];
+
+		/* Killed before it ever ran: its on_exit was never registered. */
+		if (t->state == THREAD_NEW && t->on_exit)
+			t->on_exit(t->arg);
+		sg_sem_destroy(t->wake);
+		g_free(t->name);
+		g_free(t);
+	}
+	g_ptr_array_free(e->threads, TRUE);
+	for (unsigned i = 0; i < e->locks->len; i++)
+		g_free(e->locks->pdata[i]);
+	g_ptr_array_free(e->locks, TRUE);
+	g_free(e->cpu_wait);
+	g_free(e->cpu_socket);
+	g_free(e->hosts);
+	g_free(e);
+}
+
+static void lock_time_merge(struct lock_time *to, const struct lock_time *from)
+{
+	if (!from->nr)
+		return;
+	if (!to->nr || from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max)
+		to->max = from->max;
+	to->nr += from->nr;
+	to->total += from->total;
+}
+
+void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < e->locks->len; i++) {
+		const struct lock_impl *li = e->locks->pdata[i];
+
+		if (li->cls != cls)
+			continue;
+		lock_time_merge(&out->wait, &li->st.wait);
+		lock_time_merge(&out->hold, &li->st.hold);
+		out->acq_bounces += li->st.acq_bounces;
+		out->con_bounces += li->st.con_bounces;
+		for (unsigned s = 0; s < NR_LOCK_SITES; s++) {
+			out->contention_point[s] += li->st.contention_point[s];
+			out->contending_point[s] += li->st.contending_point[s];
+		}
+	}
+}
+
+bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out)
+{
+	const struct lock_impl *li = l->impl;
+
+	if (!li)
+		return false;
+	*out = li->st;
+	return true;
+}
+
+uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_class_id cls)
+{
+	return cpu < e->nr_cpus ? e->cpu_wait[cls * e->nr_cpus + cpu] : 0;
+}
+
+double engine_thread_time_ns(const struct engine *e)
+{
+	double now = simgrid_get_clock();
+	double sum = 0;
+
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+
+		if (t->state == THREAD_RUNNING)
+			sum += now - t->start;
+		else if (t->state != THREAD_NEW)
+			sum += t->end - t->start;
+	}
+	return sum;
+}
+
+double engine_wait_share(const struct engine *e, enum lock_class_id cls)
+{
+	struct lock_stats st;
+	double time = engine_thread_time_ns(e);
+
+	engine_class_stats(e, cls, &st);
+	return time > 0 ? (double)st.wait.total / time : 0;
+}
+
+unsigned engine_nr_cpus(const struct engine *e)
+{
+	return e->nr_cpus;
+}
+
+unsigned engine_nr_threads(const struct engine *e)
+{
+	return e->threads->len;
+}

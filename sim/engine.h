@@ -1,0 +1,136 @@
+/* The SimGrid engine: simulated time, threads pinned to CPUs, and the
+ * kernel spinlocks of the model (it implements models/mm_env.h).
+ *
+ * Time is in simulated nanoseconds (one SimGrid second is one ns).  Each
+ * simulated thread is a SimGrid actor on the host of its CPU.  A thread
+ * does not yield to SimGrid for every charge: it accumulates a time debt
+ * (temporal decoupling) and sleeps it off ("settles") once the debt reaches
+ * the quantum, before waiting on a held lock, and before handing a lock to
+ * a waiter.  A thread's view of time is the SimGrid clock plus its debt.
+ *
+ * Spinlocks are FIFO like qspinlock.  The state change of a critical
+ * section happens when the lock is taken; the holder then keeps the lock
+ * for the simulated time it charges until the unlock.  Taking a free lock
+ * and releasing a lock nobody waits for make no SimGrid call at all.  A
+ * lock released by a thread that ran ahead of the clock is free only from
+ * its release time on: a thread asking earlier in its own time waits until
+ * then (counted as a contention), so decoupling does not hide contention.
+ *
+ * One engine per process: SimGrid loads one platform per process.  All
+ * functions run in the simulation's only OS thread. */
+#ifndef MMSIM_ENGINE_H
+#define MMSIM_ENGINE_H
+
+#include "models/mm_env.h"
+#include "models/topology.h"
+#include "sim/costs.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct engine;
+
+struct engine_opts {
+	/* How far (simulated ns) a thread may run ahead of the SimGrid clock
+	 * before it settles.  0 settles on every charge and lock operation:
+	 * exact and slow. */
+	double quantum_ns;
+	struct costs costs;
+};
+
+/* The default quantum, chosen with tests/sim/test_engine.c's accuracy
+ * tests (contentions and wait time within 5% of quantum 0; twice this
+ * quantum overstates wait time by 8-16% under moderate contention). */
+#define ENGINE_DEFAULT_QUANTUM_NS 1000.0
+
+void engine_opts_default(struct engine_opts *o);
+
+/* Generate and load the platform (host cpuN for each CPU of t).  NULL and
+ * a g_malloc'ed *err if the options are invalid or an engine was already
+ * created in this process. */
+struct engine *engine_create(const struct topology *t, const struct engine_opts *o, char **err);
+/* Kill the threads still alive and free the engine.  SimGrid itself stays
+ * initialised: no other engine can be created afterwards. */
+void engine_destroy(struct engine *e);
+
+typedef void (*engine_thread_fn)(struct mm_ctx *ctx, void *arg);
+
+/* Start a thread running fn(ctx, arg) on cpu; name defaults to "cpuN".
+ * on_exit(arg), if not NULL, runs when the thread returns or is killed
+ * (at engine_destroy or by a deadlock).  May be called before
+ * engine_run or from a running thread: the child then starts at its
+ * parent's simulated time (the parent settles first).  A thread must
+ * release its locks before returning (checked). */
+void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+		  void *arg, void (*on_exit)(void *arg));
+
+/* Run the simulation until simulated time until_ns, or with until_ns == 0
+ * until every thread has ended.  May be called again with a later time to
+ * go on.  Returns 0, or -1 and a g_malloc'ed *err on a deadlock: every
+ * remaining thread waits for a lock ("deadlock at t=... ns: CPU 0 (name)
+ * waits for &zone->lock[1] held by CPU 1; ..."; [n] numbers the locks of a
+ * class in the order the run first used them).  Threads stuck on locks
+ * while others still run at until_ns are not a deadlock yet. */
+int engine_run(struct engine *e, uint64_t until_ns, char **err);
+
+/* The thread's own think time: it only adds to the thread's debt. */
+void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
+/* Sleep off the thread's debt now. */
+void engine_settle(struct mm_ctx *ctx);
+/* The SimGrid clock (simulated ns), without any thread's debt. */
+uint64_t engine_clock(struct engine *e);
+
+/* charge, touch, lock, trylock, unlock and now for threads of the engine;
+ * ctx->engine is the thread's state.  Locks belong to threads: two
+ * threads of one CPU contend as two CPUs would (without bouncing).  A
+ * thread's lock() of a lock it holds, or its unlock of a lock it does not
+ * hold, aborts naming the CPUs, as lockdep would complain; its trylock of
+ * a lock it holds fails, as spin_trylock does. */
+extern const struct mm_env engine_env;
+
+/* Statistics, as the kernel's lock_stat keeps them (struct lock_time). */
+struct lock_time {
+	uint64_t nr;
+	uint64_t min, max, total;   /* ns; min and max are 0 while nr is 0 */
+};
+
+struct lock_stats {
+	/* Contended lock() calls that got the lock: the lock was held when
+	 * requested (a failed trylock is not a contention).  Wait: simulated
+	 * ns from the request (after the requester settled) to the
+	 * acquisition, including the lock word's cache-line transfer. */
+	struct lock_time wait;
+	/* Released acquisitions, with the time from acquisition to release
+	 * (the kernel counts acquisitions at release too). */
+	struct lock_time hold;
+	/* lock() acquisitions and contentions whose previous lock() acquirer
+	 * ran on another CPU.  As in the kernel, successful trylocks neither
+	 * count here nor change the previous acquirer. */
+	uint64_t acq_bounces, con_bounces;
+	/* Contentions by the site of the lock() that waited, and by the site
+	 * where the previous lock() acquirer took the lock. */
+	uint64_t contention_point[NR_LOCK_SITES];
+	uint64_t contending_point[NR_LOCK_SITES];
+};
+
+/* "&zone->lock", "&pcp->lock" */
+const char *lock_class_name(enum lock_class_id cls);
+
+/* All locks of a class summed (min and max over them). */
+void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out);
+/* One lock's figures; false if the engine never saw it used. */
+bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out);
+/* Simulated ns the threads of cpu spent waiting for locks of cls. */
+uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_class_id cls);
+/* Share of the threads' simulated time spent waiting for locks of cls:
+ * wait total / engine_thread_time_ns. */
+double engine_wait_share(const struct engine *e, enum lock_class_id cls);
+
+unsigned engine_nr_cpus(const struct engine *e);
+/* Threads spawned so far. */
+unsigned engine_nr_threads(const struct engine *e);
+/* Sum over threads of the simulated time from their start to their end,
+ * or to the current clock for threads still alive. */
+double engine_thread_time_ns(const struct engine *e);
+
+#endif

@@ -1,0 +1,95 @@
+/* Engine state shared by engine.c (threads and time) and spinlock.c. */
+#ifndef MMSIM_ENGINE_IMPL_H
+#define MMSIM_ENGINE_IMPL_H
+
+#include "engine.h"
+
+#include <glib.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+
+enum thread_state { THREAD_NEW, THREAD_RUNNING, THREAD_DONE, THREAD_KILLED };
+
+struct lock_impl;
+
+struct sim_thread {
+	struct mm_ctx ctx;          /* ctx.engine points back here */
+	struct engine *e;
+	char *name;
+	engine_thread_fn fn;
+	void *arg;
+	void (*on_exit)(void *arg);
+	sg_sem_t wake;              /* an unlocking holder hands the lock over through it */
+	double clock;               /* SimGrid clock when the thread last resumed */
+	double debt;                /* simulated ns the thread has run ahead of clock */
+	double start, end;
+	enum thread_state state;
+	unsigned nr_held;           /* spinlocks held */
+	struct lock_impl *blocked_on;
+	double blocked_since;
+	struct sim_thread *next_waiter;
+};
+
+/* A spinlock's engine state (spinlock.impl), created on its first use. */
+struct lock_impl {
+	enum lock_class_id cls;
+	unsigned index;             /* among the locks of its class, in order of first use */
+	struct sim_thread *holder;  /* NULL when free; the woken waiter during a handoff */
+	struct sim_thread *first_waiter, *last_waiter; /* FIFO */
+	double acquired_at;
+	double free_at;             /* simulated time of the last release */
+	int32_t last_cpu;           /* CPU of the previous lock() acquirer, -1: none yet */
+	enum lock_site last_site;   /* and where it took the lock */
+	struct lock_stats st;
+};
+
+/* spinlock.owner while the lock passes to a woken waiter that has not run
+ * yet: the lock is not free for anyone else meanwhile. */
+#define LOCK_HANDOFF (-2)
+
+struct engine {
+	unsigned nr_cpus;
+	double quantum;
+	struct costs costs;
+	sg_host_t *hosts;           /* by CPU */
+	unsigned *cpu_socket;       /* by CPU */
+	GPtrArray *threads;         /* struct sim_thread, in spawn order */
+	GPtrArray *locks;           /* struct lock_impl, in order of first use */
+	unsigned nr_locks[NR_LOCK_CLASSES];
+	uint64_t *cpu_wait;         /* [cls * nr_cpus + cpu] ns */
+	struct sim_thread *running; /* the thread in control, NULL in maestro */
+	bool deadlocked;
+};
+
+static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)
+{
+	return ctx->engine;
+}
+
+/* Around every SimGrid call a thread makes: others may run meanwhile
+ * (even a call that does not block lets the other ready actors run). */
+static inline void thread_yield_begin(struct sim_thread *t)
+{
+	t->e->running = NULL;
+}
+
+static inline void thread_yield_end(struct sim_thread *t)
+{
+	t->clock = simgrid_get_clock();
+	t->e->running = t;
+}
+
+/* Sleep off t's debt. */
+void thread_settle(struct sim_thread *t);
+/* Cost of writing a line last written by CPU from (-1: nobody) on CPU to. */
+double cacheline_ns(const struct engine *e, int32_t from, unsigned to);
+
+/* spinlock.c */
+void engine_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site);
+bool engine_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site);
+void engine_unlock(struct mm_ctx *ctx, struct spinlock *l);
+/* "&zone->lock[1]" (g_free it) */
+char *lock_impl_describe(const struct lock_impl *li);
+
+#endif

@@ -1,0 +1,213 @@
+/* The model's spinlocks in simulated time.
+ *
+ * A lock's state lives here in C, not in a SimGrid mutex: every SimGrid
+ * call lets the other ready actors run before it returns, so a lock taken
+ * without SimGrid and then registered with SimGrid would be seen free by
+ * them in between.  Taking a free lock therefore needs no SimGrid call; a
+ * thread that finds the lock held settles its debt, queues FIFO (as
+ * qspinlock does) and blocks on its own semaphore; the holder's unlock
+ * settles its debt (so the section lasts its simulated time), then hands
+ * the lock to the first waiter and wakes it. */
+#include "engine_impl.h"
+
+#include <simgrid/actor.h>
+
+static struct lock_impl *lock_impl_get(struct engine *e, struct spinlock *l)
+{
+	struct lock_impl *li = l->impl;
+
+	if (G_LIKELY(li))
+		return li;
+	li = g_new0(struct lock_impl, 1);
+	li->cls = (enum lock_class_id)l->class_id;
+	li->index = e->nr_locks[li->cls]++;
+	li->last_cpu = -1;
+	g_ptr_array_add(e->locks, li);
+	l->impl = li;
+	return li;
+}
+
+char *lock_impl_describe(const struct lock_impl *li)
+{
+	return g_strdup_printf("%s[%u]", lock_class_name(li->cls), li->index);
+}
+
+static void lock_time_add(struct lock_time *lt, double ns)
+{
+	uint64_t v = (uint64_t)(ns + 0.5);
+
+	if (!lt->nr || v < lt->min)
+		lt->min = v;
+	if (v > lt->max)
+		lt->max = v;
+	lt->total += v;
+	lt->nr++;
+}
+
+/* The lock becomes t's once its lock word's cache line has arrived. */
+static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
+{
+	unsigned cpu = t->ctx.cpu;
+
+	t->debt += cacheline_ns(t->e, l->cl.last_cpu, cpu);
+	l->cl.last_cpu = (int32_t)cpu;
+	l->owner = (int32_t)cpu;
+	li->holder = t;
+	li->acquired_at = t->clock + t->debt;
+	t->nr_held++;
+}
+
+/* lock_acquired() in lockdep: only lock() acquisitions move the lock's
+ * "previous acquirer", as in the kernel (trylock does not call it). */
+static void note_acquirer(struct lock_impl *li, unsigned cpu, enum lock_site site)
+{
+	if (li->last_cpu >= 0 && li->last_cpu != (int32_t)cpu)
+		li->st.acq_bounces++;
+	li->last_cpu = (int32_t)cpu;
+	li->last_site = site;
+}
+
+/* Contention statistics, when a lock() finds the lock taken. */
+static void note_contention(struct lock_impl *li, unsigned cpu, enum lock_site site)
+{
+	if (li->last_cpu >= 0) {
+		if (li->last_cpu != (int32_t)cpu)
+			li->st.con_bounces++;
+		li->st.contending_point[li->last_site]++;
+	}
+	li->st.contention_point[site]++;
+}
+
+static void note_wait(struct sim_thread *t, struct lock_impl *li, double requested)
+{
+	struct engine *e = t->e;
+	double wait = li->acquired_at - requested;
+
+	lock_time_add(&li->st.wait, wait);
+	e->cpu_wait[li->cls * e->nr_cpus + t->ctx.cpu] += (uint64_t)(wait + 0.5);
+}
+
+/* The lock is held at t's settled time: wait for it in FIFO order. */
+static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl *li,
+		      enum lock_site site)
+{
+	double requested = t->clock;
+
+	note_contention(li, t->ctx.cpu, site);
+	t->blocked_on = li;
+	t->blocked_since = requested;
+	t->next_waiter = NULL;
+	if (li->last_waiter)
+		li->last_waiter->next_waiter = t;
+	else
+		li->first_waiter = t;
+	li->last_waiter = t;
+	thread_yield_begin(t);
+	sg_sem_acquire(t->wake);
+	thread_yield_end(t);
+
+	/* engine_unlock made t the holder and dequeued it. */
+	take(t, l, li);
+	note_acquirer(li, t->ctx.cpu, site);
+	note_wait(t, li, requested);
+}
+
+/* Take a lock free at the SimGrid clock.  Its last holder may have run
+ * ahead of the clock and released it after t's own time: then t waits
+ * until then without yielding, as it would have spun. */
+static void take_free_lock(struct sim_thread *t, struct spinlock *l, struct lock_impl *li,
+		      enum lock_site site)
+{
+	double now = t->clock + t->debt;
+
+	if (now >= li->free_at) {
+		take(t, l, li);
+		note_acquirer(li, t->ctx.cpu, site);
+		return;
+	}
+	note_contention(li, t->ctx.cpu, site);
+	t->debt += li->free_at - now;
+	take(t, l, li);
+	note_acquirer(li, t->ctx.cpu, site);
+	note_wait(t, li, now);
+}
+
+void engine_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+	struct lock_impl *li = lock_impl_get(t->e, l);
+
+	if (li->holder == t)
+		g_error("CPU %u (thread %s) takes %s, which it already holds: deadlock",
+			ctx->cpu, t->name, lock_class_name(li->cls));
+	if (t->debt >= t->e->quantum)
+		thread_settle(t);
+	if (l->owner != -1) {
+		/* Decide at t's own simulated time: the holder may be done by then. */
+		thread_settle(t);
+		if (l->owner != -1) {
+			lock_wait(t, l, li, site);
+			return;
+		}
+	}
+	take_free_lock(t, l, li, site);
+}
+
+bool engine_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+	struct lock_impl *li = lock_impl_get(t->e, l);
+
+	/* lock_stat records no call site for trylocks. */
+	(void)site;
+	/* As spin_trylock on a lock this context holds: it just fails. */
+	if (li->holder == t)
+		return false;
+	if (t->debt >= t->e->quantum)
+		thread_settle(t);
+	if (l->owner != -1 || t->clock + t->debt < li->free_at) {
+		thread_settle(t);
+		/* Still held at t's time, even if released ahead of the clock. */
+		if (l->owner != -1 || t->clock < li->free_at)
+			return false;
+	}
+	take(t, l, li);
+	return true;
+}
+
+void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+	struct lock_impl *li = l->impl;
+	struct sim_thread *next;
+
+	if (!li || li->holder != t || l->owner != (int32_t)ctx->cpu) {
+		if (!li || !li->holder)
+			g_error("CPU %u (thread %s) releases a %s nobody holds", ctx->cpu, t->name,
+				li ? lock_class_name(li->cls) : "spinlock");
+		g_error("CPU %u (thread %s) releases %s held by CPU %u (thread %s)", ctx->cpu,
+			t->name, lock_class_name(li->cls), li->holder->ctx.cpu, li->holder->name);
+	}
+	/* A waiter gets the lock when the section's simulated time is over. */
+	if (li->first_waiter || t->debt >= t->e->quantum)
+		thread_settle(t);
+	lock_time_add(&li->st.hold, t->clock + t->debt - li->acquired_at);
+	t->nr_held--;
+
+	li->free_at = t->clock + t->debt;
+	next = li->first_waiter;
+	if (!next) {
+		li->holder = NULL;
+		l->owner = -1;
+		return;
+	}
+	li->first_waiter = next->next_waiter;
+	if (!li->first_waiter)
+		li->last_waiter = NULL;
+	next->blocked_on = NULL;
+	li->holder = next;
+	l->owner = LOCK_HANDOFF;
+	thread_yield_begin(t);
+	sg_sem_release(next->wake);
+	thread_yield_end(t);
+}
