@@ -1,6 +1,7 @@
 /* The `mmsim` Lua module: machines, page allocation, dumps, the checker.
  * Documented in lua/README.md. */
 #include "lmmsim.h"
+#include "lmachine.h"
 
 #include "models/buddy.h"
 #include "models/invariants.h"
@@ -12,21 +13,21 @@
 #include <lauxlib.h>
 #include <string.h>
 
-#define MACHINE_MT "mmsim.machine"
 /* Registry array of every machine built, weak so it keeps none alive. */
 #define MACHINES_KEY "mmsim.machines"
 
-struct lmachine {
-	struct machine *m;
-};
-
-static struct machine *check_machine(lua_State *L, int idx)
+struct lmachine *check_lmachine(lua_State *L, int idx)
 {
 	struct lmachine *lm = luaL_checkudata(L, idx, MACHINE_MT);
 
 	if (!lm->m)
 		luaL_error(L, "machine has been destroyed");
-	return lm->m;
+	return lm;
+}
+
+struct machine *check_machine(lua_State *L, int idx)
+{
+	return check_lmachine(L, idx)->m;
 }
 
 /* A size is a number of bytes or a string with a K/M/G/T suffix. */
@@ -79,7 +80,8 @@ static lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer
 static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
-	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction", NULL,
+	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
+	"quantum_ns", "costs", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -173,8 +175,11 @@ static int l_machine(lua_State *L)
 	}
 	lua_pop(L, 1);
 
+	struct engine_opts eo;
+
+	lsim_machine_opts(L, 1, &eo);
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
-	lm->m = NULL;
+	*lm = (struct lmachine){ .eo = eo };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);
 	if (!lm->m) {
@@ -216,6 +221,7 @@ static int l_gc(lua_State *L)
 {
 	struct lmachine *lm = luaL_checkudata(L, 1, MACHINE_MT);
 
+	lsim_machine_gc(lm);
 	machine_destroy(lm->m);
 	lm->m = NULL;
 	return 0;
@@ -231,16 +237,28 @@ static int check_node(lua_State *L, struct machine *m, lua_Integer node)
 	return (int)node;
 }
 
-/* Scenario code outside simulated threads runs as if on a CPU, taking no
- * simulated time. */
-static struct mm_ctx check_cpu_ctx(lua_State *L, struct machine *m, int t)
+/* The CPU a call runs on: a simulated thread's own, or for scenario code
+ * outside threads the table's `cpu` field (default 0), taking no time.
+ * t is a table index, or 0 for none. */
+static struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf)
 {
-	lua_Integer cpu = opt_int_field(L, t, "cpu", 0);
+	struct mm_ctx *ctx = lua_thread_ctx(L);
+	bool has_cpu = t && lua_getfield(L, t, "cpu") != LUA_TNIL;
 
+	if (t)
+		lua_pop(L, 1);
+	if (ctx) {
+		if (has_cpu)
+			luaL_error(L, "a simulated thread runs on its own CPU (%d): no 'cpu' field",
+				   (int)ctx->cpu);
+		return ctx;
+	}
+	lua_Integer cpu = t ? opt_int_field(L, t, "cpu", 0) : 0;
 	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
 		luaL_error(L, "cpu %d does not exist (the machine has CPUs 0-%d)", (int)cpu,
 			   (int)m->nr_cpus - 1);
-	return mm_ctx_null((unsigned)cpu);
+	*buf = mm_ctx_null((unsigned)cpu);
+	return buf;
 }
 
 /* m:alloc{order=, type=, node=, cpu=, atomic=, owner=, offset=} -> pfn or nil */
@@ -267,8 +285,8 @@ static int l_alloc(lua_State *L)
 		gfp = (gfp & ~__GFP_RECLAIM) | GFP_HIGHUSER_MOVABLE;
 	else if (mt == MIGRATE_RECLAIMABLE)
 		gfp |= __GFP_RECLAIMABLE;
-	struct mm_ctx ctx = check_cpu_ctx(L, m, 2);
-	pfn_t pfn = __alloc_pages(&ctx, m, gfp, (unsigned)order, node,
+	struct mm_ctx buf, *ctx = call_ctx(L, m, 2, &buf);
+	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node,
 				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
 				  (uint32_t)opt_int_field(L, 2, "offset", 0));
 	if (pfn == PFN_NONE)
@@ -283,14 +301,48 @@ static int l_free(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
 	lua_Integer pfn = luaL_checkinteger(L, 2);
-	struct mm_ctx ctx = mm_ctx_null(0);
+	struct mm_ctx buf, *ctx;
 
-	if (!lua_isnoneornil(L, 3)) {
+	if (!lua_isnoneornil(L, 3))
 		luaL_checktype(L, 3, LUA_TTABLE);
-		ctx = check_cpu_ctx(L, m, 3);
-	}
-	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(&ctx, m, (pfn_t)pfn))
+	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
+	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(ctx, m, (pfn_t)pfn))
 		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
+	return 0;
+}
+
+/* m:free_batch(pfns [, {cpu=}]): free_unref_folios() over folio batches
+ * of PAGEVEC_SIZE, as munmap, exit and MADV_DONTNEED free pages. */
+#define PAGEVEC_SIZE 31
+static int l_free_batch(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx;
+	pfn_t batch[PAGEVEC_SIZE];
+	unsigned nr = 0;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	if (!lua_isnoneornil(L, 3))
+		luaL_checktype(L, 3, LUA_TTABLE);
+	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
+	lua_Integer n = luaL_len(L, 2);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_Integer pfn = (lua_geti(L, 2, i), lua_tointeger(L, -1));
+
+		lua_pop(L, 1);
+		if (pfn < 0 || pfn >= m->mm.nr_frames || page_kind(&m->mm, (pfn_t)pfn) != PG_KIND_ALLOC)
+			return luaL_error(L, "free_batch: entry %d (pfn %I) is not the first page of an "
+					  "allocated block", (int)i, pfn);
+		/* A page listed twice would be freed twice. */
+		for (unsigned j = 0; j < nr; j++)
+			if (batch[j] == (pfn_t)pfn)
+				return luaL_error(L, "free_batch: pfn %I listed twice", pfn);
+		batch[nr++] = (pfn_t)pfn;
+		if (nr == PAGEVEC_SIZE || i == n) {
+			free_unref_folios(ctx, m, batch, nr);
+			nr = 0;
+		}
+	}
 	return 0;
 }
 
@@ -354,9 +406,10 @@ static int l_vmstat(lua_State *L) { return push_dump(L, proc_vmstat); }
 /* m:drain() -> drain_all_pages() */
 static int l_drain(lua_State *L)
 {
-	struct mm_ctx ctx = mm_ctx_null(0);
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
 
-	drain_all_pages(&ctx, check_machine(L, 1), NULL);
+	drain_all_pages(ctx, m, NULL);
 	return 0;
 }
 
@@ -429,6 +482,7 @@ static int l_info(lua_State *L)
 static const luaL_Reg machine_methods[] = {
 	{ "alloc", l_alloc },
 	{ "free", l_free },
+	{ "free_batch", l_free_batch },
 	{ "page", l_page },
 	{ "buddyinfo", l_buddyinfo },
 	{ "pagetypeinfo", l_pagetypeinfo },
@@ -455,8 +509,10 @@ static const luaL_Reg module_funcs[] = {
 
 int luaopen_mmsim(lua_State *L)
 {
+	luaL_newlib(L, module_funcs);
 	luaL_newmetatable(L, MACHINE_MT);
 	luaL_newlib(L, machine_methods);
+	lsim_open(L, -3, -1);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");
@@ -467,6 +523,5 @@ int luaopen_mmsim(lua_State *L)
 	lua_setfield(L, -2, "__mode");
 	lua_setmetatable(L, -2);
 	lua_setfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
-	luaL_newlib(L, module_funcs);
 	return 1;
 }

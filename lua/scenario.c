@@ -78,6 +78,8 @@ int scenario_run(const struct scenario_opts *o)
 	lua_State *L = luaL_newstate();
 	int rc;
 
+	/* Scenario code outside simulated threads has no CPU context. */
+	*(void **)lua_getextraspace(L) = NULL;
 	luaL_openlibs(L);
 	sandbox(L);
 	luaL_requiref(L, "mmsim", luaopen_mmsim, 1);

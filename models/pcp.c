@@ -65,18 +65,16 @@ void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 	spin_unlock(ctx, &zone->lock);
 }
 
+/* The lock word shares its cache line with count and the other hot
+ * fields, so the lock's own transfer covers them. */
 void pcp_lock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site)
 {
 	spin_lock(ctx, &pcp->lock, site);
-	mm_touch(ctx, &pcp->cl);
 }
 
 bool pcp_trylock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site)
 {
-	if (!spin_trylock(ctx, &pcp->lock, site))
-		return false;
-	mm_touch(ctx, &pcp->cl);
-	return true;
+	return spin_trylock(ctx, &pcp->lock, site);
 }
 
 void pcp_unlock(struct mm_ctx *ctx, struct per_cpu_pages *pcp)
@@ -212,7 +210,6 @@ void setup_zone_pageset(struct zone *zone)
 		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
 		spin_lock_init(&pcp->lock, LOCK_CLASS_PCP);
-		pcp->cl.last_cpu = -1;
 		pcp->cpu = cpu;
 		for (unsigned i = 0; i < NR_PCP_LISTS; i++)
 			pfn_list_init(&pcp->lists[i], pindex_to_order(m, i));

@@ -28,7 +28,6 @@ struct pb_list {
 
 struct per_cpu_pages {
 	struct spinlock lock;       /* pcp->lock */
-	struct cacheline cl;        /* the pageset's hot fields */
 	struct mm_work work;        /* done under pcp->lock, not yet charged */
 	unsigned cpu;
 	int count;                  /* pages on the lists */

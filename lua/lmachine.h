@@ -1,0 +1,40 @@
+/* What the parts of the mmsim Lua module share: the machine userdata and
+ * how a binding finds the CPU it runs on. */
+#ifndef MMSIM_LMACHINE_H
+#define MMSIM_LMACHINE_H
+
+#include "models/mmzone.h"
+#include "sim/engine.h"
+
+#include <lua.h>
+
+#define MACHINE_MT "mmsim.machine"
+
+struct lmachine {
+	struct machine *m;
+	struct engine *e;            /* created by the first spawn or run */
+	struct engine_opts eo;
+	char *thread_error;          /* first error a simulated thread raised */
+};
+
+struct machine *check_machine(lua_State *L, int idx);
+struct lmachine *check_lmachine(lua_State *L, int idx);
+
+/* The simulated thread running this Lua code, or NULL in scenario code
+ * outside threads (each thread's coroutine keeps its context in the
+ * coroutine's extra space). */
+static inline struct mm_ctx *lua_thread_ctx(lua_State *L)
+{
+	return *(struct mm_ctx **)lua_getextraspace(L);
+}
+
+/* Register the simulation methods (spawn, run, lock statistics) in the
+ * machine method table at stack index methods, and the module functions
+ * (sleep, now, cpu) in the module table at index module. */
+void lsim_open(lua_State *L, int module, int methods);
+/* Parse machine{} fields for the engine (quantum_ns, costs). */
+void lsim_machine_opts(lua_State *L, int t, struct engine_opts *eo);
+/* Drop the engine of a machine being collected. */
+void lsim_machine_gc(struct lmachine *lm);
+
+#endif

@@ -1,0 +1,340 @@
+/* The simulation side of the mmsim module: simulated threads running Lua
+ * functions on CPUs, running the engine, time, and lock statistics. */
+#include "lmachine.h"
+
+#include "sim/lockstat.h"
+
+#include <glib.h>
+#include <lauxlib.h>
+#include <math.h>
+#include <string.h>
+
+/* A simulated thread: a Lua coroutine run by an engine thread. */
+struct lthread {
+	lua_State *co;
+	int ref;                /* keeps the coroutine alive */
+	struct lmachine *lm;
+	lua_State *L;           /* the main state, for the registry */
+};
+
+/* A time is a number of nanoseconds or a string with a unit. */
+static uint64_t check_time(lua_State *L, int idx, const char *what)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+
+	if (lua_type(L, idx) == LUA_TNUMBER) {
+		double v = lua_tonumber(L, idx);
+
+		if (!isfinite(v) || v < 0)
+			luaL_error(L, "%s: expected a time of 0 ns or more", what);
+		return (uint64_t)v;
+	}
+	const char *s = lua_tostring(L, idx);
+	char *end;
+
+	if (lua_type(L, idx) != LUA_TSTRING)
+		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",
+			   what, luaL_typename(L, idx));
+	double v = g_ascii_strtod(s, &end);
+	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+		if (end != s && v >= 0 && !strcmp(end, units[i].unit))
+			return (uint64_t)(v * units[i].ns);
+	luaL_error(L, "%s: cannot read time \"%s\" (units: ns, us, ms, s)", what, s);
+	return 0;
+}
+
+void lsim_machine_opts(lua_State *L, int t, struct engine_opts *eo)
+{
+	engine_opts_default(eo);
+	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
+		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
+	lua_pop(L, 1);
+	if (lua_getfield(L, t, "costs") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	luaL_checktype(L, -1, LUA_TTABLE);
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+		int rc = lua_type(L, -1) == LUA_TNUMBER ?
+			 costs_set(&eo->costs, name, lua_tonumber(L, -1)) : -2;
+
+		if (rc == -1) {
+			char *names = costs_names();
+
+			lua_pushfstring(L, "unknown cost '%s' (known: %s)", name, names);
+			g_free(names);
+			lua_error(L);
+		}
+		if (rc == -2)
+			luaL_error(L, "cost '%s' must be a number of ns, 0 or more", name);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
+{
+	char *err = NULL;
+
+	if (lm->e)
+		return lm->e;
+	lm->e = engine_create(&lm->m->topo, &lm->eo, &err);
+	if (!lm->e) {
+		lua_pushfstring(L, "cannot start the simulation: %s", err);
+		g_free(err);
+		lua_error(L);
+	}
+	return lm->e;
+}
+
+void lsim_machine_gc(struct lmachine *lm)
+{
+	if (lm->e)
+		engine_destroy(lm->e);
+	lm->e = NULL;
+	g_free(lm->thread_error);
+	lm->thread_error = NULL;
+}
+
+static void thread_main(struct mm_ctx *ctx, void *arg)
+{
+	struct lthread *t = arg;
+	int nres, rc;
+
+	*(struct mm_ctx **)lua_getextraspace(t->co) = ctx;
+	rc = lua_resume(t->co, NULL, 0, &nres);
+	if (rc == LUA_OK)
+		return;
+	if (rc == LUA_YIELD)
+		lua_pushliteral(t->co, "a simulated thread may not yield to the scenario");
+	if (!t->lm->thread_error) {
+		const char *msg = lua_tostring(t->co, -1);
+
+		luaL_traceback(t->co, t->co, msg ? msg : "(error object is not a string)", 0);
+		t->lm->thread_error = g_strdup_printf("thread on CPU %u: %s", ctx->cpu,
+						      lua_tostring(t->co, -1));
+	}
+}
+
+static void thread_exit(void *arg)
+{
+	struct lthread *t = arg;
+
+	luaL_unref(t->L, LUA_REGISTRYINDEX, t->ref);
+	g_free(t);
+}
+
+/* m:spawn{cpu =, name =, fn =} */
+static int l_spawn(lua_State *L)
+{
+	static const char *const keys[] = { "cpu", "name", "fn", NULL };
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct engine *e;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) {
+		bool known = false;
+
+		for (const char *const *k = keys; *k; k++)
+			known |= lua_type(L, -2) == LUA_TSTRING && !strcmp(*k, lua_tostring(L, -2));
+		if (!known)
+			return luaL_error(L, "spawn: unknown field '%s' (known: cpu, name, fn)",
+					  luaL_tolstring(L, -2, NULL));
+	}
+	lua_getfield(L, 2, "cpu");
+	lua_Integer cpu = luaL_checkinteger(L, -1);
+	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
+		return luaL_error(L, "spawn: cpu %d does not exist (the machine has CPUs 0-%d)",
+				  (int)cpu, (int)lm->m->nr_cpus - 1);
+	lua_getfield(L, 2, "name");
+	const char *name = luaL_optstring(L, -1, NULL);
+	if (lua_getfield(L, 2, "fn") != LUA_TFUNCTION)
+		return luaL_error(L, "spawn: 'fn' must be a function");
+	e = lmachine_engine(L, lm);
+
+	struct lthread *t = g_new0(struct lthread, 1);
+	t->lm = lm;
+	t->L = L;
+	t->co = lua_newthread(L);
+	*(struct mm_ctx **)lua_getextraspace(t->co) = NULL;
+	lua_pushvalue(L, -2);
+	lua_xmove(L, t->co, 1);
+	t->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	engine_spawn(e, (unsigned)cpu, name, thread_main, t, thread_exit);
+	return 0;
+}
+
+/* m:run() until every thread ends, m:run{until = T} or m:run{duration = D}. */
+static int l_run(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct engine *e = lmachine_engine(L, lm);
+	uint64_t until = 0;
+	char *err = NULL;
+
+	if (lua_thread_ctx(L))
+		return luaL_error(L, "run: called from a simulated thread");
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		if (lua_getfield(L, 2, "until") != LUA_TNIL)
+			until = check_time(L, -1, "run: until");
+		if (lua_getfield(L, 2, "duration") != LUA_TNIL)
+			until = engine_clock(e) + check_time(L, -1, "run: duration");
+		lua_pop(L, 2);
+		if (!until)
+			return luaL_error(L, "run: give 'until' or 'duration' (or no table to run "
+					  "until every thread ends)");
+	}
+	int rc = engine_run(e, until, &err);
+	if (lm->thread_error) {
+		lua_pushstring(L, lm->thread_error);
+		g_free(err);
+		return lua_error(L);
+	}
+	if (rc) {
+		luaL_where(L, 1);
+		lua_pushstring(L, err);
+		g_free(err);
+		lua_concat(L, 2);
+		return lua_error(L);
+	}
+	lua_pushinteger(L, (lua_Integer)engine_clock(e));
+	return 1;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+	lua_pushnumber(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void set_u64(lua_State *L, const char *k, uint64_t v)
+{
+	lua_pushinteger(L, (lua_Integer)v);
+	lua_setfield(L, -2, k);
+}
+
+static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_class_id cls)
+{
+	struct lock_stats s;
+
+	engine_class_stats(e, cls, &s);
+	lua_createtable(L, 0, 12);
+	set_u64(L, "acquisitions", s.hold.nr);
+	set_u64(L, "contentions", s.wait.nr);
+	set_u64(L, "con_bounces", s.con_bounces);
+	set_u64(L, "acq_bounces", s.acq_bounces);
+	set_u64(L, "wait_ns_total", s.wait.total);
+	set_u64(L, "wait_ns_min", s.wait.min);
+	set_u64(L, "wait_ns_max", s.wait.max);
+	set_u64(L, "hold_ns_total", s.hold.total);
+	set_u64(L, "hold_ns_min", s.hold.min);
+	set_u64(L, "hold_ns_max", s.hold.max);
+	set_num(L, "wait_share", engine_wait_share(e, cls));
+}
+
+/* m:lock_stats() -> {zone = {...}, pcp = {...}, thread_time_ns =, threads =} */
+static int l_lock_stats(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct engine *e = lmachine_engine(L, lm);
+
+	lua_createtable(L, 0, 4);
+	push_lock_stats(L, e, LOCK_CLASS_ZONE);
+	lua_setfield(L, -2, "zone");
+	push_lock_stats(L, e, LOCK_CLASS_PCP);
+	lua_setfield(L, -2, "pcp");
+	set_num(L, "thread_time_ns", engine_thread_time_ns(e));
+	set_u64(L, "threads", engine_nr_threads(e));
+	return 1;
+}
+
+/* m:lock_stat() -> /proc/lock_stat text */
+static int l_lock_stat(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	GString *s = g_string_new(NULL);
+
+	lockstat_print(lmachine_engine(L, lm), s);
+	lua_pushlstring(L, s->str, s->len);
+	g_string_free(s, TRUE);
+	return 1;
+}
+
+/* m:cpu_wait_ns(cpu) -> {zone =, pcp =} */
+static int l_cpu_wait(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct engine *e = lmachine_engine(L, lm);
+	lua_Integer cpu = luaL_checkinteger(L, 2);
+
+	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
+		return luaL_error(L, "cpu %d does not exist", (int)cpu);
+	lua_createtable(L, 0, 2);
+	set_u64(L, "zone", engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_ZONE));
+	set_u64(L, "pcp", engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_PCP));
+	return 1;
+}
+
+static struct mm_ctx *thread_ctx_or_error(lua_State *L, const char *what)
+{
+	struct mm_ctx *ctx = lua_thread_ctx(L);
+
+	if (!ctx)
+		luaL_error(L, "%s: only inside a simulated thread (m:spawn)", what);
+	return ctx;
+}
+
+/* mmsim.sleep(time): the thread's own work or idle time. */
+static int l_sleep(lua_State *L)
+{
+	engine_sleep(thread_ctx_or_error(L, "mmsim.sleep"), check_time(L, 1, "mmsim.sleep"));
+	return 0;
+}
+
+/* mmsim.now() -> simulated ns as this thread sees it */
+static int l_now(lua_State *L)
+{
+	struct mm_ctx *ctx = thread_ctx_or_error(L, "mmsim.now");
+
+	lua_pushinteger(L, (lua_Integer)mm_now(ctx));
+	return 1;
+}
+
+/* mmsim.cpu() -> the CPU this thread runs on */
+static int l_cpu(lua_State *L)
+{
+	lua_pushinteger(L, thread_ctx_or_error(L, "mmsim.cpu")->cpu);
+	return 1;
+}
+
+void lsim_open(lua_State *L, int module, int methods)
+{
+	static const luaL_Reg machine_methods[] = {
+		{ "spawn", l_spawn },
+		{ "run", l_run },
+		{ "lock_stats", l_lock_stats },
+		{ "lock_stat", l_lock_stat },
+		{ "cpu_wait_ns", l_cpu_wait },
+		{ NULL, NULL },
+	};
+	static const luaL_Reg module_funcs[] = {
+		{ "sleep", l_sleep },
+		{ "now", l_now },
+		{ "cpu", l_cpu },
+		{ NULL, NULL },
+	};
+
+	module = lua_absindex(L, module);
+	methods = lua_absindex(L, methods);
+	lua_pushvalue(L, methods);
+	luaL_setfuncs(L, machine_methods, 0);
+	lua_pop(L, 1);
+	lua_pushvalue(L, module);
+	luaL_setfuncs(L, module_funcs, 0);
+	lua_pop(L, 1);
+}
