@@ -2,6 +2,7 @@
  * Documented in lua/README.md. */
 #include "lmmsim.h"
 #include "lmachine.h"
+#include "lparams.h"
 
 #include "models/buddy.h"
 #include "models/invariants.h"
@@ -504,6 +505,7 @@ static int l_version(lua_State *L)
 static const luaL_Reg module_funcs[] = {
 	{ "machine", l_machine },
 	{ "version", l_version },
+	{ "params", lparams_declare },
 	{ NULL, NULL },
 };
 

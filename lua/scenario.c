@@ -1,5 +1,6 @@
 #include "scenario.h"
 #include "lmmsim.h"
+#include "lparams.h"
 
 #include <glib.h>
 #include <lauxlib.h>
@@ -102,9 +103,13 @@ int scenario_run(const struct scenario_opts *o)
 	lua_setglobal(L, "arg");
 
 	lua_pushcfunction(L, msghandler);
-	rc = luaL_loadfilex(L, o->path, "t");
+	rc = lparams_set_defines(L, (const char *const *)o->defines);
+	if (rc == LUA_OK)
+		rc = luaL_loadfilex(L, o->path, "t");
 	if (rc == LUA_OK)
 		rc = lua_pcall(L, 0, 0, -2);
+	if (rc == LUA_OK)
+		rc = lparams_check_used(L, o->path);
 	if (rc != LUA_OK) {
 		fflush(stdout);
 		fprintf(stderr, "%s\n", lua_tostring(L, -1));

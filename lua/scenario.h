@@ -10,6 +10,7 @@ struct scenario_opts {
 	const char *path;
 	uint64_t seed;
 	bool check_invariants; /* check every machine when the script ends */
+	char **defines;        /* -D KEY=VALUE overrides of mmsim.params, or NULL */
 	int argc;            /* arguments after the script, as the global `arg` */
 	char **argv;
 };

@@ -9,11 +9,13 @@ int main(int argc, char **argv)
 {
 	gint64 seed = 1;
 	gboolean version = FALSE, check = FALSE;
-	gchar **rest = NULL;
+	gchar **rest = NULL, **defines = NULL;
 	GError *error = NULL;
 	GOptionEntry entries[] = {
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed,
 		  "Seed of every random generator of the run (default 1)", "N" },
+		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
+		  "Set the scenario parameter KEY (see the scenario's mmsim.params)", "KEY=VALUE" },
 		{ "check-invariants", 0, 0, G_OPTION_ARG_NONE, &check,
 		  "Run the invariant checker on every machine when the scenario ends", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
@@ -37,17 +39,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!rest || !rest[0]) {
-		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [--seed N] [--check-invariants] SCENARIO.lua)\n");
+		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [-D KEY=VALUE]... [--seed N] [--check-invariants] SCENARIO.lua)\n");
 		return 2;
 	}
 	struct scenario_opts o = {
 		.path = rest[0],
 		.seed = (uint64_t)seed,
 		.check_invariants = check,
+		.defines = defines,
 		.argc = (int)g_strv_length(rest) - 1,
 		.argv = rest + 1,
 	};
 	rc = scenario_run(&o);
 	g_strfreev(rest);
+	g_strfreev(defines);
 	return rc;
 }

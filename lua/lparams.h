@@ -1,0 +1,19 @@
+/* Scenario parameters: mmsim.params{...} declares them with defaults, and
+ * -D KEY=VALUE on the command line overrides them. */
+#ifndef MMSIM_LPARAMS_H
+#define MMSIM_LPARAMS_H
+
+#include <lua.h>
+
+/* Record the -D overrides (NULL-terminated "KEY=VALUE" strings, or NULL).
+ * LUA_OK, or an error message on the stack. */
+int lparams_set_defines(lua_State *L, const char *const *defines);
+/* After the script: overrides given to a script that declared no
+ * parameters are an error.  LUA_OK, or an error message on the stack. */
+int lparams_check_used(lua_State *L, const char *script);
+/* mmsim.params{name = default, ...} -> the resolved table */
+int lparams_declare(lua_State *L);
+/* Push the resolved parameters (a table), or nil before mmsim.params. */
+void lparams_push_resolved(lua_State *L);
+
+#endif
