@@ -14,6 +14,7 @@ struct lmachine {
 	struct machine *m;
 	struct engine *e;            /* created by the first spawn or run */
 	struct engine_opts eo;
+	uint64_t vmstat_interval;    /* ns between vmstat worker passes, 0: none */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 
@@ -32,8 +33,9 @@ static inline struct mm_ctx *lua_thread_ctx(lua_State *L)
  * machine method table at stack index methods, and the module functions
  * (sleep, now, cpu) in the module table at index module. */
 void lsim_open(lua_State *L, int module, int methods);
-/* Parse machine{} fields for the engine (quantum_ns, costs). */
-void lsim_machine_opts(lua_State *L, int t, struct engine_opts *eo);
+/* Parse machine{} fields for the engine (quantum_ns, costs,
+ * vmstat_interval). */
+void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm);
 /* Drop the engine of a machine being collected. */
 void lsim_machine_gc(struct lmachine *lm);
 

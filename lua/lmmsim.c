@@ -82,7 +82,7 @@ static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "costs", NULL,
+	"quantum_ns", "costs", "vmstat_interval", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -176,11 +176,11 @@ static int l_machine(lua_State *L)
 	}
 	lua_pop(L, 1);
 
-	struct engine_opts eo;
+	struct lmachine opts;
 
-	lsim_machine_opts(L, 1, &eo);
+	lsim_machine_opts(L, 1, &opts);
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
-	*lm = (struct lmachine){ .eo = eo };
+	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);
 	if (!lm->m) {
@@ -459,6 +459,35 @@ static int l_zones(lua_State *L)
 	return 1;
 }
 
+/* m:pagesets(cpu) -> array of {node=, zone=, count=, high=, high_min=,
+ * high_max=, batch=} for the CPU's pageset of every populated zone */
+static int l_pagesets(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer cpu = luaL_checkinteger(L, 2);
+	int i = 0;
+
+	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
+		return luaL_error(L, "cpu %d does not exist (the machine has CPUs 0-%d)", (int)cpu,
+				  (int)m->nr_cpus - 1);
+	lua_newtable(L);
+	for_each_populated_zone(m, z) {
+		struct per_cpu_pages *pcp = zone_pcp(z, (unsigned)cpu);
+
+		lua_createtable(L, 0, 7);
+		set_int(L, "node", z->node);
+		lua_pushstring(L, z->name);
+		lua_setfield(L, -2, "zone");
+		set_int(L, "count", pcp->count);
+		set_int(L, "high", pcp->high);
+		set_int(L, "high_min", pcp->high_min);
+		set_int(L, "high_max", pcp->high_max);
+		set_int(L, "batch", pcp->batch);
+		lua_seti(L, -2, ++i);
+	}
+	return 1;
+}
+
 /* m:info() -> machine-wide figures */
 static int l_info(lua_State *L)
 {
@@ -493,6 +522,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "drain", l_drain },
 	{ "zones", l_zones },
 	{ "info", l_info },
+	{ "pagesets", l_pagesets },
 	{ NULL, NULL },
 };
 

@@ -2,6 +2,7 @@
  * functions on CPUs, running the engine, time, and lock statistics. */
 #include "lmachine.h"
 
+#include "models/pcp.h"
 #include "sim/lockstat.h"
 
 #include <glib.h>
@@ -45,9 +46,15 @@ static uint64_t check_time(lua_State *L, int idx, const char *what)
 	return 0;
 }
 
-void lsim_machine_opts(lua_State *L, int t, struct engine_opts *eo)
+void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 {
+	struct engine_opts *eo = &lm->eo;
+
 	engine_opts_default(eo);
+	lm->vmstat_interval = 1000000000;      /* sysctl_stat_interval: HZ */
+	if (lua_getfield(L, t, "vmstat_interval") != LUA_TNIL)
+		lm->vmstat_interval = check_time(L, -1, "vmstat_interval");
+	lua_pop(L, 1);
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
 	lua_pop(L, 1);
@@ -76,6 +83,24 @@ void lsim_machine_opts(lua_State *L, int t, struct engine_opts *eo)
 	lua_pop(L, 1);
 }
 
+/* The vmstat worker of one CPU (vmstat_update): decay the pagesets' high
+ * every interval.  CPU 0's also notices a deadlock its own wake-ups would
+ * hide from SimGrid. */
+static void vmstat_worker(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+
+	for (;;) {
+		engine_sleep(ctx, lm->vmstat_interval);
+		engine_settle(ctx);
+		if (ctx->cpu == 0 && engine_stalled(lm->e)) {
+			engine_stop(ctx);
+			return;
+		}
+		refresh_cpu_vm_stats(ctx, lm->m);
+	}
+}
+
 static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 {
 	char *err = NULL;
@@ -87,6 +112,12 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		lua_pushfstring(L, "cannot start the simulation: %s", err);
 		g_free(err);
 		lua_error(L);
+	}
+	for (unsigned cpu = 0; lm->vmstat_interval && cpu < lm->m->nr_cpus; cpu++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "vmstat/%u", cpu);
+		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
 	}
 	return lm->e;
 }

@@ -223,6 +223,8 @@ static void thread_main(int argc, char **argv)
 
 	(void)argc, (void)argv;
 	sg_actor_on_exit(thread_exited, t);
+	if (t->daemon)
+		sg_actor_daemonize(sg_actor_self());
 	thread_yield_end(t);
 	t->start = t->clock;
 	t->state = THREAD_RUNNING;
@@ -237,8 +239,8 @@ static void thread_main(int argc, char **argv)
 	t->e->running = NULL;
 }
 
-void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
-		  void *arg, void (*on_exit)(void *arg))
+static void spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+		  void *arg, void (*on_exit)(void *arg), bool daemon)
 {
 	struct sim_thread *parent = e->running;
 	struct sim_thread *t;
@@ -256,6 +258,7 @@ void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->on_exit = on_exit;
 	t->wake = sg_sem_init(0);
 	t->state = THREAD_NEW;
+	t->daemon = daemon;
 	g_ptr_array_add(e->threads, t);
 
 	/* The child starts at its parent's simulated time. */
@@ -270,6 +273,18 @@ void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 		thread_yield_end(parent);
 }
 
+void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+		  void *arg, void (*on_exit)(void *arg))
+{
+	spawn(e, cpu, name, fn, arg, on_exit, false);
+}
+
+void engine_spawn_daemon(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+			 void *arg)
+{
+	spawn(e, cpu, name, fn, arg, NULL, true);
+}
+
 /* A deadlock: SimGrid found every actor blocked and killed them, or every
  * thread still alive at until_ns waits for a lock. */
 static bool deadlocked(const struct engine *e)
@@ -279,6 +294,9 @@ static bool deadlocked(const struct engine *e)
 	for (unsigned i = 0; i < e->threads->len; i++) {
 		const struct sim_thread *t = e->threads->pdata[i];
 
+		/* Daemons are killed when the last workload thread ends. */
+		if (t->daemon)
+			continue;
 		if (t->state == THREAD_KILLED)
 			return true;
 		if (t->state == THREAD_DONE)
@@ -288,6 +306,17 @@ static bool deadlocked(const struct engine *e)
 			blocked++;
 	}
 	return alive && blocked == alive;
+}
+
+bool engine_stalled(const struct engine *e)
+{
+	return deadlocked(e);
+}
+
+void engine_stop(struct mm_ctx *ctx)
+{
+	thread_settle(ctx_thread(ctx));
+	sg_actor_kill_all();
 }
 
 /* Nothing happened since the last thread blocked or ended. */
@@ -425,6 +454,8 @@ double engine_thread_time_ns(const struct engine *e)
 	for (unsigned i = 0; i < e->threads->len; i++) {
 		const struct sim_thread *t = e->threads->pdata[i];
 
+		if (t->daemon)
+			continue;
 		if (t->state == THREAD_RUNNING)
 			sum += now - t->start;
 		else if (t->state != THREAD_NEW)

@@ -64,6 +64,18 @@ typedef void (*engine_thread_fn)(struct mm_ctx *ctx, void *arg);
 void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
 		  void *arg, void (*on_exit)(void *arg));
 
+/* A kernel thread (kswapd, the vmstat worker, ...): like engine_spawn, but
+ * SimGrid ends it when the last workload thread ends, and it is left out
+ * of deadlock detection and of thread time. */
+void engine_spawn_daemon(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
+			 void *arg);
+/* Every workload thread still alive waits for a lock: a deadlock that a
+ * periodic daemon keeps SimGrid from noticing. */
+bool engine_stalled(const struct engine *e);
+/* From a thread: kill every other thread, ending the run (engine_run
+ * then reports the deadlock engine_stalled found). */
+void engine_stop(struct mm_ctx *ctx);
+
 /* Run the simulation until simulated time until_ns, or with until_ns == 0
  * until every thread has ended.  May be called again with a later time to
  * go on.  Returns 0, or -1 and a g_malloc'ed *err on a deadlock: every

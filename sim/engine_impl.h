@@ -25,6 +25,7 @@ struct sim_thread {
 	double debt;                /* simulated ns the thread has run ahead of clock */
 	double start, end;
 	enum thread_state state;
+	bool daemon;                /* a kernel thread: ends with the last workload thread */
 	unsigned nr_held;           /* spinlocks held */
 	struct lock_impl *blocked_on;
 	double blocked_since;
