@@ -126,6 +126,7 @@ static void zone_boot_free(struct machine *m, struct zone *z)
 
 	for (pfn_t pfn = z->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages) {
 		set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
+		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
 		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint8_t)id;
 	}
 	for (pfn_t pfn = z->zone_start_pfn; pfn < end;) {

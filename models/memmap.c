@@ -8,7 +8,8 @@ size_t memmap_bytes(pfn_t nr_frames)
 	size_t pbs = (nr_frames + pageblock_nr_pages - 1) / pageblock_nr_pages;
 
 	return (size_t)nr_frames * (2 * sizeof(uint8_t) + 2 * sizeof(pfn_t)) +
-	       pbs * (2 * sizeof(uint16_t) + 4 * sizeof(uint32_t) + sizeof(uint8_t));
+	       pbs * (2 * sizeof(uint16_t) + 4 * sizeof(uint32_t) + sizeof(uint8_t) +
+		      sizeof(struct cacheline));
 }
 
 int memmap_init(struct memmap *mm, pfn_t nr_frames)
@@ -29,7 +30,9 @@ int memmap_init(struct memmap *mm, pfn_t nr_frames)
 	mm->pb_cpu = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cpu));
 	mm->pb_cpu_next = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cpu_next));
 	mm->pb_cpu_prev = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cpu_prev));
+	mm->pb_cl = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cl));
 	if (!mm->state || !mm->aux || !mm->pb_cpu || !mm->pb_cpu_next || !mm->pb_cpu_prev ||
+	    !mm->pb_cl ||
 	    !mm->word_a || !mm->word_b || !mm->pb_flags || !mm->pb_word_a ||
 	    !mm->pb_word_b || !mm->pb_zone) {
 		memmap_destroy(mm);
@@ -45,6 +48,7 @@ void memmap_destroy(struct memmap *mm)
 	free(mm->pb_cpu);
 	free(mm->pb_cpu_next);
 	free(mm->pb_cpu_prev);
+	free(mm->pb_cl);
 	free(mm->word_a);
 	free(mm->word_b);
 	free(mm->pb_flags);

@@ -14,6 +14,7 @@
 #ifndef MMSIM_MEMMAP_H
 #define MMSIM_MEMMAP_H
 
+#include "mm_env.h"
 #include "mmtypes.h"
 
 #include <stddef.h>
@@ -55,6 +56,7 @@ struct memmap {
 	uint16_t *pb_cpu;   /* pageblock_data.cpu: owning CPU + 1, 0 = the zone */
 	uint32_t *pb_cpu_next;  /* pageblock_data.cpu_node links (pageblock numbers) */
 	uint32_t *pb_cpu_prev;
+	struct cacheline *pb_cl;    /* the pageblock_data cache line */
 };
 
 int memmap_init(struct memmap *mm, pfn_t nr_frames);

@@ -104,8 +104,8 @@ pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned orde
 /* Phase 0: pull the free fragments of previously drained owned blocks of
  * this type back onto the pcp, so new allocations pack next to old ones
  * instead of opening fresh pageblocks. */
-static unsigned long refill_phase0(struct zone *zone, struct per_cpu_pages *pcp, int mt,
-				   unsigned long needed)
+static unsigned long refill_phase0(struct mm_ctx *ctx, struct zone *zone,
+				   struct per_cpu_pages *pcp, int mt, unsigned long needed)
 {
 	struct machine *m = zone->machine;
 	struct memmap *mm = &m->mm;
@@ -133,6 +133,7 @@ static unsigned long refill_phase0(struct zone *zone, struct per_cpu_pages *pcp,
 			refilled += 1UL << o;
 			pfn += 1u << o;
 		}
+		mm_touch(ctx, &mm->pb_cl[pb]);
 		owned_blocks_del(m, pcp, pb);
 		if (refilled >= needed)
 			break;
@@ -157,7 +158,7 @@ unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned
 	}
 	/* A boot pageset (count 1) takes single pages. */
 	if (count > 1) {
-		refilled = refill_phase0(zone, pcp, mt, needed);
+		refilled = refill_phase0(ctx, zone, pcp, mt, needed);
 		if (refilled >= needed)
 			goto out;
 		/* Phase 1: whole pageblocks, owned by this CPU, as long as they
@@ -168,6 +169,7 @@ unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned
 			if (pfn == PFN_NONE)
 				break;
 			set_pcpblock_owner(m, pfn, pcp->cpu);
+			mm_touch(ctx, &m->mm.pb_cl[pfn_to_pb(pfn)]);
 			m->mm.aux[pfn] |= PG_pcp_buddy;
 			pcp_enqueue(m, pcp, pfn, mt, pageblock_order, true);
 			refilled += pageblock_nr_pages;
@@ -272,8 +274,10 @@ void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
 			if (PagePCPBuddy(m, pfn) && order < pageblock_order) {
 				uint32_t pb = pfn_to_pb(pfn);
 
-				if (!pb_on_cpu_list(m, pb))
+				if (!pb_on_cpu_list(m, pb)) {
 					owned_blocks_add(m, pcp, pb);
+					mm_touch(ctx, &mm->pb_cl[pb]);
+				}
 				fpi = FPI_TO_TAIL;
 			}
 			pcp_dequeue(m, pcp, pfn);
