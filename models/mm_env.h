@@ -21,6 +21,9 @@ enum mm_cost {
 	COST_ZONE_SECTION,  /* fixed cost of a zone->lock critical section */
 	COST_PCP_SECTION,   /* fixed cost of a pcp->lock critical section */
 	COST_ZERO_PAGE,     /* clear one 4 KiB page */
+	COST_FAULT,         /* a page fault's entry, handle_mm_fault and return */
+	COST_PTE,           /* set or clear one page-table entry */
+	COST_TLB_FLUSH,     /* flush the TLB after unmapping (munmap, madvise, exit) */
 	NR_MM_COSTS
 };
 
