@@ -55,6 +55,7 @@ enum mm_policy {
 extern const char *const mm_policy_names[NR_MM_POLICIES];
 
 struct per_cpu_pages;
+struct mm_registry;
 
 /* zone->flags bits */
 #define ZONE_BOOSTED_WATERMARK 0x1
@@ -140,6 +141,7 @@ struct machine {
 	bool *cpu_online;
 	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 };
 
 /* page_zone(): zone boundaries are pageblock aligned, so each pageblock

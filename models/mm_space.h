@@ -1,0 +1,88 @@
+/* Processes and their anonymous memory: VMAs, page tables that are real
+ * allocations, first-touch faults, munmap, madvise, mprotect, exit, and the
+ * reverse map from a frame to its (process, virtual page).
+ * (mm/mmap.c, mm/memory.c, mm/madvise.c, mm/mprotect.c, kernel/exit.c) */
+#ifndef MMSIM_MM_SPACE_H
+#define MMSIM_MM_SPACE_H
+
+#include "mm_env.h"
+#include "mmzone.h"
+
+/* Owner words (page_owner()): the kind in the top bits, an id below.
+ *   ANON:    id = pid, offset = virtual page number
+ *   PGTABLE: id = pid, offset = level << 28 | index of the table
+ *   KERNEL:  id = a kernel allocation source, offset = its own */
+#define OWNER_KIND_SHIFT 28
+#define OWNER_ID_MASK ((1u << OWNER_KIND_SHIFT) - 1)
+enum owner_kind { OWNER_KIND_NONE, OWNER_KIND_ANON, OWNER_KIND_PGTABLE, OWNER_KIND_KERNEL };
+
+static inline uint32_t make_owner(enum owner_kind kind, uint32_t id)
+{
+	return (uint32_t)kind << OWNER_KIND_SHIFT | (id & OWNER_ID_MASK);
+}
+
+static inline enum owner_kind owner_kind(uint32_t owner)
+{
+	return (enum owner_kind)(owner >> OWNER_KIND_SHIFT);
+}
+
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define MADV_FREE 8
+#define MADV_DONTNEED 4
+
+/* Errors, as the kernel returns them (negated). */
+#define MM_EINVAL 22
+#define MM_ENOMEM 12
+#define MM_EFAULT 14
+#define MM_EACCES 13
+
+struct mm_struct;
+
+/* A new process with an empty address space (its PGD page allocated on
+ * ctx's node); NULL if that allocation fails.  Registered in the machine's
+ * process table under a new pid (1, 2, ...). */
+struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m);
+/* exit_mmap(): unmap everything (pages freed in batches through the
+ * per-CPU lists, as the kernel's mmu_gather does), free the page tables,
+ * and forget the process. */
+void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm);
+/* Free every process of a machine being destroyed (no simulated time). */
+void mm_free_all(struct machine *m);
+
+/* mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS): the start address,
+ * page aligned, or 0 with *err = -MM_EINVAL / -MM_ENOMEM.  Nothing is
+ * allocated until first touch. */
+uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err);
+/* munmap(), madvise(MADV_DONTNEED | MADV_FREE), mprotect(): 0 or -errno. */
+int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len);
+int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+	       int advice);
+int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len, int prot);
+/* handle_mm_fault() for one address: 0 if the page is present afterwards
+ * (allocated on first touch, zeroed, on the faulting CPU's node), or
+ * -MM_EFAULT (no VMA), -MM_EACCES (protection), -MM_ENOMEM (no memory). */
+int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write);
+/* Touch every page of [addr, addr + len): pages faulted in, or -errno at
+ * the first failure (*faulted says how many were faulted before it). */
+int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+		uint64_t *faulted);
+
+unsigned mm_pid(const struct mm_struct *mm);
+/* Resident anonymous pages, page-table pages, and lazily freed pages
+ * (MADV_FREE) still resident. */
+unsigned long mm_rss(const struct mm_struct *mm);
+unsigned long mm_pgtable_pages(const struct mm_struct *mm);
+unsigned long mm_lazyfree_pages(const struct mm_struct *mm);
+/* The process with this pid, or NULL. */
+struct mm_struct *mm_find(struct machine *m, unsigned pid);
+
+/* The reverse map: the process and virtual address an allocated frame
+ * backs, checked against the page table.  false for frames that are not
+ * anonymous pages of a live process. */
+bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mm, uint64_t *addr);
+/* The page currently mapped at addr, or PFN_NONE. */
+pfn_t follow_page(struct mm_struct *mm, uint64_t addr);
+
+#endif
