@@ -15,6 +15,7 @@ struct lmachine {
 	struct engine *e;            /* created by the first spawn or run */
 	struct engine_opts eo;
 	uint64_t vmstat_interval;    /* ns between vmstat worker passes, 0: none */
+	uint64_t sample_interval;    /* ns between timeseries.csv rows, 0: none */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 
@@ -28,6 +29,22 @@ static inline struct mm_ctx *lua_thread_ctx(lua_State *L)
 {
 	return *(struct mm_ctx **)lua_getextraspace(L);
 }
+
+/* A size: bytes, or a string with a K/M/G/T suffix. */
+uint64_t check_size(lua_State *L, int idx, const char *what);
+/* An optional integer field of the table at t. */
+lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def);
+/* The CPU a call runs on: a simulated thread's own, or for scenario code
+ * outside threads the `cpu` field of the table at t (0 for no table),
+ * taking no time; buf holds the latter. */
+struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf);
+
+/* The machine a run's results describe: the one that ran threads, else the
+ * last one built; NULL if the script built none. */
+struct lmachine *lmmsim_subject(lua_State *L);
+
+/* Register m:process() in the machine method table at index methods. */
+void lproc_open(lua_State *L, int methods);
 
 /* Register the simulation methods (spawn, run, lock statistics) in the
  * machine method table at stack index methods, and the module functions

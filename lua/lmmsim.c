@@ -32,7 +32,7 @@ struct machine *check_machine(lua_State *L, int idx)
 }
 
 /* A size is a number of bytes or a string with a K/M/G/T suffix. */
-static uint64_t check_size(lua_State *L, int idx, const char *what)
+uint64_t check_size(lua_State *L, int idx, const char *what)
 {
 	if (lua_type(L, idx) == LUA_TNUMBER) {
 		if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
@@ -64,7 +64,7 @@ static uint64_t check_size(lua_State *L, int idx, const char *what)
 	return v;
 }
 
-static lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
+lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
 {
 	lua_Integer v = def;
 
@@ -82,7 +82,7 @@ static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "costs", "vmstat_interval", NULL,
+	"quantum_ns", "costs", "vmstat_interval", "sample_interval", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -180,7 +180,8 @@ static int l_machine(lua_State *L)
 
 	lsim_machine_opts(L, 1, &opts);
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
-	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval };
+	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
+				 .sample_interval = opts.sample_interval };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);
 	if (!lm->m) {
@@ -195,6 +196,26 @@ static int l_machine(lua_State *L)
 	lua_seti(L, -2, luaL_len(L, -2) + 1);
 	lua_pop(L, 1);
 	return 1;
+}
+
+struct lmachine *lmmsim_subject(lua_State *L)
+{
+	struct lmachine *last = NULL, *ran = NULL;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
+	for (lua_Integer i = 1, n = luaL_len(L, -1); i <= n; i++) {
+		if (lua_geti(L, -1, i) == LUA_TUSERDATA) {
+			struct lmachine *lm = lua_touserdata(L, -1);
+
+			if (lm->m)
+				last = lm;
+			if (lm->m && lm->e)
+				ran = lm;
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return ran ? ran : last;
 }
 
 int lmmsim_check_all(lua_State *L, GString *report)
@@ -241,7 +262,7 @@ static int check_node(lua_State *L, struct machine *m, lua_Integer node)
 /* The CPU a call runs on: a simulated thread's own, or for scenario code
  * outside threads the table's `cpu` field (default 0), taking no time.
  * t is a table index, or 0 for none. */
-static struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf)
+struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf)
 {
 	struct mm_ctx *ctx = lua_thread_ctx(L);
 	bool has_cpu = t && lua_getfield(L, t, "cpu") != LUA_TNIL;
@@ -545,6 +566,7 @@ int luaopen_mmsim(lua_State *L)
 	luaL_newmetatable(L, MACHINE_MT);
 	luaL_newlib(L, machine_methods);
 	lsim_open(L, -3, -1);
+	lproc_open(L, -1);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");

@@ -13,6 +13,9 @@ int lparams_set_defines(lua_State *L, const char *const *defines);
 int lparams_check_used(lua_State *L, const char *script);
 /* mmsim.params{name = default, ...} -> the resolved table */
 int lparams_declare(lua_State *L);
+/* The -D value of key, or NULL.  Keys the runner itself reads
+ * (plot_format) need no declaration. */
+const char *lparams_define(lua_State *L, const char *key);
 /* Push the resolved parameters (a table), or nil before mmsim.params. */
 void lparams_push_resolved(lua_State *L);
 

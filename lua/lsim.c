@@ -1,6 +1,7 @@
 /* The simulation side of the mmsim module: simulated threads running Lua
  * functions on CPUs, running the engine, time, and lock statistics. */
 #include "lmachine.h"
+#include "lresults.h"
 
 #include "models/pcp.h"
 #include "sim/lockstat.h"
@@ -54,6 +55,10 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	lm->vmstat_interval = 1000000000;      /* sysctl_stat_interval: HZ */
 	if (lua_getfield(L, t, "vmstat_interval") != LUA_TNIL)
 		lm->vmstat_interval = check_time(L, -1, "vmstat_interval");
+	lua_pop(L, 1);
+	lm->sample_interval = 1000000;
+	if (lua_getfield(L, t, "sample_interval") != LUA_TNIL)
+		lm->sample_interval = check_time(L, -1, "sample_interval");
 	lua_pop(L, 1);
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
@@ -119,6 +124,7 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
 	}
+	lresults_start_sampling(lm);
 	return lm->e;
 }
 
@@ -220,6 +226,7 @@ static int l_run(lua_State *L)
 			return luaL_error(L, "run: give 'until' or 'duration' (or no table to run "
 					  "until every thread ends)");
 	}
+	lresults_set_target(until);
 	int rc = engine_run(e, until, &err);
 	if (lm->thread_error) {
 		lua_pushstring(L, lm->thread_error);
@@ -336,6 +343,13 @@ static int l_now(lua_State *L)
 	return 1;
 }
 
+/* mmsim.time(t) -> ns: "10ms" and the like, as every time argument takes */
+static int l_time(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)check_time(L, 1, "mmsim.time"));
+	return 1;
+}
+
 /* mmsim.cpu() -> the CPU this thread runs on */
 static int l_cpu(lua_State *L)
 {
@@ -357,6 +371,7 @@ void lsim_open(lua_State *L, int module, int methods)
 		{ "sleep", l_sleep },
 		{ "now", l_now },
 		{ "cpu", l_cpu },
+		{ "time", l_time },
 		{ NULL, NULL },
 	};
 

@@ -1,6 +1,8 @@
 #include "scenario.h"
 #include "lmmsim.h"
+#include "lmachine.h"
 #include "lparams.h"
+#include "lresults.h"
 
 #include <glib.h>
 #include <lauxlib.h>
@@ -66,6 +68,10 @@ static void sandbox(lua_State *L)
 	lua_pushliteral(L, "");
 	lua_setfield(L, -2, "cpath");
 	/* Only the Lua searchers (preload and package.path) remain. */
+	/* The workload library: require("mmsim.jemalloc_churn") etc. */
+	const char *luadir = g_getenv("MMSIM_LUADIR");
+	lua_pushfstring(L, "%s/?.lua", luadir ? luadir : MMSIM_LUADIR);
+	lua_setfield(L, -2, "path");
 	lua_getfield(L, -1, "searchers");
 	lua_pushnil(L);
 	lua_seti(L, -2, 4);
@@ -105,11 +111,15 @@ int scenario_run(const struct scenario_opts *o)
 	lua_pushcfunction(L, msghandler);
 	rc = lparams_set_defines(L, (const char *const *)o->defines);
 	if (rc == LUA_OK)
+		rc = lresults_begin(L, o->path, o->seed, o->out, lparams_define(L, "plot_format"));
+	if (rc == LUA_OK)
 		rc = luaL_loadfilex(L, o->path, "t");
 	if (rc == LUA_OK)
 		rc = lua_pcall(L, 0, 0, -2);
 	if (rc == LUA_OK)
 		rc = lparams_check_used(L, o->path);
+	if (rc == LUA_OK)
+		rc = lresults_end(L, lmmsim_subject(L));
 	if (rc != LUA_OK) {
 		fflush(stdout);
 		fprintf(stderr, "%s\n", lua_tostring(L, -1));

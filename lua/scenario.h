@@ -11,6 +11,7 @@ struct scenario_opts {
 	uint64_t seed;
 	bool check_invariants; /* check every machine when the script ends */
 	char **defines;        /* -D KEY=VALUE overrides of mmsim.params, or NULL */
+	const char *out;       /* results folder, or NULL for the default */
 	int argc;            /* arguments after the script, as the global `arg` */
 	char **argv;
 };

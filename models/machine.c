@@ -1,5 +1,6 @@
 #include "machine.h"
 #include "buddy.h"
+#include "mm_space.h"
 #include "pcp.h"
 #include "watermark.h"
 
@@ -176,8 +177,11 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		build_zonelists(m, &m->node_data[n]);
 	for_each_populated_zone(m, z)
 		zone_boot_free(m, z);
-	for_each_populated_zone(m, z)
+	for_each_populated_zone(m, z) {
 		setup_zone_pageset(z);
+		/* Boot takes no simulated time: no section is charged for it. */
+		z->work = (struct mm_work){ 0 };
+	}
 	init_per_zone_wmark_min(m, p->thp);
 	if (p->min_free_kbytes >= 0) {
 		/* Writing vm.min_free_kbytes after boot: the value is taken as is. */
@@ -191,6 +195,7 @@ void machine_destroy(struct machine *m)
 {
 	if (!m)
 		return;
+	mm_free_all(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z)

@@ -26,6 +26,23 @@ static inline enum owner_kind owner_kind(uint32_t owner)
 	return (enum owner_kind)(owner >> OWNER_KIND_SHIFT);
 }
 
+/* The address space (x86-64, 4-level paging, 4 KiB pages).  TASK_SIZE is
+ * 2^44 (16 TiB) rather than the kernel's 2^47 so that the virtual page
+ * number, an ANON page's owner offset, fits its 32-bit word.  mmap_base
+ * sits a 128 MiB stack gap below it (mmap_base() with the default 8 MiB
+ * stack rlimit and no randomisation), and mappings are placed top-down
+ * from there down to mmap_min_addr. */
+#define TASK_SIZE (1ULL << 44)
+#define MMAP_BASE (TASK_SIZE - (128ULL << 20))
+#define MMAP_MIN_ADDR 0x10000ULL
+
+/* PGTABLE owner offsets: level << PGTABLE_LEVEL_SHIFT | index, where the
+ * index is the table's first address shifted by the span of one table of
+ * that level: addr >> 21 for a PTE table, >> 30 for a PMD table, >> 39
+ * for a PUD table, 0 for the PGD. */
+enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
+#define PGTABLE_LEVEL_SHIFT 28
+
 #define PROT_NONE 0x0
 #define PROT_READ 0x1
 #define PROT_WRITE 0x2
@@ -84,5 +101,18 @@ struct mm_struct *mm_find(struct machine *m, unsigned pid);
 bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mm, uint64_t *addr);
 /* The page currently mapped at addr, or PFN_NONE. */
 pfn_t follow_page(struct mm_struct *mm, uint64_t addr);
+
+/* The number of VMAs (map_count). */
+unsigned mm_map_count(const struct mm_struct *mm);
+/* find_vma(): the first VMA that ends above addr; false if there is none. */
+bool mm_find_vma(const struct mm_struct *mm, uint64_t addr, uint64_t *start, uint64_t *end,
+		 int *prot);
+/* The address space checker: VMAs sorted, disjoint and merged; page tables
+ * only where VMAs are, each table and data page allocated with the owner
+ * record it should have; the counters equal to what the tables hold.  NULL
+ * if all holds, else a g_malloc'ed report.  mm_check_all checks every
+ * process of the machine. */
+char *mm_check_invariants(struct mm_struct *mm);
+char *mm_check_all(struct machine *m);
 
 #endif

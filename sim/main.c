@@ -9,13 +9,15 @@ int main(int argc, char **argv)
 {
 	gint64 seed = 1;
 	gboolean version = FALSE, check = FALSE;
-	gchar **rest = NULL, **defines = NULL;
+	gchar **rest = NULL, **defines = NULL, *out = NULL;
 	GError *error = NULL;
 	GOptionEntry entries[] = {
 		{ "seed", 's', 0, G_OPTION_ARG_INT64, &seed,
 		  "Seed of every random generator of the run (default 1)", "N" },
 		{ "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
 		  "Set the scenario parameter KEY (see the scenario's mmsim.params)", "KEY=VALUE" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "Write the results folder here (default results/SCENARIO-TIMESTAMP)", "DIR" },
 		{ "check-invariants", 0, 0, G_OPTION_ARG_NONE, &check,
 		  "Run the invariant checker on every machine when the scenario ends", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
@@ -47,11 +49,13 @@ int main(int argc, char **argv)
 		.seed = (uint64_t)seed,
 		.check_invariants = check,
 		.defines = defines,
+		.out = out,
 		.argc = (int)g_strv_length(rest) - 1,
 		.argv = rest + 1,
 	};
 	rc = scenario_run(&o);
 	g_strfreev(rest);
 	g_strfreev(defines);
+	g_free(out);
 	return rc;
 }

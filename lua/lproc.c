@@ -1,0 +1,201 @@
+/* Processes in Lua: m:process() and the address-space calls on it. */
+#include "lmachine.h"
+
+#include "models/mm_space.h"
+
+#include <lauxlib.h>
+#include <string.h>
+
+#define PROCESS_MT "mmsim.process"
+
+struct lprocess {
+	struct machine *m;
+	struct mm_struct *mm;       /* NULL once the process exited */
+};
+
+static struct lprocess *check_process(lua_State *L, int idx)
+{
+	struct lprocess *p = luaL_checkudata(L, idx, PROCESS_MT);
+
+	if (!p->mm)
+		luaL_error(L, "process has exited");
+	return p;
+}
+
+/* Errors a scenario can run into (no memory) come back as nil, "ENOMEM";
+ * the others are mistakes in the script and raise. */
+static int push_result(lua_State *L, int err, const char *what)
+{
+	switch (err) {
+	case 0:
+		lua_pushboolean(L, 1);
+		return 1;
+	case -MM_ENOMEM:
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	case -MM_EFAULT:
+		return luaL_error(L, "%s: address not mapped (EFAULT)", what);
+	case -MM_EACCES:
+		return luaL_error(L, "%s: access not allowed by the mapping's protection (EACCES)",
+				  what);
+	default:
+		return luaL_error(L, "%s: invalid argument (EINVAL)", what);
+	}
+}
+
+static int check_prot(lua_State *L, int idx)
+{
+	static const char *const names[] = { "none", "r", "rw", NULL };
+	static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE };
+
+	return prots[luaL_checkoption(L, idx, "rw", names)];
+}
+
+static uint64_t check_addr(lua_State *L, int idx)
+{
+	lua_Integer a = luaL_checkinteger(L, idx);
+
+	if (a < 0)
+		luaL_error(L, "address %I is negative", a);
+	return (uint64_t)a;
+}
+
+/* m:process() -> a new process with an empty address space, or nil,
+ * "ENOMEM" */
+static int l_process(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
+	struct lprocess *p = lua_newuserdatauv(L, sizeof(*p), 1);
+
+	p->m = m;
+	p->mm = NULL;
+	luaL_setmetatable(L, PROCESS_MT);
+	/* Keep the machine alive as long as the process object. */
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	p->mm = mm_alloc(ctx, m);
+	if (!p->mm) {
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	}
+	return 1;
+}
+
+/* p:mmap(size [, prot]) -> address, or nil, "ENOMEM" */
+static int l_mmap(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	uint64_t len = check_size(L, 2, "mmap");
+	int err = 0;
+	uint64_t addr = mmap_anon(p->mm, len, check_prot(L, 3), &err);
+
+	if (err)
+		return push_result(L, err, "mmap");
+	lua_pushinteger(L, (lua_Integer)addr);
+	return 1;
+}
+
+static int l_munmap(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+
+	return push_result(L, do_munmap(ctx, p->mm, check_addr(L, 2), check_size(L, 3, "munmap")),
+			   "munmap");
+}
+
+/* p:madvise(addr, size, "dontneed" | "free") */
+static int l_madvise(lua_State *L)
+{
+	static const char *const names[] = { "dontneed", "free", NULL };
+	static const int advice[] = { MADV_DONTNEED, MADV_FREE };
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "madvise");
+
+	return push_result(L, do_madvise(ctx, p->mm, addr, len,
+					 advice[luaL_checkoption(L, 4, NULL, names)]), "madvise");
+}
+
+/* p:mprotect(addr, size, "none" | "r" | "rw") */
+static int l_mprotect(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "mprotect");
+
+	return push_result(L, do_mprotect(ctx, p->mm, addr, len, check_prot(L, 4)), "mprotect");
+}
+
+/* p:touch(addr, size) -> pages faulted in, or nil, "ENOMEM", pages */
+static int l_touch(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "touch"), faulted = 0;
+	int err = touch_range(ctx, p->mm, addr, len, &faulted);
+
+	if (err == -MM_ENOMEM) {
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		lua_pushinteger(L, (lua_Integer)faulted);
+		return 3;
+	}
+	if (err)
+		return push_result(L, err, "touch");
+	lua_pushinteger(L, (lua_Integer)faulted);
+	return 1;
+}
+
+/* p:exit(): exit_mmap(), every page freed */
+static int l_exit(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+
+	exit_mmap(ctx, p->mm);
+	p->mm = NULL;
+	return 0;
+}
+
+/* p:stats() -> {pid =, rss =, pgtable_pages =, lazyfree_pages =} */
+static int l_stats(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+
+	lua_createtable(L, 0, 4);
+	lua_pushinteger(L, mm_pid(p->mm));
+	lua_setfield(L, -2, "pid");
+	lua_pushinteger(L, (lua_Integer)mm_rss(p->mm));
+	lua_setfield(L, -2, "rss");
+	lua_pushinteger(L, (lua_Integer)mm_pgtable_pages(p->mm));
+	lua_setfield(L, -2, "pgtable_pages");
+	lua_pushinteger(L, (lua_Integer)mm_lazyfree_pages(p->mm));
+	lua_setfield(L, -2, "lazyfree_pages");
+	return 1;
+}
+
+void lproc_open(lua_State *L, int methods)
+{
+	static const luaL_Reg process_methods[] = {
+		{ "mmap", l_mmap },
+		{ "munmap", l_munmap },
+		{ "madvise", l_madvise },
+		{ "mprotect", l_mprotect },
+		{ "touch", l_touch },
+		{ "exit", l_exit },
+		{ "stats", l_stats },
+		{ NULL, NULL },
+	};
+
+	methods = lua_absindex(L, methods);
+	lua_pushcfunction(L, l_process);
+	lua_setfield(L, methods, "process");
+	luaL_newmetatable(L, PROCESS_MT);
+	luaL_newlib(L, process_methods);
+	lua_setfield(L, -2, "__index");
+	lua_pop(L, 1);
+}

@@ -1,0 +1,302 @@
+/* The results folder of a scenario run: the time series sampled as the run
+ * goes, and at the end summary.json, the kernel-format files and the
+ * plots (DESIGN.md section 5). */
+#include "lresults.h"
+#include "lmachine.h"
+#include "lparams.h"
+
+#include "models/machine.h"
+#include "models/procfs.h"
+#include "sim/lockstat.h"
+#include "sim/results.h"
+
+#include <glib.h>
+#include <lauxlib.h>
+#include <string.h>
+
+static const char *const ts_columns[] = {
+	"time_ms", "zone_lock_acquisitions", "zone_lock_contentions", "zone_lock_wait_ns",
+	"zone_lock_hold_ns", "zone_lock_wait_share", "pcp_lock_acquisitions",
+	"pcp_lock_contentions", "free_pages", "pcp_pages", NULL,
+};
+
+/* One run per process: SimGrid runs one simulation per process. */
+static struct {
+	struct results *r;
+	struct results_ts *ts;
+	const char *scenario;
+	uint64_t seed;
+	char *plot_format;
+	gint64 wall_start;
+	struct progress progress;
+	uint64_t target_ns;          /* end of the current m:run, 0 if open-ended */
+	uint64_t last_row_ns;
+	double last_wait, last_time; /* zone->lock wait and thread time at the last row */
+} run;
+
+int lresults_begin(lua_State *L, const char *scenario, uint64_t seed, const char *out,
+		   const char *plot_format)
+{
+	char *dir = out ? g_strdup(out) : results_default_dir(scenario, NULL);
+	char *err = NULL;
+
+	if (plot_format && !results_plot_format_valid(plot_format)) {
+		lua_pushfstring(L, "-D plot_format=%s: expected png, pdf or svg", plot_format);
+		g_free(dir);
+		return LUA_ERRRUN;
+	}
+	run.r = results_open(dir, &err);
+	g_free(dir);
+	if (!run.r) {
+		lua_pushstring(L, err);
+		g_free(err);
+		return LUA_ERRRUN;
+	}
+	run.scenario = scenario;
+	run.seed = seed;
+	run.plot_format = g_strdup(plot_format ? plot_format : "png");
+	run.wall_start = g_get_monotonic_time();
+	progress_init(&run.progress);
+	return LUA_OK;
+}
+
+void lresults_set_target(uint64_t until_ns)
+{
+	run.target_ns = until_ns;
+}
+
+static void write_row(struct lmachine *lm)
+{
+	struct lock_stats z, p;
+	double values[G_N_ELEMENTS(ts_columns) - 1];
+	char *err = NULL;
+	uint64_t now = engine_clock(lm->e);
+	double time = engine_thread_time_ns(lm->e);
+
+	if (!run.ts)
+		return;
+	engine_class_stats(lm->e, LOCK_CLASS_ZONE, &z);
+	engine_class_stats(lm->e, LOCK_CLASS_PCP, &p);
+	values[0] = (double)now / 1e6;
+	values[1] = (double)z.hold.nr;
+	values[2] = (double)z.wait.nr;
+	values[3] = (double)z.wait.total;
+	values[4] = (double)z.hold.total;
+	/* The share of thread time spent waiting during this interval. */
+	values[5] = time > run.last_time ? ((double)z.wait.total - run.last_wait) /
+					   (time - run.last_time) : 0;
+	values[6] = (double)p.hold.nr;
+	values[7] = (double)p.wait.nr;
+	values[8] = (double)machine_free_pages(lm->m);
+	values[9] = (double)machine_pcp_pages(lm->m);
+	run.last_wait = (double)z.wait.total;
+	run.last_time = time;
+	run.last_row_ns = now;
+	if (results_ts_row(run.ts, values, &err)) {
+		g_printerr("mmsim: warning: %s\n", err);
+		g_free(err);
+	}
+}
+
+static void sampler(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+
+	for (;;) {
+		engine_sleep(ctx, lm->sample_interval);
+		engine_settle(ctx);
+		write_row(lm);
+		progress_update(&run.progress, engine_clock(lm->e), run.target_ns,
+				(double)(g_get_monotonic_time() - run.wall_start) / 1e6);
+	}
+}
+
+void lresults_start_sampling(struct lmachine *lm)
+{
+	char *err = NULL;
+
+	if (!run.r || run.ts || !lm->sample_interval)
+		return;
+	run.ts = results_ts_open(run.r, "timeseries.csv", ts_columns, &err);
+	if (!run.ts) {
+		g_printerr("mmsim: warning: %s\n", err);
+		g_free(err);
+		return;
+	}
+	write_row(lm);
+	engine_spawn_daemon(lm->e, 0, "sampler", sampler, lm);
+}
+
+static void write_file(const char *name, GString *s)
+{
+	char *err = NULL;
+
+	if (results_write(run.r, name, s->str, s->len, &err)) {
+		g_printerr("mmsim: warning: %s\n", err);
+		g_free(err);
+	}
+	g_string_truncate(s, 0);
+}
+
+static void set_lock_class(struct results_json *j, const struct engine *e, const char *prefix,
+			   enum lock_class_id cls)
+{
+	struct lock_stats st;
+	struct { const char *key; uint64_t v; } f[9];
+	unsigned n = 0;
+
+	engine_class_stats(e, cls, &st);
+	f[n++] = (typeof(f[0])){ "acquisitions", st.hold.nr };
+	f[n++] = (typeof(f[0])){ "contentions", st.wait.nr };
+	f[n++] = (typeof(f[0])){ "con_bounces", st.con_bounces };
+	f[n++] = (typeof(f[0])){ "acq_bounces", st.acq_bounces };
+	f[n++] = (typeof(f[0])){ "wait_ns_total", st.wait.total };
+	f[n++] = (typeof(f[0])){ "wait_ns_max", st.wait.max };
+	f[n++] = (typeof(f[0])){ "hold_ns_total", st.hold.total };
+	f[n++] = (typeof(f[0])){ "hold_ns_max", st.hold.max };
+	for (unsigned i = 0; i < n; i++) {
+		char *key = g_strdup_printf("%s.%s", prefix, f[i].key);
+
+		results_json_set_uint(j, key, f[i].v);
+		g_free(key);
+	}
+	char *key = g_strdup_printf("%s.wait_share", prefix);
+	results_json_set_double(j, key, engine_wait_share(e, cls));
+	g_free(key);
+}
+
+static int cmp_keys(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* params.* from the scenario's resolved parameters, in sorted order. */
+static void set_params(lua_State *L, struct results_json *j)
+{
+	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+
+	lparams_push_resolved(L);
+	if (lua_istable(L, -1)) {
+		for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+			g_ptr_array_add(keys, g_strdup(lua_tostring(L, -2)));
+		g_ptr_array_sort(keys, cmp_keys);
+	}
+	for (guint i = 0; i < keys->len; i++) {
+		char *key = g_strdup_printf("params.%s", (char *)keys->pdata[i]);
+
+		lua_getfield(L, -1, keys->pdata[i]);
+		if (lua_isboolean(L, -1))
+			results_json_set_bool(j, key, lua_toboolean(L, -1));
+		else if (lua_isinteger(L, -1))
+			results_json_set_int(j, key, lua_tointeger(L, -1));
+		else if (lua_type(L, -1) == LUA_TNUMBER)
+			results_json_set_double(j, key, lua_tonumber(L, -1));
+		else
+			results_json_set_string(j, key, lua_tostring(L, -1));
+		lua_pop(L, 1);
+		g_free(key);
+	}
+	lua_pop(L, 1);
+	g_ptr_array_free(keys, TRUE);
+}
+
+static void set_vmstat(struct results_json *j, struct machine *m)
+{
+	GString *s = g_string_new(NULL);
+	char **lines;
+
+	proc_vmstat(m, s);
+	lines = g_strsplit(s->str, "\n", -1);
+	for (char **l = lines; *l && **l; l++) {
+		char *sp = strchr(*l, ' ');
+		char *key;
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		key = g_strdup_printf("vmstat.%s", *l);
+		results_json_set_uint(j, key, g_ascii_strtoull(sp + 1, NULL, 10));
+		g_free(key);
+	}
+	g_strfreev(lines);
+	g_string_free(s, TRUE);
+}
+
+int lresults_end(lua_State *L, struct lmachine *lm)
+{
+	struct results_json *j = results_json_new();
+	GString *s = g_string_new(NULL);
+	char *err = NULL, *title, *base = g_path_get_basename(run.scenario);
+	double wall = (double)(g_get_monotonic_time() - run.wall_start) / 1e6;
+
+	progress_done(&run.progress);
+	if (lm && lm->e && run.ts && engine_clock(lm->e) > run.last_row_ns)
+		write_row(lm);
+	results_json_set_string(j, "version", PACKAGE_VERSION);
+	results_json_set_string(j, "scenario", run.scenario);
+	results_json_set_uint(j, "seed", run.seed);
+	set_params(L, j);
+	if (lm) {
+		struct machine *m = lm->m;
+
+		results_json_set_string(j, "machine.name", m->topo.name);
+		results_json_set_string(j, "machine.policy", mm_policy_names[m->policy]);
+		results_json_set_uint(j, "machine.nodes", m->nr_nodes);
+		results_json_set_uint(j, "machine.cpus", m->nr_cpus);
+		results_json_set_uint(j, "machine.memory_mib", topology_total_mem(&m->topo) >> 20);
+	}
+	results_json_set_double(j, "sim_time_s", lm && lm->e ? engine_clock(lm->e) / 1e9 : 0);
+	results_json_set_double(j, "wall_time_s", wall);
+	if (lm && lm->e) {
+		set_lock_class(j, lm->e, "zone_lock", LOCK_CLASS_ZONE);
+		set_lock_class(j, lm->e, "pcp_lock", LOCK_CLASS_PCP);
+	}
+	if (lm) {
+		results_json_set_uint(j, "memory.managed_pages", machine_managed_pages(lm->m));
+		results_json_set_uint(j, "memory.free_pages", machine_free_pages(lm->m));
+		results_json_set_uint(j, "memory.pcp_pages", machine_pcp_pages(lm->m));
+		set_vmstat(j, lm->m);
+	}
+	if (results_write_summary(run.r, j, &err)) {
+		g_printerr("mmsim: warning: %s\n", err);
+		g_free(err);
+	}
+	results_json_free(j);
+
+	if (lm) {
+		proc_vmstat(lm->m, s);
+		write_file("vmstat", s);
+		proc_buddyinfo(lm->m, s);
+		write_file("buddyinfo", s);
+		proc_pagetypeinfo(lm->m, s);
+		write_file("pagetypeinfo", s);
+		proc_zoneinfo(lm->m, s);
+		write_file("zoneinfo", s);
+	}
+	if (lm && lm->e) {
+		lockstat_print(lm->e, s);
+		write_file("lock_stat", s);
+		g_string_append(s, "cpu,zone_wait_ns,pcp_wait_ns\n");
+		for (unsigned cpu = 0; cpu < lm->m->nr_cpus; cpu++)
+			g_string_append_printf(s, "%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n", cpu,
+					       engine_cpu_wait_ns(lm->e, cpu, LOCK_CLASS_ZONE),
+					       engine_cpu_wait_ns(lm->e, cpu, LOCK_CLASS_PCP));
+		write_file("cpu_wait.csv", s);
+		if (run.ts) {
+			results_ts_close(run.ts);
+			run.ts = NULL;
+		}
+		title = g_strdup_printf("%s, %s, %s (%u CPUs)", base,
+					mm_policy_names[lm->m->policy], lm->m->topo.name, lm->m->nr_cpus);
+		results_plot(run.r, "lock_timeseries", "timeseries.csv", run.plot_format, title, NULL);
+		results_plot(run.r, "cpu_wait", "cpu_wait.csv", run.plot_format, title, NULL);
+		g_free(title);
+	}
+	g_string_free(s, TRUE);
+	g_free(base);
+	g_printerr("mmsim: results in %s\n", results_dir(run.r));
+	results_close(run.r);
+	run.r = NULL;
+	g_free(run.plot_format);
+	return LUA_OK;
+}

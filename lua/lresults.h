@@ -1,0 +1,24 @@
+/* The results folder of a scenario run (see lresults.c). */
+#ifndef MMSIM_LRESULTS_H
+#define MMSIM_LRESULTS_H
+
+#include <lua.h>
+#include <stdint.h>
+
+struct lmachine;
+
+/* Open the results folder (out, or results/SCENARIO-TIMESTAMP) before the
+ * script runs.  LUA_OK, or an error message on the stack. */
+int lresults_begin(lua_State *L, const char *scenario, uint64_t seed, const char *out,
+		   const char *plot_format);
+/* Start timeseries.csv and its sampler thread for the machine whose
+ * engine just started. */
+void lresults_start_sampling(struct lmachine *lm);
+/* The simulated time the current m:run stops at (0: open-ended), for the
+ * progress line. */
+void lresults_set_target(uint64_t until_ns);
+/* After the script: summary.json/csv, the kernel-format files, cpu_wait.csv
+ * and the plots for machine lm (NULL if the script built none). */
+int lresults_end(lua_State *L, struct lmachine *lm);
+
+#endif

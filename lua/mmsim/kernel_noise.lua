@@ -1,0 +1,110 @@
+-- kernel_noise: a background source of kernel allocations.
+--
+-- Slab-like unmovable and reclaimable allocations of orders 0-3 arrive at a
+-- steady rate on a set of CPUs and live for a random, exponentially
+-- distributed time; a share of them live for the rest of the run (long-lived
+-- kernel objects: inodes kept in cache, page tables of daemons, ...). This
+-- is what scatters non-movable pages over memory as a machine ages.
+--
+--   local noise = require("mmsim.kernel_noise").start(m, {
+--     cpus = {0, 1},            -- CPUs running the noise (one thread each)
+--     rate = 200,               -- allocations per simulated millisecond, per CPU
+--     reclaimable_share = 0.4,  -- the rest is unmovable
+--     orders = {0.70, 0.10, 0.10, 0.10},  -- weights of orders 0, 1, 2, 3
+--     lifetime = "5ms",         -- mean lifetime
+--     long_lived_share = 0.02,  -- never freed
+--     until_ns = nil,           -- stop allocating at this simulated time
+--   })
+--   ... m:run{...} ...
+--   print(noise.stats.allocated, noise.stats.freed, noise.stats.failed)
+local M = {}
+
+local KERNEL_OWNER = 3 << 28   -- owner kind KERNEL (models/mm_space.h)
+
+local function ns_of(v)
+  if type(v) == "number" then return v end
+  local n, unit = tostring(v):match("^([%d.]+)(%a+)$")
+  local scale = ({ ns = 1, us = 1e3, ms = 1e6, s = 1e9 })[unit]
+  assert(n and scale, "kernel_noise: cannot read time " .. tostring(v))
+  return tonumber(n) * scale
+end
+
+local function pick(weights, r)
+  local total = 0
+  for _, w in ipairs(weights) do total = total + w end
+  local x = r * total
+  for i, w in ipairs(weights) do
+    x = x - w
+    if x <= 0 then return i - 1 end
+  end
+  return #weights - 1
+end
+
+function M.start(m, o)
+  o = o or {}
+  local cpus = o.cpus or { 0 }
+  local rate = o.rate or 200
+  local recl = o.reclaimable_share or 0.4
+  local orders = o.orders or { 0.70, 0.10, 0.10, 0.10 }
+  local lifetime = ns_of(o.lifetime or "5ms")
+  local long_lived = o.long_lived_share or 0.02
+  local stop = o.until_ns
+  local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0 }
+  local gap = 1e6 / rate
+
+  for _, cpu in ipairs(cpus) do
+    m:spawn{ cpu = cpu, name = "kernel_noise" .. cpu, fn = function()
+      -- Objects ordered by expiry: a binary heap of {expires, pfn}.
+      local heap = {}
+      local function push(e)
+        heap[#heap + 1] = e
+        local i = #heap
+        while i > 1 and heap[i // 2][1] > heap[i][1] do
+          heap[i], heap[i // 2] = heap[i // 2], heap[i]
+          i = i // 2
+        end
+      end
+      local function pop()
+        local top = heap[1]
+        heap[1] = heap[#heap]
+        heap[#heap] = nil
+        local i = 1
+        while true do
+          local l, r, s = 2 * i, 2 * i + 1, i
+          if l <= #heap and heap[l][1] < heap[s][1] then s = l end
+          if r <= #heap and heap[r][1] < heap[s][1] then s = r end
+          if s == i then break end
+          heap[i], heap[s] = heap[s], heap[i]
+          i = s
+        end
+        return top
+      end
+      while not stop or mmsim.now() < stop do
+        local now = mmsim.now()
+        while #heap > 0 and heap[1][1] <= now do
+          m:free(pop()[2])
+          stats.freed = stats.freed + 1
+        end
+        local pfn = m:alloc{
+          order = pick(orders, math.random()),
+          type = math.random() < recl and "reclaimable" or "unmovable",
+          owner = KERNEL_OWNER | cpu,
+        }
+        if pfn then
+          stats.allocated = stats.allocated + 1
+          if math.random() < long_lived then
+            stats.long_lived = stats.long_lived + 1
+          else
+            push({ now - lifetime * math.log(1 - math.random()), pfn })
+          end
+        else
+          stats.failed = stats.failed + 1
+        end
+        mmsim.sleep(gap * (0.5 + math.random()))
+      end
+    end }
+  end
+  return { stats = stats }
+end
+
+return M

@@ -1,0 +1,467 @@
+/* Processes and their VMAs: the process table, mmap's top-down placement,
+ * munmap, madvise, mprotect, exit and the anonymous reverse map
+ * (kernel/fork.c, mm/mmap.c, mm/vma.c, mm/madvise.c, mm/mprotect.c,
+ * mm/rmap.c).  Page tables are in mm_space_pgtable.c.
+ *
+ * VMAs live in an array sorted by address: lookups are binary searches.
+ * Adjacent VMAs with the same protection merge, as anonymous VMAs do, so
+ * the array stays short and mmap's top-down gap search, linear here where
+ * the kernel's maple tree tracks gaps, stays cheap.  Not modelled yet:
+ * vm.max_map_count, the shared zero page (a read fault allocates a page as
+ * a write fault does), stack guard gaps and address randomisation. */
+#include "mm_space_internal.h"
+#include "page_alloc.h"
+
+static gint pid_cmp(gconstpointer a, gconstpointer b)
+{
+	unsigned x = GPOINTER_TO_UINT(a), y = GPOINTER_TO_UINT(b);
+
+	return (x > y) - (x < y);
+}
+
+static bool prot_valid(int prot)
+{
+	return !(prot & ~(PROT_READ | PROT_WRITE));
+}
+
+static uint64_t page_align(uint64_t len)
+{
+	return (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+/* The first VMA (live or dying) that ends above addr; the array's length
+ * if none. */
+unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr)
+{
+	unsigned lo = 0, hi = mm->vmas->len;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (vma_at(mm, mid)->vm_end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* The first live VMA that ends above addr. */
+static unsigned next_live(const struct mm_struct *mm, uint64_t addr)
+{
+	unsigned i = vma_lower_bound(mm, addr);
+
+	while (i < mm->vmas->len && vma_at(mm, i)->dying)
+		i++;
+	return i;
+}
+
+/* find_vma_intersection for one address, placeholders excluded. */
+struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr)
+{
+	unsigned i = vma_lower_bound(mm, addr);
+	struct vm_area_struct *vma;
+
+	if (i == mm->vmas->len)
+		return NULL;
+	vma = vma_at(mm, i);
+	return vma->vm_start <= addr && !vma->dying ? vma : NULL;
+}
+
+/* Whether any VMA, placeholders included, meets [start, end): its page
+ * tables are still needed. */
+bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	unsigned i = vma_lower_bound(mm, start);
+
+	return i < mm->vmas->len && vma_at(mm, i)->vm_start < end;
+}
+
+/* __split_vma: vma i becomes [vm_start, addr) and [addr, vm_end). */
+static void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
+{
+	struct vm_area_struct tail = *vma_at(mm, i);
+
+	tail.vm_start = addr;
+	vma_at(mm, i)->vm_end = addr;
+	g_array_insert_val(mm->vmas, i + 1, tail);
+	if (!tail.dying)
+		mm->map_count++;
+}
+
+/* vma_merge: join each pair of neighbours in [lo, hi + 1] that touch and
+ * have the same protection, as an anonymous mapping's VMAs merge. */
+static void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
+{
+	if (mm->vmas->len < 2)
+		return;
+	for (unsigned i = MIN(hi + 1, mm->vmas->len - 1); i-- > lo;) {
+		struct vm_area_struct *a = vma_at(mm, i), *b = vma_at(mm, i + 1);
+
+		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot)
+			continue;
+		a->vm_end = b->vm_end;
+		g_array_remove_index(mm->vmas, i + 1);
+		mm->map_count--;
+	}
+}
+
+struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
+{
+	struct mm_registry *reg = m->procs;
+	struct mm_struct *mm;
+	unsigned pid;
+	pfn_t pgd;
+
+	if (!reg) {
+		reg = m->procs = g_new0(struct mm_registry, 1);
+		reg->by_pid = g_tree_new(pid_cmp);
+		reg->next_pid = 1;
+	}
+	/* The pid must fit the owner word. */
+	if (reg->next_pid > OWNER_ID_MASK)
+		return NULL;
+	pid = reg->next_pid++;
+	pgd = __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0,
+			    (int)topology_cpu_to_node(&m->topo, ctx->cpu),
+			    make_owner(OWNER_KIND_PGTABLE, pid), pgtable_offset(PGTABLE_PGD, 0));
+	if (pgd == PFN_NONE)
+		return NULL;
+	mm = g_new0(struct mm_struct, 1);
+	mm->m = m;
+	mm->pid = pid;
+	mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vm_area_struct));
+	mm->pgd = pt_dir_new(pgd);
+	mm->nr_pgtables = 1;
+	g_tree_insert(reg->by_pid, GUINT_TO_POINTER(pid), mm);
+	return mm;
+}
+
+static void mm_struct_free(struct mm_struct *mm)
+{
+	if (mm->pgd)
+		free_table_tree(mm->pgd, PGTABLE_PGD);
+	g_array_free(mm->vmas, TRUE);
+	g_free(mm);
+}
+
+static gboolean free_one(gpointer key, gpointer value, gpointer data)
+{
+	(void)key, (void)data;
+	mm_struct_free(value);
+	return FALSE;
+}
+
+void mm_free_all(struct machine *m)
+{
+	if (!m->procs)
+		return;
+	g_tree_foreach(m->procs->by_pid, free_one, NULL);
+	g_tree_destroy(m->procs->by_pid);
+	g_free(m->procs);
+	m->procs = NULL;
+}
+
+struct mm_struct *mm_find(struct machine *m, unsigned pid)
+{
+	return m->procs ? g_tree_lookup(m->procs->by_pid, GUINT_TO_POINTER(pid)) : NULL;
+}
+
+/* unmapped_area_topdown: the highest gap below mmap_base that fits. */
+uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err)
+{
+	uint64_t top = MMAP_BASE;
+	struct vm_area_struct vma = { .prot = prot };
+	unsigned i;
+
+	*err = 0;
+	if (!len || !prot_valid(prot)) {
+		*err = -MM_EINVAL;
+		return 0;
+	}
+	if (len > TASK_SIZE) {
+		*err = -MM_ENOMEM;
+		return 0;
+	}
+	len = page_align(len);
+	/* Placeholders count as mapped: their range is not free until the
+	 * munmap removing them is done. */
+	for (i = mm->vmas->len; i > 0; i--) {
+		if (top - vma_at(mm, i - 1)->vm_end >= len)
+			break;
+		top = vma_at(mm, i - 1)->vm_start;
+	}
+	if (top - MMAP_MIN_ADDR < len) {
+		*err = -MM_ENOMEM;
+		return 0;
+	}
+	vma.vm_start = top - len;
+	vma.vm_end = top;
+	g_array_insert_val(mm->vmas, i, vma);
+	mm->map_count++;
+	vma_merge_range(mm, i ? i - 1 : 0, i);
+	return vma.vm_start;
+}
+
+/* The next stretch of [addr, end) held by this call's placeholders. */
+static bool next_owned(const struct mm_struct *mm, unsigned token, uint64_t addr, uint64_t end,
+		       uint64_t *s, uint64_t *e)
+{
+	for (unsigned i = vma_lower_bound(mm, addr); i < mm->vmas->len; i++) {
+		struct vm_area_struct *vma = vma_at(mm, i);
+
+		if (vma->vm_start >= end)
+			break;
+		if (vma->dying == token) {
+			*s = MAX(addr, vma->vm_start);
+			*e = MIN(end, vma->vm_end);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Zap the placeholders tagged token in [start, end), remove them, and
+ * free the page tables left without a VMA. */
+static void unmap_region(struct mmu_gather *tlb, unsigned token, uint64_t start, uint64_t end)
+{
+	struct mm_struct *mm = tlb->mm;
+	uint64_t s, e;
+
+	for (uint64_t addr = start; next_owned(mm, token, addr, end, &s, &e); addr = e)
+		zap_page_range(tlb, s, e);
+	for (unsigned i = vma_lower_bound(mm, start);
+	     i < mm->vmas->len && vma_at(mm, i)->vm_start < end;) {
+		if (vma_at(mm, i)->dying == token)
+			g_array_remove_index(mm->vmas, i);
+		else
+			i++;
+	}
+	free_pgtables(tlb, start, end);
+}
+
+static unsigned new_token(struct mm_struct *mm)
+{
+	if (!++mm->next_token)
+		mm->next_token = 1;
+	return mm->next_token;
+}
+
+/* do_vmi_munmap: split the VMAs at the edges, turn those inside into this
+ * call's placeholders, then zap, remove them and free the page tables. */
+int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	struct mmu_gather tlb;
+	unsigned token, i;
+	uint64_t end;
+	bool detached = false;
+
+	if ((addr & (PAGE_SIZE - 1)) || addr > TASK_SIZE || len > TASK_SIZE - addr)
+		return -MM_EINVAL;
+	len = page_align(len);
+	if (!len)
+		return -MM_EINVAL;
+	end = addr + len;
+	token = new_token(mm);
+	i = vma_lower_bound(mm, addr);
+	if (i < mm->vmas->len && vma_at(mm, i)->vm_start < addr && !vma_at(mm, i)->dying)
+		vma_split(mm, i++, addr);
+	for (; i < mm->vmas->len && vma_at(mm, i)->vm_start < end; i++) {
+		if (vma_at(mm, i)->dying)
+			continue;
+		if (vma_at(mm, i)->vm_end > end)
+			vma_split(mm, i, end);
+		vma_at(mm, i)->dying = token;
+		mm->map_count--;
+		detached = true;
+	}
+	if (!detached)
+		return 0;
+	tlb_gather_init(&tlb, ctx, mm);
+	unmap_region(&tlb, token, addr, end);
+	tlb_finish_mmu(&tlb);
+	return 0;
+}
+
+/* madvise_walk_vmas: the advice on every live VMA in the range, -ENOMEM
+ * at the end if part of it was not mapped.  Each step looks the VMA up
+ * again, since zapping frees pages between steps. */
+int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
+	       int advice)
+{
+	struct mmu_gather tlb;
+	uint64_t end;
+	bool unmapped = false;
+
+	if (advice != MADV_DONTNEED && advice != MADV_FREE)
+		return -MM_EINVAL;
+	if ((start & (PAGE_SIZE - 1)) || len > UINT64_MAX - PAGE_SIZE)
+		return -MM_EINVAL;
+	end = start + page_align(len);
+	if (end < start)
+		return -MM_EINVAL;
+	tlb_gather_init(&tlb, ctx, mm);
+	while (start < end) {
+		unsigned i = next_live(mm, start);
+		struct vm_area_struct *vma = i < mm->vmas->len ? vma_at(mm, i) : NULL;
+		uint64_t seg_end;
+
+		if (!vma || vma->vm_start >= end) {
+			unmapped = true;
+			break;
+		}
+		if (vma->vm_start > start) {
+			unmapped = true;
+			start = vma->vm_start;
+		}
+		seg_end = MIN(end, vma->vm_end);
+		if (advice == MADV_DONTNEED) {
+			start = zap_some(&tlb, start, seg_end);
+			if (tlb.nr == PAGEVEC_SIZE)
+				tlb_flush_batch(&tlb);
+		} else {
+			unsigned long n = madvise_free_range(mm, start, seg_end);
+
+			tlb.ptes += n;
+			tlb.need_flush |= n != 0;
+			start = seg_end;
+		}
+	}
+	tlb_finish_mmu(&tlb);
+	return unmapped ? -MM_ENOMEM : 0;
+}
+
+/* do_mprotect_pkey: as the kernel does, the VMAs before a hole are changed
+ * and the hole makes it -ENOMEM.  Present entries are rewritten and the
+ * TLB flushed; nothing is freed. */
+int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len, int prot)
+{
+	unsigned long ptes = 0;
+	uint64_t end;
+	unsigned i, first;
+	int err = 0;
+
+	if ((start & (PAGE_SIZE - 1)) || !prot_valid(prot))
+		return -MM_EINVAL;
+	if (!len)
+		return 0;
+	if (len > UINT64_MAX - PAGE_SIZE)
+		return -MM_ENOMEM;
+	end = start + page_align(len);
+	if (end <= start)
+		return -MM_ENOMEM;
+	first = i = vma_lower_bound(mm, start);
+	if (i == mm->vmas->len || vma_at(mm, i)->dying || vma_at(mm, i)->vm_start > start)
+		return -MM_ENOMEM;
+	for (;;) {
+		uint64_t next;
+
+		if (vma_at(mm, i)->prot != prot) {
+			if (vma_at(mm, i)->vm_start < start)
+				vma_split(mm, i++, start);
+			if (vma_at(mm, i)->vm_end > end)
+				vma_split(mm, i, end);
+			ptes += count_present(mm, vma_at(mm, i)->vm_start, vma_at(mm, i)->vm_end);
+			vma_at(mm, i)->prot = prot;
+		}
+		next = vma_at(mm, i)->vm_end;
+		if (next >= end)
+			break;
+		if (i + 1 == mm->vmas->len || vma_at(mm, i + 1)->dying ||
+		    vma_at(mm, i + 1)->vm_start != next) {
+			err = -MM_ENOMEM;
+			break;
+		}
+		i++;
+	}
+	vma_merge_range(mm, first ? first - 1 : 0, i);
+	if (ptes) {
+		mm_charge(ctx, COST_PTE, ptes);
+		mm_charge(ctx, COST_TLB_FLUSH, 1);
+	}
+	return err;
+}
+
+/* exit_mmap: every VMA becomes a placeholder, is zapped and removed, the
+ * page tables are freed level by level and the PGD last. */
+void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	struct mmu_gather tlb;
+	unsigned token = new_token(mm);
+	pfn_t pgd = mm->pgd->page;
+
+	for (unsigned i = 0; i < mm->vmas->len; i++)
+		if (!vma_at(mm, i)->dying)
+			vma_at(mm, i)->dying = token;
+	mm->map_count = 0;
+	tlb_gather_init(&tlb, ctx, mm);
+	unmap_region(&tlb, token, 0, TASK_SIZE);
+	tlb_finish_mmu(&tlb);
+	g_assert(mm->pgd->nr == 0 && mm->rss == 0);
+	g_free(mm->pgd);
+	mm->pgd = NULL;
+	mm->nr_pgtables--;
+	g_tree_remove(mm->m->procs->by_pid, GUINT_TO_POINTER(mm->pid));
+	__free_pages(ctx, mm->m, pgd);
+	mm_struct_free(mm);
+}
+
+unsigned mm_pid(const struct mm_struct *mm)
+{
+	return mm->pid;
+}
+
+unsigned long mm_rss(const struct mm_struct *mm)
+{
+	return mm->rss;
+}
+
+unsigned long mm_pgtable_pages(const struct mm_struct *mm)
+{
+	return mm->nr_pgtables;
+}
+
+unsigned long mm_lazyfree_pages(const struct mm_struct *mm)
+{
+	return mm->nr_lazyfree;
+}
+
+unsigned mm_map_count(const struct mm_struct *mm)
+{
+	return mm->map_count;
+}
+
+bool mm_find_vma(const struct mm_struct *mm, uint64_t addr, uint64_t *start, uint64_t *end,
+		 int *prot)
+{
+	unsigned i = next_live(mm, addr);
+
+	if (i == mm->vmas->len)
+		return false;
+	*start = vma_at(mm, i)->vm_start;
+	*end = vma_at(mm, i)->vm_end;
+	*prot = vma_at(mm, i)->prot;
+	return true;
+}
+
+/* rmap_walk_anon: the owner record names the process and the virtual page;
+ * the page table must map the frame there. */
+bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mmp, uint64_t *addrp)
+{
+	struct mm_struct *mm;
+	uint32_t owner;
+	uint64_t addr;
+
+	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+		return false;
+	owner = page_owner(m, pfn);
+	if (owner_kind(owner) != OWNER_KIND_ANON)
+		return false;
+	mm = mm_find(m, owner & OWNER_ID_MASK);
+	addr = (uint64_t)page_owner_offset(m, pfn) << PAGE_SHIFT;
+	if (!mm || follow_page(mm, addr) != pfn)
+		return false;
+	*mmp = mm;
+	*addrp = addr;
+	return true;
+}

@@ -1,0 +1,159 @@
+/* The address space checker (mm_check_invariants): VMAs, page tables,
+ * owner records and counters agree with each other and with the memmap. */
+#include "mm_space_internal.h"
+#include "page_alloc.h"
+
+#define MAX_REPORTS 20
+
+struct check {
+	struct mm_struct *mm;
+	GString *out;
+	unsigned errors;
+	unsigned long rss, lazy, tables;
+};
+
+static void G_GNUC_PRINTF(2, 3) fail(struct check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->errors++ >= MAX_REPORTS)
+		return;
+	g_string_append_printf(c->out, "pid %u: ", c->mm->pid);
+	va_start(ap, fmt);
+	g_string_append_vprintf(c->out, fmt, ap);
+	va_end(ap);
+	g_string_append_c(c->out, '\n');
+}
+
+/* pfn must be an allocated order-0 block with this owner record. */
+static void check_frame(struct check *c, pfn_t pfn, uint32_t owner, uint32_t offset,
+			const char *what, uint64_t addr)
+{
+	struct machine *m = c->mm->m;
+
+	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC ||
+	    page_order(&m->mm, pfn) != 0) {
+		fail(c, "%s at %#" G_GINT64_MODIFIER "x: pfn %u is not an allocated page", what,
+		     addr, pfn);
+		return;
+	}
+	if (page_owner(m, pfn) != owner || page_owner_offset(m, pfn) != offset)
+		fail(c, "%s at %#" G_GINT64_MODIFIER "x: pfn %u owner %#x/%#x, expected %#x/%#x",
+		     what, addr, pfn, page_owner(m, pfn), page_owner_offset(m, pfn), owner, offset);
+}
+
+static void check_vmas(struct check *c)
+{
+	struct mm_struct *mm = c->mm;
+	unsigned live = 0;
+
+	for (unsigned i = 0; i < mm->vmas->len; i++) {
+		struct vm_area_struct *v = vma_at(mm, i);
+
+		live += !v->dying;
+		if (v->vm_start >= v->vm_end || ((v->vm_start | v->vm_end) & (PAGE_SIZE - 1)) ||
+		    v->vm_start < MMAP_MIN_ADDR || v->vm_end > TASK_SIZE ||
+		    (v->prot & ~(PROT_READ | PROT_WRITE)))
+			fail(c, "bad VMA %u [%#" G_GINT64_MODIFIER "x, %#" G_GINT64_MODIFIER
+			     "x) prot %d", i, v->vm_start, v->vm_end, v->prot);
+		if (i && vma_at(mm, i - 1)->vm_end > v->vm_start)
+			fail(c, "VMAs %u and %u overlap or are out of order", i - 1, i);
+		else if (i && vma_at(mm, i - 1)->vm_end == v->vm_start &&
+			 vma_at(mm, i - 1)->prot == v->prot && !vma_at(mm, i - 1)->dying && !v->dying)
+			fail(c, "VMAs %u and %u should have been merged", i - 1, i);
+	}
+	if (live != mm->map_count)
+		fail(c, "map_count %u, %u live VMAs", mm->map_count, live);
+}
+
+static void check_pte_table(struct check *c, struct pte_table *pt, uint64_t base)
+{
+	struct mm_struct *mm = c->mm;
+	unsigned present = 0;
+
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+		uint64_t addr = base + (uint64_t)i * PAGE_SIZE;
+
+		if (pt->pte[i] == PFN_NONE) {
+			if (pte_lazyfree(pt, i))
+				fail(c, "lazy-free mark on the empty entry %#" G_GINT64_MODIFIER "x",
+				     addr);
+			continue;
+		}
+		present++;
+		c->lazy += pte_lazyfree(pt, i);
+		if (!range_has_vma(mm, addr, addr + PAGE_SIZE))
+			fail(c, "page mapped at %#" G_GINT64_MODIFIER "x outside every VMA", addr);
+		check_frame(c, pt->pte[i], make_owner(OWNER_KIND_ANON, mm->pid),
+			    (uint32_t)(addr >> PAGE_SHIFT), "page", addr);
+	}
+	if (present != pt->nr_present)
+		fail(c, "PTE table at %#" G_GINT64_MODIFIER "x counts %u present, holds %u", base,
+		     pt->nr_present, present);
+	c->rss += present;
+}
+
+/* A table of this level mapping from base, and everything below it. */
+static void check_table(struct check *c, void *t, int level, uint64_t base)
+{
+	struct mm_struct *mm = c->mm;
+	uint64_t span = level_span(level);
+	struct pt_dir *dir = t;
+	pfn_t page = level == PGTABLE_PTE ? ((struct pte_table *)t)->page : dir->page;
+	unsigned nr = 0;
+
+	c->tables++;
+	check_frame(c, page, make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, base),
+		    "page table", base);
+	if (level != PGTABLE_PGD && !range_has_vma(mm, base, base + span))
+		fail(c, "level %d table at %#" G_GINT64_MODIFIER "x kept without a VMA", level,
+		     base);
+	if (level == PGTABLE_PTE) {
+		check_pte_table(c, t, base);
+		return;
+	}
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+		if (!dir->entry[i])
+			continue;
+		nr++;
+		check_table(c, dir->entry[i], level - 1, base + i * level_entry_size(level));
+	}
+	if (nr != dir->nr)
+		fail(c, "level %d table at %#" G_GINT64_MODIFIER "x counts %u entries, holds %u",
+		     level, base, dir->nr, nr);
+}
+
+char *mm_check_invariants(struct mm_struct *mm)
+{
+	struct check c = { .mm = mm, .out = g_string_new(NULL) };
+
+	check_vmas(&c);
+	check_table(&c, mm->pgd, PGTABLE_PGD, 0);
+	if (c.rss != mm->rss || c.lazy != mm->nr_lazyfree || c.tables != mm->nr_pgtables)
+		fail(&c, "counters rss %lu lazyfree %lu pgtables %lu, tables hold %lu %lu %lu",
+		     mm->rss, mm->nr_lazyfree, mm->nr_pgtables, c.rss, c.lazy, c.tables);
+	if (c.errors > MAX_REPORTS)
+		g_string_append_printf(c.out, "... %u more\n", c.errors - MAX_REPORTS);
+	return g_string_free(c.out, c.errors == 0);
+}
+
+static gboolean check_one(gpointer key, gpointer value, gpointer data)
+{
+	char *r = mm_check_invariants(value);
+
+	(void)key;
+	if (r) {
+		g_string_append(data, r);
+		g_free(r);
+	}
+	return FALSE;
+}
+
+char *mm_check_all(struct machine *m)
+{
+	GString *out = g_string_new(NULL);
+
+	if (m->procs)
+		g_tree_foreach(m->procs->by_pid, check_one, out);
+	return g_string_free(out, out->len == 0);
+}

@@ -1,0 +1,139 @@
+/* Data structures shared by the mm_space*.c files (not part of the API).
+ *
+ * Memory per process: a VMA is 24 bytes in a sorted array; a PTE table
+ * (maps 2 MiB) is 2120 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
+ * own frame and a count; PMD, PUD and PGD tables are 4104 bytes each (512
+ * child pointers).  No per-page heap object exists.
+ *
+ * Concurrency.  Simulated threads of one process may call into the same
+ * mm_struct, and any call into the engine (mm_charge, an allocation, a
+ * free) may switch to another thread.  The kernel serialises with
+ * mmap_lock and the page-table locks; here every change to the VMAs and
+ * tables is made between two engine calls, and no table pointer is kept
+ * across an engine call: walks start again from the PGD afterwards.
+ * munmap and exit turn the VMAs they remove into placeholders ("dying",
+ * tagged with the call's token) while they zap: faults and madvise see a
+ * hole there, new mappings do not go there, and no page table under them
+ * is freed by anyone else, as the kernel's mmap_lock would ensure.
+ * exit_mmap itself must not race with other calls on the same process:
+ * the kernel runs it once no thread uses the mm any more. */
+#ifndef MMSIM_MM_SPACE_INTERNAL_H
+#define MMSIM_MM_SPACE_INTERNAL_H
+
+#include "mm_space.h"
+
+#include <glib.h>
+
+#define PTRS_PER_TABLE 512
+#define PTE_TABLE_SHIFT 21      /* a PTE table maps 2 MiB */
+#define PAGEVEC_SIZE 31         /* mmu_gather frees through folio batches of 31 */
+
+/* Bytes one entry of a table of this level maps (level 1: a page). */
+static inline uint64_t level_entry_size(int level)
+{
+	return 1ULL << (PAGE_SHIFT + 9 * (level - 1));
+}
+
+/* Bytes a table of this level maps. */
+static inline uint64_t level_span(int level)
+{
+	return 1ULL << (PAGE_SHIFT + 9 * level);
+}
+
+static inline unsigned level_index(uint64_t addr, int level)
+{
+	return (unsigned)(addr >> (PAGE_SHIFT + 9 * (level - 1))) & (PTRS_PER_TABLE - 1);
+}
+
+static inline uint32_t pgtable_offset(int level, uint64_t addr)
+{
+	return (uint32_t)level << PGTABLE_LEVEL_SHIFT |
+	       (uint32_t)(addr >> (PAGE_SHIFT + 9 * level));
+}
+
+struct vm_area_struct {
+	uint64_t vm_start, vm_end;
+	int prot;
+	unsigned dying;         /* 0: live; else the token of the munmap or exit removing it */
+};
+
+/* A PTE table: the data pages it maps and which of them are lazy-free. */
+struct pte_table {
+	pfn_t page;             /* the frame holding this table */
+	uint16_t nr_present;
+	uint64_t lazyfree[PTRS_PER_TABLE / 64];
+	pfn_t pte[PTRS_PER_TABLE];      /* PFN_NONE: not present */
+};
+
+/* A PGD, PUD or PMD table: pointers to the tables of the level below. */
+struct pt_dir {
+	pfn_t page;
+	uint16_t nr;            /* non-NULL entries */
+	void *entry[PTRS_PER_TABLE];
+};
+
+struct mm_struct {
+	struct machine *m;
+	unsigned pid;
+	unsigned next_token;    /* tags the placeholders of each munmap or exit */
+	unsigned map_count;     /* live VMAs */
+	GArray *vmas;           /* struct vm_area_struct, sorted by address */
+	struct pt_dir *pgd;
+	unsigned long rss, nr_pgtables, nr_lazyfree;
+};
+
+/* The machine's process table. */
+struct mm_registry {
+	GTree *by_pid;          /* pid -> mm_struct, iterated in pid order */
+	unsigned next_pid;
+};
+
+/* mmu_gather: cleared entries and the pages to free, a batch at a time. */
+struct mmu_gather {
+	struct mm_ctx *ctx;
+	struct mm_struct *mm;
+	unsigned nr;
+	unsigned long ptes;     /* entries cleared and not charged yet */
+	bool need_flush;        /* something was unmapped: the TLB must be flushed */
+	pfn_t pages[PAGEVEC_SIZE];
+};
+
+static inline struct vm_area_struct *vma_at(const struct mm_struct *mm, unsigned i)
+{
+	return &g_array_index(mm->vmas, struct vm_area_struct, i);
+}
+
+static inline bool pte_lazyfree(const struct pte_table *pt, unsigned i)
+{
+	return pt->lazyfree[i / 64] >> (i % 64) & 1;
+}
+
+static inline void pte_set_lazyfree(struct pte_table *pt, unsigned i, bool on)
+{
+	if (on)
+		pt->lazyfree[i / 64] |= 1ULL << (i % 64);
+	else
+		pt->lazyfree[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* mm_space.c: VMA lookups. */
+unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr);
+struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr);
+bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end);
+
+/* mm_space_pgtable.c: page tables. */
+struct pt_dir *pt_dir_new(pfn_t page);
+void free_table_tree(struct pt_dir *dir, int level);
+struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr);
+void *next_table(const struct mm_struct *mm, int level, uint64_t addr, uint64_t end,
+		 uint64_t *table_start);
+void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struct *mm);
+uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end);
+void tlb_flush_batch(struct mmu_gather *tlb);
+void tlb_finish_mmu(struct mmu_gather *tlb);
+void zap_page_range(struct mmu_gather *tlb, uint64_t start, uint64_t end);
+void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end);
+unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t end);
+unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t end);
+
+#endif

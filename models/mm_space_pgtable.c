@@ -1,0 +1,445 @@
+/* Page tables: walks, the anonymous fault, zapping through an mmu_gather,
+ * freeing page-table pages (mm/memory.c, mm/mmu_gather.c, mm/madvise.c). */
+#include "mm_space_internal.h"
+#include "page_alloc.h"
+#include "pcp.h"
+
+#include <string.h>
+
+struct pt_dir *pt_dir_new(pfn_t page)
+{
+	struct pt_dir *dir = g_new0(struct pt_dir, 1);
+
+	dir->page = page;
+	return dir;
+}
+
+static struct pte_table *pte_table_new(pfn_t page)
+{
+	struct pte_table *pt = g_new0(struct pte_table, 1);
+
+	pt->page = page;
+	memset(pt->pte, 0xff, sizeof(pt->pte));
+	return pt;
+}
+
+/* Free the model's tables below dir (a table of this level) and dir. */
+void free_table_tree(struct pt_dir *dir, int level)
+{
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+		if (!dir->entry[i])
+			continue;
+		if (level - 1 == PGTABLE_PTE)
+			g_free(dir->entry[i]);
+		else
+			free_table_tree(dir->entry[i], level - 1);
+	}
+	g_free(dir);
+}
+
+/* The directory table of this level (PMD, PUD or PGD) covering addr. */
+static struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr)
+{
+	struct pt_dir *dir = mm->pgd;
+
+	for (int l = PGTABLE_PGD; l > level && dir; l--)
+		dir = dir->entry[level_index(addr, l)];
+	return dir;
+}
+
+struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr)
+{
+	struct pt_dir *pmd;
+
+	if (addr >= TASK_SIZE)
+		return NULL;
+	pmd = dir_lookup(mm, PGTABLE_PMD, addr);
+	return pmd ? pmd->entry[level_index(addr, PGTABLE_PMD)] : NULL;
+}
+
+pfn_t follow_page(struct mm_struct *mm, uint64_t addr)
+{
+	struct pte_table *pt = pte_table_lookup(mm, addr);
+
+	return pt ? pt->pte[level_index(addr, PGTABLE_PTE)] : PFN_NONE;
+}
+
+/* The first table of level `want` below dir (of level dlevel, mapping from
+ * base) whose span meets [addr, end), with base <= addr < end. */
+static void *next_in(struct pt_dir *dir, int dlevel, uint64_t base, int want, uint64_t addr,
+		     uint64_t end, uint64_t *table_start)
+{
+	uint64_t es = level_entry_size(dlevel);
+	unsigned last = (unsigned)MIN((end - 1 - base) / es, PTRS_PER_TABLE - 1);
+
+	for (unsigned i = (unsigned)((addr - base) / es); i <= last; i++) {
+		uint64_t cbase = base + i * es;
+		void *t;
+
+		if (!dir->entry[i])
+			continue;
+		if (dlevel - 1 == want) {
+			*table_start = cbase;
+			return dir->entry[i];
+		}
+		t = next_in(dir->entry[i], dlevel - 1, cbase, want, MAX(addr, cbase),
+			    MIN(end, cbase + es), table_start);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* The lowest existing table of this level (PTE, PMD or PUD) whose span
+ * meets [addr, end), and where its span starts; NULL if none.  Only the
+ * tables that exist are visited. */
+void *next_table(const struct mm_struct *mm, int level, uint64_t addr, uint64_t end,
+		 uint64_t *table_start)
+{
+	end = MIN(end, TASK_SIZE);
+	if (addr >= end)
+		return NULL;
+	return next_in(mm->pgd, PGTABLE_PGD, 0, level, addr, end, table_start);
+}
+
+static bool access_ok(int prot, bool write)
+{
+	return write ? prot & PROT_WRITE : prot & (PROT_READ | PROT_WRITE);
+}
+
+/* A present page needs no fault.  A write to a lazy-free page makes it
+ * dirty again: MADV_FREE is cancelled for it, as when the kernel finds a
+ * lazyfree folio dirty. */
+static void touch_present(struct mm_struct *mm, struct pte_table *pt, unsigned i, bool write)
+{
+	if (write && pte_lazyfree(pt, i)) {
+		pte_set_lazyfree(pt, i, false);
+		mm->nr_lazyfree--;
+	}
+}
+
+/* Whether addr needs a fault: 0 if its page is present (the access is done),
+ * 1 if it must be faulted in, or -errno. */
+static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, addr);
+	struct pte_table *pt;
+	unsigned i = level_index(addr, PGTABLE_PTE);
+
+	if (!vma)
+		return -MM_EFAULT;
+	if (!access_ok(vma->prot, write))
+		return -MM_EACCES;
+	pt = pte_table_lookup(mm, addr);
+	if (!pt || pt->pte[i] == PFN_NONE)
+		return 1;
+	touch_present(mm, pt, i, write);
+	return 0;
+}
+
+/* One pass of the fault, with no engine call: walk down from the PGD,
+ * installing the tables and the data page allocated so far (stash, by
+ * level, 0 = the data page).  0 when the page is present, -errno, or 1 with
+ * *need the level of the page to allocate before the next pass.  Pages
+ * another thread installed first stay in the stash, to be freed. */
+static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *stash, int *need,
+		      unsigned *written, bool *installed)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, addr);
+	struct pt_dir *dir = mm->pgd;
+	struct pte_table *pt = NULL;
+	unsigned i;
+
+	if (!vma)
+		return -MM_EFAULT;
+	if (!access_ok(vma->prot, write))
+		return -MM_EACCES;
+	for (int level = PGTABLE_PUD; level >= PGTABLE_PTE; level--) {
+		i = level_index(addr, level + 1);
+		if (!dir->entry[i]) {
+			if (stash[level] == PFN_NONE) {
+				*need = level;
+				return 1;
+			}
+			if (level == PGTABLE_PTE)
+				dir->entry[i] = pte_table_new(stash[level]);
+			else
+				dir->entry[i] = pt_dir_new(stash[level]);
+			stash[level] = PFN_NONE;
+			dir->nr++;
+			mm->nr_pgtables++;
+			(*written)++;
+		}
+		if (level == PGTABLE_PTE)
+			pt = dir->entry[i];
+		else
+			dir = dir->entry[i];
+	}
+	i = level_index(addr, PGTABLE_PTE);
+	if (pt->pte[i] != PFN_NONE) {
+		touch_present(mm, pt, i, write);
+		return 0;
+	}
+	if (stash[0] == PFN_NONE) {
+		*need = 0;
+		return 1;
+	}
+	pt->pte[i] = stash[0];
+	stash[0] = PFN_NONE;
+	pt->nr_present++;
+	mm->rss++;
+	(*written)++;
+	*installed = true;
+	return 0;
+}
+
+/* pud_alloc / pmd_alloc / pte_alloc (level 1-3) or the zeroed data page
+ * (level 0), on the faulting CPU's node. */
+static pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr)
+{
+	struct machine *m = mm->m;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+
+	if (level == 0)
+		return __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0, nid,
+				     make_owner(OWNER_KIND_ANON, mm->pid),
+				     (uint32_t)(addr >> PAGE_SHIFT));
+	return __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0, nid,
+			     make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, addr));
+}
+
+/* handle_mm_fault -> do_anonymous_page; *installed says whether this call
+ * mapped a new page.  Allocations are made between passes of fault_step,
+ * so that what they wait for never leaves a half-made walk behind. */
+static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write,
+		    bool *installed)
+{
+	pfn_t stash[PGTABLE_PUD + 1] = { PFN_NONE, PFN_NONE, PFN_NONE, PFN_NONE };
+	int ret;
+
+	addr &= ~(PAGE_SIZE - 1);
+	*installed = false;
+	ret = fault_check(mm, addr, write);
+	if (ret == 0)
+		return 0;
+	mm_charge(ctx, COST_FAULT, 1);
+	if (ret < 0)
+		return ret;
+	for (;;) {
+		unsigned written = 0;
+		int need = 0;
+
+		ret = fault_step(mm, addr, write, stash, &need, &written, installed);
+		if (written)
+			mm_charge(ctx, COST_PTE, written);
+		if (ret <= 0)
+			break;
+		stash[need] = fault_alloc(ctx, mm, need, addr);
+		if (stash[need] == PFN_NONE) {
+			ret = -MM_ENOMEM;
+			break;
+		}
+	}
+	for (unsigned l = 0; l < G_N_ELEMENTS(stash); l++)
+		if (stash[l] != PFN_NONE)
+			__free_pages(ctx, mm->m, stash[l]);
+	return ret;
+}
+
+int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write)
+{
+	bool installed;
+
+	return do_fault(ctx, mm, addr, write, &installed);
+}
+
+int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+		uint64_t *faulted)
+{
+	uint64_t end = addr + len, n = 0;
+	int ret = 0;
+
+	if (end < addr)
+		return -MM_EINVAL;
+	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
+		bool installed;
+
+		ret = do_fault(ctx, mm, a, true, &installed);
+		if (ret)
+			break;
+		n += installed;
+	}
+	if (faulted)
+		*faulted = n;
+	return ret;
+}
+
+void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	tlb->ctx = ctx;
+	tlb->mm = mm;
+	tlb->nr = 0;
+	tlb->ptes = 0;
+	tlb->need_flush = false;
+}
+
+/* zap_pte_range: clear the present entries of [addr, end) until the batch
+ * is full; the address to go on from.  No engine call. */
+uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
+{
+	struct mm_struct *mm = tlb->mm;
+
+	while (addr < end && tlb->nr < PAGEVEC_SIZE) {
+		uint64_t start;
+		struct pte_table *pt = next_table(mm, PGTABLE_PTE, addr, end, &start);
+		uint64_t tend;
+
+		if (!pt)
+			return end;
+		tend = MIN(end, start + level_span(PGTABLE_PTE));
+		addr = MAX(addr, start);
+		for (; addr < tend && pt->nr_present && tlb->nr < PAGEVEC_SIZE; addr += PAGE_SIZE) {
+			unsigned i = level_index(addr, PGTABLE_PTE);
+
+			if (pt->pte[i] == PFN_NONE)
+				continue;
+			tlb->pages[tlb->nr++] = pt->pte[i];
+			pt->pte[i] = PFN_NONE;
+			pt->nr_present--;
+			mm->rss--;
+			if (pte_lazyfree(pt, i)) {
+				pte_set_lazyfree(pt, i, false);
+				mm->nr_lazyfree--;
+			}
+			tlb->ptes++;
+			tlb->need_flush = true;
+		}
+		if (!pt->nr_present)
+			addr = tend;
+	}
+	return addr;
+}
+
+/* Charge the entries cleared and free the batch through the per-CPU lists
+ * (free_pages_and_swap_cache -> folios_put_refs -> free_unref_folios). */
+void tlb_flush_batch(struct mmu_gather *tlb)
+{
+	if (tlb->ptes) {
+		mm_charge(tlb->ctx, COST_PTE, tlb->ptes);
+		tlb->ptes = 0;
+	}
+	if (tlb->nr) {
+		free_unref_folios(tlb->ctx, tlb->mm->m, tlb->pages, tlb->nr);
+		tlb->nr = 0;
+	}
+}
+
+/* tlb_finish_mmu: the last batch and one TLB flush if anything was unmapped. */
+void tlb_finish_mmu(struct mmu_gather *tlb)
+{
+	tlb_flush_batch(tlb);
+	if (tlb->need_flush)
+		mm_charge(tlb->ctx, COST_TLB_FLUSH, 1);
+}
+
+/* unmap_page_range over a range no other call touches meanwhile (the
+ * placeholders of a munmap or exit). */
+void zap_page_range(struct mmu_gather *tlb, uint64_t start, uint64_t end)
+{
+	while (start < end) {
+		start = zap_some(tlb, start, end);
+		if (tlb->nr == PAGEVEC_SIZE)
+			tlb_flush_batch(tlb);
+	}
+}
+
+/* free_pgtables: free the PTE tables meeting [start, end) that no VMA
+ * needs any more, then the PMD tables, then the PUD tables.  A table is
+ * unhooked before its page is freed, and the search starts again from the
+ * PGD after every free. */
+void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end)
+{
+	struct mm_struct *mm = tlb->mm;
+
+	for (int level = PGTABLE_PTE; level <= PGTABLE_PUD; level++) {
+		uint64_t addr = start, span = level_span(level);
+
+		for (;;) {
+			uint64_t ts;
+			void *t = next_table(mm, level, addr, end, &ts);
+			struct pt_dir *parent;
+			pfn_t page;
+
+			if (!t)
+				break;
+			addr = ts + span;
+			if (range_has_vma(mm, ts, ts + span))
+				continue;
+			parent = dir_lookup(mm, level + 1, ts);
+			parent->entry[level_index(ts, level + 1)] = NULL;
+			parent->nr--;
+			if (level == PGTABLE_PTE) {
+				struct pte_table *pt = t;
+
+				g_assert(pt->nr_present == 0);
+				page = pt->page;
+			} else {
+				struct pt_dir *dir = t;
+
+				g_assert(dir->nr == 0);
+				page = dir->page;
+			}
+			g_free(t);
+			mm->nr_pgtables--;
+			tlb->ptes++;
+			tlb->need_flush = true;
+			__free_pages(tlb->ctx, mm->m, page);
+		}
+	}
+}
+
+/* madvise_free_pte_range: mark the present pages of [start, end) lazy-free
+ * (the kernel clears their dirty bit); the entries changed. */
+unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	unsigned long n = 0;
+	uint64_t ts;
+	struct pte_table *pt;
+
+	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
+		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
+
+		for (uint64_t a = MAX(start, ts); a < tend && pt->nr_present; a += PAGE_SIZE) {
+			unsigned i = level_index(a, PGTABLE_PTE);
+
+			if (pt->pte[i] == PFN_NONE || pte_lazyfree(pt, i))
+				continue;
+			pte_set_lazyfree(pt, i, true);
+			mm->nr_lazyfree++;
+			n++;
+		}
+		start = tend;
+	}
+	return n;
+}
+
+/* Present pages in [start, end): the entries change_protection rewrites. */
+unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	unsigned long n = 0;
+	uint64_t ts;
+	struct pte_table *pt;
+
+	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
+		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
+
+		if (start <= ts && tend == ts + level_span(PGTABLE_PTE)) {
+			n += pt->nr_present;
+		} else {
+			for (uint64_t a = MAX(start, ts); a < tend; a += PAGE_SIZE)
+				n += pt->pte[level_index(a, PGTABLE_PTE)] != PFN_NONE;
+		}
+		start = tend;
+	}
+	return n;
+}

@@ -1,0 +1,53 @@
+# zone->lock over simulated time, from a run's timeseries.csv.
+#   gnuplot -e "datafile='timeseries.csv'; outfile='lock_timeseries.png'; \
+#               term='png'; plot_title='...'" plots/lock_timeseries.gp
+# term is png (default), pdf or svg.  Columns read: time_ms,
+# zone_lock_wait_share (share of CPU time spent waiting for zone->lock during
+# the sample interval) and zone_lock_contentions (cumulative: the lower panel
+# shows its increase over each interval, so no delta column is needed).
+if (!exists("term")) term = "png"
+if (!exists("plot_title")) plot_title = ""
+if (term eq "pdf") {
+	set terminal pdfcairo noenhanced size 8in,4.5in font "DejaVu Sans,10"
+} else {
+	if (term eq "svg") {
+		set terminal svg noenhanced size 1280,720 font "DejaVu Sans,14" background "white"
+	} else {
+		set terminal pngcairo noenhanced size 1280,720 font "DejaVu Sans,14"
+	}
+}
+set encoding utf8
+set output outfile
+set datafile separator ","
+set datafile columnheaders
+
+set border 3 lw 1.5
+set tics nomirror
+set grid ytics lt 1 lc rgb "#e4e4e4" lw 1
+set key off
+set xrange [0:*]
+set yrange [0:*]
+# The same margins in both panels keep their time axes aligned.
+set lmargin 12
+set rmargin 4
+
+set multiplot layout 2,1 title plot_title font ",16"
+
+set tmargin 1
+set bmargin 2
+set ylabel "zone->lock wait share (%)"
+plot datafile using "time_ms":(100 * column("zone_lock_wait_share")) \
+	with lines lw 2.5 lc rgb "#0072B2"
+
+# Contentions in each sample interval: the cumulative count minus the
+# previous row's.  Each sample closes its interval, hence fsteps.
+set tmargin 1
+set bmargin 3.5
+set xlabel "simulated time (ms)"
+set ylabel "zone->lock contentions\nper sample"
+prev = 0
+plot datafile using "time_ms":(d = column("zone_lock_contentions") - prev, \
+	prev = column("zone_lock_contentions"), d) \
+	with fsteps lw 2.5 lc rgb "#D55E00"
+
+unset multiplot

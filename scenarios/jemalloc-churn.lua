@@ -1,0 +1,49 @@
+-- jemalloc churn: one multi-threaded process allocating through jemalloc,
+-- with a share of objects freed by other threads (see lua/mmsim/jemalloc_churn.lua).
+--
+--   ./run scenarios/jemalloc-churn.lua -D cpus=128 -D policy=pcp_buddy
+--   ./run --sweep 'cpus=8,16,32,64,128' --sweep 'policy=upstream,pcp_buddy' \
+--         scenarios/jemalloc-churn.lua
+local p = mmsim.params{
+  preset = "2s-1t",
+  policy = "upstream",
+  cpus = 16,             -- threads, one per CPU, spread over the sockets
+  live_mib = 32,         -- live objects per thread
+  remote_share = 0.3,    -- share of objects freed by another thread
+  decay = "5ms",         -- jemalloc dirty_decay_ms
+  work = "5us",          -- application work per object
+  duration = "20ms",
+  noise = true,          -- kernel_noise on the first CPU of each socket
+}
+local m = mmsim.machine{ preset = p.preset, policy = p.policy }
+local info = m:info()
+assert(p.cpus >= 1 and p.cpus <= info.cpus,
+  "cpus must be between 1 and " .. info.cpus)
+
+-- Spread the threads over the sockets like a scheduler would: CPU i of the
+-- run goes to socket i % sockets.
+local sockets = info.nodes
+local per_socket = info.cpus // sockets
+local cpus = {}
+for i = 0, p.cpus - 1 do
+  cpus[#cpus + 1] = (i % sockets) * per_socket + i // sockets
+end
+
+local stop = mmsim.time(p.duration)
+local jc = require("mmsim.jemalloc_churn").start(m, {
+  cpus = cpus, live_mib = p.live_mib, remote_share = p.remote_share,
+  decay = p.decay, work = p.work, until_ns = stop,
+})
+if p.noise then
+  local noise_cpus = {}
+  for s = 0, sockets - 1 do noise_cpus[#noise_cpus + 1] = s * per_socket + per_socket - 1 end
+  require("mmsim.kernel_noise").start(m, { cpus = noise_cpus, rate = 50, until_ns = stop })
+end
+m:run()
+
+local s = m:lock_stats()
+print(string.format("jemalloc churn, %s, %d threads, %s: %d objects, %d remote frees, "
+  .. "%d pages purged", p.policy, p.cpus, p.duration, jc.stats.objects,
+  jc.stats.remote_frees, jc.stats.purged_pages))
+print(string.format("zone->lock: %d acquisitions, %d contentions, %.2f%% of CPU time waiting",
+  s.zone.acquisitions, s.zone.contentions, 100 * s.zone.wait_share))

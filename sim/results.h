@@ -1,0 +1,118 @@
+/* The results folder of a run (DESIGN.md section 5): whole files written
+ * atomically, a time series CSV appended as the run goes, a JSON summary
+ * with its one-line CSV twin, gnuplot plots, and a progress line.
+ *
+ * Numbers are printed the same way everywhere (JSON and CSV):
+ *   - integers (int64, uint64) in decimal;
+ *   - doubles as the shortest of %.15g, %.16g, %.17g that reads back as
+ *     the same double (C locale: "0.1", "3", "1e+20", "2.5e-07"), so they
+ *     are exact and identical from run to run;
+ *   - a non-finite double is `null` in JSON and an empty field in CSV.
+ * CSV fields holding a comma, a double quote, a line break or a leading
+ * or trailing space are double-quoted with "" for a quote (RFC 4180). */
+#ifndef MMSIM_RESULTS_H
+#define MMSIM_RESULTS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the folder ---- */
+
+struct results;
+
+/* "results/<scenario basename without .lua>-<UTC YYYYmmddTHHMMSSZ>" for
+ * the time when (NULL: now).  g_free the result. */
+char *results_default_dir(const char *scenario_path, GDateTime *when);
+
+/* Create dir and its parents if needed (an existing folder is reused and
+ * its files overwritten).  NULL and a g_malloc'ed *err if it cannot. */
+struct results *results_open(const char *dir, char **err);
+const char *results_dir(const struct results *r);
+void results_close(struct results *r);
+
+/* Write dir/name whole: to name.tmp, then rename, so a reader sees the old
+ * file or the new one, never half of one.  -1 and *err on failure. */
+int results_write(const struct results *r, const char *name, const char *data, size_t len,
+		  char **err);
+
+/* ---- timeseries.csv: one row per sample, each row on disk when written ---- */
+
+struct results_ts;
+
+/* Create (truncate) dir/name and write the header: the NULL-terminated
+ * column names.  NULL and *err on failure. */
+struct results_ts *results_ts_open(const struct results *r, const char *name,
+				   const char *const *columns, char **err);
+/* Append one row of as many values as there are columns, with one
+ * write(2), flushed: an interrupted run keeps every complete row.  An
+ * integral value prints as an integer (exact below 2^53).  -1 and *err
+ * on failure. */
+int results_ts_row(struct results_ts *ts, const double *values, char **err);
+void results_ts_close(struct results_ts *ts);
+
+/* ---- JSON summary ---- */
+
+struct results_json;
+
+struct results_json *results_json_new(void);
+void results_json_free(struct results_json *j);
+
+/* Set a value by dotted key: "zone_lock.acquisitions" creates the object
+ * "zone_lock" if needed.  Members keep the order in which they were first
+ * set; setting a key again replaces its value in place.  false (and
+ * nothing changed) if the key is empty, has an empty component, or goes
+ * through a value or ends on an object. */
+bool results_json_set_int(struct results_json *j, const char *key, int64_t v);
+bool results_json_set_uint(struct results_json *j, const char *key, uint64_t v);
+bool results_json_set_double(struct results_json *j, const char *key, double v);
+bool results_json_set_string(struct results_json *j, const char *key, const char *v);
+bool results_json_set_bool(struct results_json *j, const char *key, bool v);
+
+/* Append the tree pretty-printed (2-space indent, trailing newline);
+ * strings are escaped, invalid UTF-8 is replaced by U+FFFD. */
+void results_json_print(const struct results_json *j, GString *out);
+/* Append the flat CSV form: a header line of the dotted keys of every
+ * value in document order, then one line of values (strings unquoted
+ * unless CSV needs it; booleans true/false). */
+void results_json_print_csv(const struct results_json *j, GString *out);
+
+/* Write summary.json and summary.csv atomically.  -1 and *err on failure. */
+int results_write_summary(const struct results *r, const struct results_json *j, char **err);
+
+/* ---- plots ---- */
+
+/* The gnuplot scripts: $MMSIM_PLOTSDIR, else the source tree's plots/. */
+const char *results_plots_dir(void);
+/* "png", "pdf" or "svg". */
+bool results_plot_format_valid(const char *format);
+
+/* Run gnuplot (found on PATH) on <plots dir>/<script>.gp, reading
+ * dir/input and writing dir/<script>.<format>; format NULL means png.
+ * The script gets the gnuplot string variables datafile, outfile, term
+ * (the format) and plot_title, plus the NULL-terminated name, value pairs
+ * of extra (may be NULL).  A failure is a warning on stderr with
+ * gnuplot's own messages, and false: it never ends the run. */
+bool results_plot(const struct results *r, const char *script, const char *input,
+		  const char *format, const char *title, const char *const *extra);
+
+/* ---- progress line on a terminal ---- */
+
+struct progress {
+	bool tty;               /* stderr is a terminal */
+	double last_wall;       /* wall seconds of the last line printed */
+	size_t last_len;        /* its length, to blank what a shorter line leaves */
+};
+
+void progress_init(struct progress *p);
+/* "\r[mmsim] sim 12.5 ms / 20 ms  wall 3.1 s  eta 1.9 s" on stderr, at
+ * most 4 times a second, once the run has taken 2 s of wall time, and only
+ * if stderr is a terminal.  target_ns 0: unknown (no total, no eta). */
+void progress_update(struct progress *p, uint64_t sim_ns, uint64_t target_ns, double wall_s);
+/* End the line if one was printed. */
+void progress_done(struct progress *p);
+/* The text of the line, without "\r" (for tests). */
+void progress_format(GString *out, uint64_t sim_ns, uint64_t target_ns, double wall_s);
+
+#endif

@@ -1,0 +1,334 @@
+#!/bin/sh
+# Parameter sweeps (./run --sweep ...).
+#
+#   sweep.sh --sweep KEY=V1,V2,... [--sweep KEY=...]... [--plot SPEC] [--out DIR]
+#            [-j N] SCENARIO.lua [mmsim options, e.g. -D k=v --seed N]
+#
+# Every combination of the swept values runs as its own process,
+#   mmsim --out DIR/k1=v1,k2=v2 -D k1=v1 -D k2=v2 [mmsim options] SCENARIO.lua
+# with its stdout and stderr in that folder, N at a time (default: the
+# number of cores) through GNU parallel.  The runs' summary.csv files are
+# then collected into DIR/sweep.csv, the swept parameters as first columns,
+# and a figure is plotted into DIR/sweep.png (sweep.pdf or sweep.svg with
+# -D plot_format=pdf|svg among the mmsim options).
+#
+# SPEC is y=COLUMN,x=PARAM,series=PARAM (each optional).  By default y is
+# zone_lock.wait_share, x the first swept parameter whose values are all
+# numbers (not the series), series the first other swept parameter
+# (series= for none).  Without --plot, a missing column or a non-numeric x
+# only skips the plot.
+#
+# DIR defaults to results/sweep-<scenario>-<UTC timestamp>.  Rerun with the
+# same --out and arguments, a sweep skips the runs that finished (exit
+# status 0 and a summary.csv) and reruns the failed or interrupted ones:
+# jobs are numbered in the order of DIR/jobs and parallel's --resume-failed
+# reads DIR/joblog by those numbers, so a rerun with other swept values or
+# options is refused.
+#
+# MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
+# the plots directory.
+set -euf        # no globbing: values are split on commas and spaces
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+
+die() {
+	echo "sweep: $*" >&2
+	exit 1
+}
+
+usage() {
+	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--plot y=COL,x=PARAM,series=PARAM]" >&2
+	echo "             [--out DIR] [-j N] SCENARIO.lua [mmsim options]" >&2
+	exit 2
+}
+
+# One run, as parallel starts it: --run-one OUT COMBINATION MMSIM [ARGS...].
+# The -D settings of the combination go before the other arguments.
+if [ "${1:-}" = --run-one ]; then
+	dir=$2/$3
+	combo=$3
+	mmsim=$4
+	shift 4
+	n=$#
+	for kv in $(echo "$combo" | tr , ' '); do
+		set -- "$@" -D "$kv"
+	done
+	while [ "$n" -gt 0 ]; do     # rotate the original arguments to the end
+		set -- "$@" "$1"
+		shift
+		n=$((n - 1))
+	done
+	mkdir -p "$dir"
+	exec "$mmsim" --out "$dir" "$@" > "$dir/stdout" 2> "$dir/stderr"
+fi
+
+# ---- the command line: sweep options out, everything else kept in order ----
+sweeps=""       # one KEY=V1,V2,... per line
+plot=""
+plot_given=false
+out=""
+jobs=""
+n=$#
+while [ "$n" -gt 0 ]; do
+	a=$1
+	shift
+	n=$((n - 1))
+	case $a in
+	--sweep|--plot|--out|-j)
+		[ "$n" -gt 0 ] || usage
+		v=$1
+		shift
+		n=$((n - 1))
+		;;
+	--sweep=*|--plot=*|--out=*)
+		v=${a#*=}
+		a=${a%%=*}
+		;;
+	-j?*)
+		v=${a#-j}
+		a=-j
+		;;
+	*)
+		set -- "$@" "$a"
+		continue
+		;;
+	esac
+	case $a in
+	--sweep)
+		case $v in
+		*[[:space:]]*) die "--sweep '$v': no spaces (KEY=V1,V2,...)" ;;
+		esac
+		sweeps="$sweeps$v
+"
+		;;
+	--plot) plot=$v; plot_given=true ;;
+	--out) out=$v ;;
+	-j) jobs=$v ;;
+	esac
+done
+
+[ -n "$sweeps" ] || usage
+scenario=""
+for a in "$@"; do
+	case $a in
+	*.lua) scenario=$a; break ;;
+	esac
+done
+[ -n "$scenario" ] || die "no scenario (SCENARIO.lua) given"
+case ${jobs:=$(nproc)} in
+''|*[!0-9]*|0) die "-j wants a number of jobs, not '$jobs'" ;;
+esac
+
+# The swept keys, in order; values end up in folder names and CSV fields.
+keys=""
+for spec in $sweeps; do
+	key=${spec%%=*}
+	vals=${spec#*=}
+	[ "$key" != "$spec" ] || die "--sweep $spec: expected KEY=V1,V2,..."
+	echo "$key" | grep -Eq '^[A-Za-z_][A-Za-z0-9_]*$' ||
+		die "--sweep $spec: '$key' is not a parameter name"
+	echo "$vals" | grep -Eq '^[A-Za-z0-9_.:+-]+(,[A-Za-z0-9_.:+-]+)*$' ||
+		die "--sweep $spec: values are comma-separated words of letters, digits and _ . : + -"
+	case " $keys " in
+	*" $key "*) die "--sweep $key given twice" ;;
+	esac
+	keys="${keys:+$keys }$key"
+done
+
+# -D settings among the mmsim options: a swept key must not be fixed too,
+# and plot_format chooses the plot's format.
+format=png
+fixed=""        # the other -D settings, for the plot's title
+prev=""
+for a in "$@"; do
+	kv=""
+	case $prev in
+	-D|--define) kv=$a ;;
+	esac
+	case $a in
+	-D?*) kv=${a#-D} ;;
+	--define=*) kv=${a#--define=} ;;
+	esac
+	prev=$a
+	[ -n "$kv" ] || continue
+	case " $keys " in
+	*" ${kv%%=*} "*) die "${kv%%=*} is swept and set with -D" ;;
+	esac
+	case $kv in
+	plot_format=*) format=${kv#plot_format=} ;;
+	*) fixed="${fixed:+$fixed, }$kv" ;;
+	esac
+done
+case $format in
+png|pdf|svg) ;;
+*) die "plot_format must be png, pdf or svg, not '$format'" ;;
+esac
+
+command -v parallel > /dev/null ||
+	die "GNU parallel not found: install the Debian package parallel"
+
+name=$(basename "$scenario" .lua)
+[ -n "$out" ] || out=results/sweep-$name-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$out" || die "cannot create $out"
+
+# ---- the runs ----
+# The cartesian product, the first --sweep varying slowest.
+printf '%s' "$sweeps" | awk -F= '
+function product(d, prefix,   i) {
+	if (d > NR) {
+		print prefix
+		return
+	}
+	for (i = 1; i <= nval[d]; i++)
+		product(d + 1, prefix (d > 1 ? "," : "") key[d] "=" val[d, i])
+}
+{
+	key[NR] = $1
+	nval[NR] = split($2, v, ",")
+	for (i = 1; i <= nval[NR]; i++)
+		val[NR, i] = v[i]
+}
+END { product(1, "") }' > "$out/jobs.new"
+printf '%s\n' "$@" > "$out/args.new"
+for f in jobs args; do
+	if [ -f "$out/$f" ] && ! cmp -s "$out/$f" "$out/$f.new"; then
+		rm -f "$out/jobs.new" "$out/args.new"
+		die "$out holds another sweep (see $out/jobs and $out/args); choose another --out"
+	fi
+	mv "$out/$f.new" "$out/$f"
+done
+
+# A run counts as done only once it has written its summary.csv: forget
+# the joblog lines of the others, so that --resume-failed runs them again.
+if [ -f "$out/joblog" ]; then
+	seq=0
+	missing=" "
+	while IFS= read -r combo; do
+		seq=$((seq + 1))
+		[ -s "$out/$combo/summary.csv" ] || missing="$missing$seq "
+	done < "$out/jobs"
+	awk -F'\t' -v missing="$missing" 'NR == 1 || !index(missing, " " $1 " ")' \
+		"$out/joblog" > "$out/joblog.tmp"
+	mv "$out/joblog.tmp" "$out/joblog"
+fi
+
+# Jobs whose last joblog line says they succeeded: their numbers.
+succeeded() {
+	[ -f "$out/joblog" ] || return 0
+	awk -F'\t' 'NR > 1 { ok[$1] = ($7 == 0 && $8 == 0) }
+		END { for (s in ok) if (ok[s]) print s }' "$out/joblog"
+}
+total=$(wc -l < "$out/jobs")
+finished=$(succeeded | wc -l)
+echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time, in $out" >&2
+bar=""
+[ -t 2 ] && bar=--bar
+# shellcheck disable=SC2086
+parallel --will-cite -q $bar -j "$jobs" --joblog "$out/joblog" --resume-failed \
+	sh "$here/sweep.sh" --run-one "$out" {} "${MMSIM_BIN:-$top/mmsim}" "$@" \
+	:::: "$out/jobs" || true
+
+# ---- sweep.csv ----
+# Reruns add lines to the joblog: a job's last line is its outcome.
+ok=$(succeeded)
+status=0
+seq=0
+header=""
+first=""
+rows=0
+: > "$out/sweep.csv.tmp"
+while IFS= read -r combo; do
+	seq=$((seq + 1))
+	run=$out/$combo
+	if ! echo "$ok" | grep -qx "$seq"; then
+		echo "sweep: run $combo failed; see $run/stderr" >&2
+		status=1
+		continue
+	fi
+	if [ ! -s "$run/summary.csv" ] || [ "$(wc -l < "$run/summary.csv")" -lt 2 ]; then
+		echo "sweep: run $combo wrote no summary.csv" >&2
+		status=1
+		continue
+	fi
+	h=$(head -n 1 "$run/summary.csv")
+	if [ -z "$first" ]; then
+		first=$combo
+		header=$h
+		printf '%s,%s\n' "$(echo "$keys" | tr ' ' ,)" "$h" >> "$out/sweep.csv.tmp"
+	elif [ "$h" != "$header" ]; then
+		rm -f "$out/sweep.csv.tmp"
+		die "$run/summary.csv has other columns than $out/$first/summary.csv"
+	fi
+	printf '%s,%s\n' "$(echo "$combo" | sed 's/[^,]*=//g')" \
+		"$(tail -n +2 "$run/summary.csv")" >> "$out/sweep.csv.tmp"
+	rows=$((rows + 1))
+done < "$out/jobs"
+if [ "$rows" -eq 0 ]; then
+	rm -f "$out/sweep.csv.tmp"
+	echo "$out"
+	die "no run succeeded"
+fi
+mv "$out/sweep.csv.tmp" "$out/sweep.csv"
+
+# ---- the plot ----
+# Column names of sweep.csv, one per line.
+columns=$(head -n 1 "$out/sweep.csv" | tr , '\n')
+has_column() { echo "$columns" | grep -Fqx "$1"; }
+# Every value of column $1 in sweep.csv is a number.
+numeric() {
+	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		$c !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ { bad = 1 }
+		END { exit bad }' "$out/sweep.csv"
+}
+# gnuplot string: single quotes, a quote doubled.
+gpstr() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+skip_plot() {
+	$plot_given && { echo "sweep: no plot: $*" >&2; status=1; return; }
+	echo "sweep: no plot: $*" >&2
+}
+
+y=zone_lock.wait_share
+x=""
+series=""
+series_given=false
+for kv in $(echo "$plot" | tr , ' '); do
+	case $kv in
+	y=*) y=${kv#y=} ;;
+	x=*) x=${kv#x=} ;;
+	series=*) series=${kv#series=}; series_given=true ;;
+	*) die "--plot $plot: expected y=COLUMN,x=PARAM,series=PARAM" ;;
+	esac
+done
+if [ -z "$x" ]; then
+	for k in $keys; do
+		[ "$k" != "$series" ] && numeric "$k" && { x=$k; break; }
+	done
+fi
+if ! $series_given; then
+	for k in $keys; do
+		[ "$k" != "$x" ] && { series=$k; break; }
+	done
+fi
+plotfile=$out/sweep.$format
+if [ -z "$x" ]; then
+	skip_plot "no swept parameter with numeric values to plot against"
+elif ! has_column "$x" || ! has_column "$y" || { [ -n "$series" ] && ! has_column "$series"; }; then
+	skip_plot "sweep.csv lacks one of the columns $y, $x${series:+, $series}"
+elif ! numeric "$x"; then
+	skip_plot "$x has values that are not numbers"
+else
+	title="$name: $y${fixed:+ ($fixed)}"
+	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep.csv"); outfile=$(gpstr "$plotfile");
+			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xcol=$(gpstr "$x");
+			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series")" \
+			"${MMSIM_PLOTSDIR:-$top/plots}/sweep.gp" 2>&1) || [ ! -s "$plotfile" ]; then
+		echo "sweep: warning: gnuplot failed on $out/sweep.csv:" >&2
+		echo "$err" >&2
+		status=1
+	elif [ -n "$err" ]; then
+		echo "$err" >&2
+	fi
+fi
+
+echo "$out"
+exit $status

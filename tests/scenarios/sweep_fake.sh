@@ -1,0 +1,93 @@
+#!/bin/sh
+# sim/sweep.sh with a fake mmsim (MMSIM_BIN) that writes a summary.csv from
+# its -D settings: sweep.csv collects every run with the swept parameters
+# first, a rerun with the same --out reruns only the failed run and then
+# nothing (or a run that lost its summary.csv), another sweep into the same folder is refused, sweep.png is a
+# non-empty PNG, and -D plot_format=svg gives sweep.svg.
+set -eu
+command -v parallel > /dev/null || { echo "GNU parallel not installed"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# The fake: logs each call; fails if its settings are $dir/fail's content.
+cat > "$dir/fake-mmsim" <<'FAKE'
+#!/bin/sh
+set -eu
+log=$(dirname "$0")/calls
+out=""
+defs=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	-D) defs="$defs $2"; shift 2 ;;
+	*.lua) scenario=$1; shift ;;
+	*) echo "fake mmsim: unexpected argument $1" >&2; exit 2 ;;
+	esac
+done
+echo "$defs" >> "$log"
+[ -f "$(dirname "$0")/fail" ] && [ "$defs" = "$(cat "$(dirname "$0")/fail")" ] && exit 3
+for kv in $defs; do eval "${kv%%=*}=\${kv#*=}"; done
+echo "ran $scenario"
+printf 'params.cpus,params.policy,params.work_ns,zone_lock.wait_share\n' > "$out/summary.csv"
+awk -v c="$cpus" -v p="$policy" -v w="$work_ns" 'BEGIN {
+	printf "%d,%s,%d,%g\n", c, p, w, c / (p == "upstream" ? 100 : 400) }' >> "$out/summary.csv"
+FAKE
+chmod +x "$dir/fake-mmsim"
+
+sweep() {
+	MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=8,16,32 \
+		--sweep policy=upstream,pcp_buddy --out "$dir/out" -j 3 \
+		"$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D work_ns=500
+}
+
+# One run fails: the others are collected, the status is 1.
+echo " cpus=16 policy=pcp_buddy work_ns=500" > "$dir/fail"
+status=0
+sweep > "$dir/stdout" 2> "$dir/stderr" || status=$?
+cat "$dir/stderr"
+[ "$status" -eq 1 ]
+grep -q 'run cpus=16,policy=pcp_buddy failed' "$dir/stderr"
+[ "$(cat "$dir/stdout")" = "$dir/out" ]
+[ "$(wc -l < "$dir/calls")" -eq 6 ]
+[ "$(wc -l < "$dir/out/sweep.csv")" -eq 6 ]
+grep -qx 'ran .*cross-cpu-churn.lua' "$dir/out/cpus=8,policy=upstream/stdout"
+
+# The rerun runs the failed run only, then nothing at all.
+rm "$dir/fail"
+sweep > "$dir/stdout"
+[ "$(wc -l < "$dir/calls")" -eq 7 ]
+sweep > "$dir/stdout"
+[ "$(wc -l < "$dir/calls")" -eq 7 ]
+cat > "$dir/expected" <<'CSV'
+cpus,policy,params.cpus,params.policy,params.work_ns,zone_lock.wait_share
+8,upstream,8,upstream,500,0.08
+8,pcp_buddy,8,pcp_buddy,500,0.02
+16,upstream,16,upstream,500,0.16
+16,pcp_buddy,16,pcp_buddy,500,0.04
+32,upstream,32,upstream,500,0.32
+32,pcp_buddy,32,pcp_buddy,500,0.08
+CSV
+diff "$dir/expected" "$dir/out/sweep.csv"
+# A run without its summary.csv is not done.
+rm "$dir/out/cpus=32,policy=upstream/summary.csv"
+sweep > "$dir/stdout"
+[ "$(wc -l < "$dir/calls")" -eq 8 ]
+diff "$dir/expected" "$dir/out/sweep.csv"
+
+# A PNG, and not a tiny one.
+[ "$(head -c 4 "$dir/out/sweep.png" | tail -c 3)" = PNG ]
+[ "$(wc -c < "$dir/out/sweep.png")" -gt 5000 ]
+
+# Another sweep into the same folder would mix up the joblog's numbering.
+if MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=8,64 \
+		--out "$dir/out" "$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" 2> "$dir/stderr"; then
+	exit 1
+fi
+grep -q 'holds another sweep' "$dir/stderr"
+[ "$(wc -l < "$dir/calls")" -eq 8 ]
+# An explicit plot, one line, as SVG.
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
+	--sweep policy=upstream --plot 'x=cpus,series=' --out "$dir/svg" \
+	"$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D work_ns=1 -D plot_format=svg > /dev/null
+grep -q '<svg' "$dir/svg/sweep.svg"
+echo "sweep.csv, resume and plots as expected"
