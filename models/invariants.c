@@ -1,5 +1,6 @@
 #include "invariants.h"
 #include "buddy.h"
+#include "mm_space.h"
 #include "pcp.h"
 
 #include <glib.h>
@@ -257,6 +258,11 @@ char *check_invariants(struct machine *m)
 		if (pcp_entries != pcp_heads)
 			fail(&r, "node %u %s: %lu per-CPU blocks in memory, %lu on per-CPU lists",
 			     z->node, z->name, pcp_heads, pcp_entries);
+	}
+	char *spaces = mm_check_all(m);
+	if (spaces) {
+		fail(&r, "%s", spaces);
+		g_free(spaces);
 	}
 	if (r.n == 0) {
 		g_string_free(r.s, TRUE);

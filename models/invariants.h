@@ -1,4 +1,5 @@
-/* The invariant checker: buddy structure, free lists, counters. */
+/* The invariant checker: buddy structure, free lists, per-CPU lists,
+ * counters, and every process's address space. */
 #ifndef MMSIM_INVARIANTS_H
 #define MMSIM_INVARIANTS_H
 

@@ -2,9 +2,12 @@
 --
 -- Builds the "2s-1t" preset (2 sockets, 512 GiB per node), allocates a
 -- mix of orders and migratetypes on both nodes until the allocator starts
--- refusing requests, frees a random half of what it holds, and prints
+-- refusing requests, and frees a random half of what it holds. Then 16
+-- threads run a short jemalloc churn on the fragmented machine for 5 ms of
+-- simulated time, and the run prints its zone->lock figures and
 -- /proc/buddyinfo and /proc/pagetypeinfo as the kernel would show them.
-local m = mmsim.machine{ preset = "2s-1t" }
+local p = mmsim.params{ policy = "upstream", cpus = 16, duration = "5ms" }
+local m = mmsim.machine{ preset = "2s-1t", policy = p.policy }
 local info = m:info()
 print(string.format("machine %s: %d nodes, %d CPUs, %d GiB, min_free_kbytes %d",
   info.name, info.nodes, info.cpus, info.frames // 262144, info.min_free_kbytes))
@@ -56,10 +59,23 @@ for i = 1, #held // 2 do
   freed = freed + 1
 end
 m:check_invariants()
-
-info = m:info()
 print(string.format("allocated %d blocks until %d pages were left free; freed %d blocks",
   #held, full, freed))
+
+-- A short timed run on the aged machine: jemalloc threads on 16 CPUs.
+local cpus = {}
+for i = 0, p.cpus - 1 do cpus[#cpus + 1] = (i % 2) * 64 + i // 2 end
+local jc = require("mmsim.jemalloc_churn").start(m, {
+  cpus = cpus, live_mib = 16, until_ns = mmsim.time(p.duration) })
+m:run()
+m:check_invariants()
+local s = m:lock_stats()
+print(string.format("%s of jemalloc churn on %d CPUs (%s): %d objects, zone->lock %d "
+  .. "acquisitions, %d contentions, %.2f%% of CPU time waiting", p.duration, p.cpus,
+  p.policy, jc.stats.objects, s.zone.acquisitions, s.zone.contentions,
+  100 * s.zone.wait_share))
+
+info = m:info()
 print(string.format("free: %d pages of %d", info.free_pages, info.managed_pages))
 print()
 print("$ cat /proc/buddyinfo")

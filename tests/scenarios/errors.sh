@@ -50,6 +50,24 @@ expect binary "attempt to load a binary chunk"
 printf 'assert(load(string.dump(function() end)))\n' > "$dir/dump.lua"
 expect dump "attempt to load a binary chunk"
 
+# expect_d NAME PATTERN ARGS...: like expect, with mmsim options.
+expect_d() {
+	name=$1 pattern=$2
+	shift 2
+	"$MMSIM" --out "$dir/res" "$dir/$name.lua" "$@" > "$dir/out" 2> "$dir/err"
+	status=$?
+	[ $status -eq 1 ] || fail "$name $*: exit status $status, wanted 1"
+	grep -q -- "$pattern" "$dir/err" || { cat "$dir/err"; fail "$name $*: no '$pattern'"; }
+}
+printf 'local p = mmsim.params{ cpus = 16, policy = "upstream", fast = true }\n' > "$dir/params.lua"
+expect_d params "-D cpu: unknown parameter (known: cpus, fast, policy)" -D cpu=8
+expect_d params "-D cpus=lots: expected an integer" -D cpus=lots
+expect_d params "-D fast=maybe: expected true or false" -D fast=maybe
+expect_d params "-D policy: expected KEY=VALUE" -D policy
+expect_d params "-D plot_format=gif: expected png, pdf or svg" -D plot_format=gif
+printf 'local x = 1\n' > "$dir/noparams.lua"
+expect_d noparams "-D cpus: .*noparams.lua declares no parameters" -D cpus=8
+
 "$MMSIM" "$dir/missing.lua" 2> "$dir/err" && fail "missing file accepted"
 grep -q "cannot open" "$dir/err" || fail "missing: no 'cannot open'"
 "$MMSIM" 2> "$dir/err" && fail "no scenario accepted"

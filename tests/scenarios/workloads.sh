@@ -1,0 +1,51 @@
+#!/bin/sh
+# The workload library end to end, through the results folder:
+# - jemalloc churn with remote frees on 16 CPUs: less zone->lock contention
+#   under pcp_buddy than upstream;
+# - mass exit: every page of every process comes back (to the buddy or the
+#   per-CPU lists), and the invariants hold;
+# - the same run twice gives byte-identical time series and kernel-format
+#   files, and summaries that differ only in wall_time_s.
+set -eu
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# summary VALUE: a column of a run's summary.csv
+summary() {
+	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
+		NR == 2 { print $col }' "$1/summary.csv"
+}
+
+for policy in upstream pcp_buddy; do
+	"$MMSIM" --seed 3 --check-invariants --out "$dir/jc-$policy" \
+		"$MMSIM_SRCDIR/scenarios/jemalloc-churn.lua" -D cpus=16 -D policy=$policy \
+		> /dev/null 2> "$dir/err"
+	grep -q '^invariants hold' "$dir/err"
+done
+up=$(summary "$dir/jc-upstream" zone_lock.contentions)
+pb=$(summary "$dir/jc-pcp_buddy" zone_lock.contentions)
+up_share=$(summary "$dir/jc-upstream" zone_lock.wait_share)
+pb_share=$(summary "$dir/jc-pcp_buddy" zone_lock.wait_share)
+echo "jemalloc churn, 16 CPUs: zone->lock contentions upstream $up, pcp_buddy $pb;" \
+	"wait share $up_share vs $pb_share"
+awk -v a="$up" -v b="$pb" -v c="$up_share" -v d="$pb_share" \
+	'BEGIN { exit !(a > 0 && b < a && d < c) }'
+for f in timeseries.csv summary.json summary.csv vmstat lock_stat buddyinfo pagetypeinfo \
+	zoneinfo cpu_wait.csv lock_timeseries.png cpu_wait.png; do
+	test -s "$dir/jc-upstream/$f"
+done
+
+"$MMSIM" --check-invariants --out "$dir/exit" "$MMSIM_SRCDIR/tests/scenarios/mass_exit.lua" \
+	> "$dir/exit.out" 2> "$dir/err"
+grep -q '^invariants hold' "$dir/err"
+cat "$dir/exit.out"
+
+"$MMSIM" --seed 3 --out "$dir/again" "$MMSIM_SRCDIR/scenarios/jemalloc-churn.lua" \
+	-D cpus=16 -D policy=pcp_buddy > /dev/null 2>&1
+for f in timeseries.csv vmstat lock_stat buddyinfo pagetypeinfo zoneinfo cpu_wait.csv; do
+	cmp "$dir/jc-pcp_buddy/$f" "$dir/again/$f"
+done
+grep -v '"wall_time_s"' "$dir/jc-pcp_buddy/summary.json" > "$dir/a.json"
+grep -v '"wall_time_s"' "$dir/again/summary.json" > "$dir/b.json"
+cmp "$dir/a.json" "$dir/b.json"
+echo "ok: workloads"
