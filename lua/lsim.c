@@ -205,12 +205,14 @@ static int l_spawn(lua_State *L)
 	return 0;
 }
 
-/* m:run() until every thread ends, m:run{until = T} or m:run{duration = D}. */
+/* m:run() until every thread ends, m:run{until = T} or m:run{duration = D};
+ * {expected_end = T} tells the progress line when an open-ended run
+ * should end. */
 static int l_run(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
-	uint64_t until = 0;
+	uint64_t until = 0, expected = 0;
 	char *err = NULL;
 
 	if (lua_thread_ctx(L))
@@ -221,12 +223,14 @@ static int l_run(lua_State *L)
 			until = check_time(L, -1, "run: until");
 		if (lua_getfield(L, 2, "duration") != LUA_TNIL)
 			until = engine_clock(e) + check_time(L, -1, "run: duration");
-		lua_pop(L, 2);
-		if (!until)
-			return luaL_error(L, "run: give 'until' or 'duration' (or no table to run "
-					  "until every thread ends)");
+		if (lua_getfield(L, 2, "expected_end") != LUA_TNIL)
+			expected = check_time(L, -1, "run: expected_end");
+		lua_pop(L, 3);
+		if (!until && !expected)
+			return luaL_error(L, "run: give 'until', 'duration' or 'expected_end' (or no "
+					  "table to run until every thread ends)");
 	}
-	lresults_set_target(until);
+	lresults_set_target(until ? until : expected);
 	int rc = engine_run(e, until, &err);
 	if (lm->thread_error) {
 		lua_pushstring(L, lm->thread_error);

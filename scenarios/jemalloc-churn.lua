@@ -39,7 +39,7 @@ if p.noise then
   for s = 0, sockets - 1 do noise_cpus[#noise_cpus + 1] = s * per_socket + per_socket - 1 end
   require("mmsim.kernel_noise").start(m, { cpus = noise_cpus, rate = 50, until_ns = stop })
 end
-m:run()
+m:run{ expected_end = stop }
 
 local s = m:lock_stats()
 print(string.format("jemalloc churn, %s, %d threads, %s: %d objects, %d remote frees, "
