@@ -547,6 +547,13 @@ static const luaL_Reg machine_methods[] = {
 	{ NULL, NULL },
 };
 
+/* mmsim.size(s) -> bytes: "16K" and the like, as every size argument takes */
+static int l_size(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)check_size(L, 1, "mmsim.size"));
+	return 1;
+}
+
 static int l_version(lua_State *L)
 {
 	lua_pushstring(L, PACKAGE_VERSION);
@@ -557,6 +564,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "machine", l_machine },
 	{ "version", l_version },
 	{ "params", lparams_declare },
+	{ "size", l_size },
 	{ NULL, NULL },
 };
 

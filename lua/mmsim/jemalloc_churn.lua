@@ -31,22 +31,6 @@ local M = {}
 local PAGE = 4096
 local MiB = 1024 * 1024
 
-local function bytes_of(v)
-  if type(v) == "number" then return v end
-  local n, unit = tostring(v):match("^([%d.]+)(%a?)$")
-  local scale = ({ [""] = 1, K = 1024, M = MiB, G = 1024 * MiB })[unit]
-  assert(n and scale, "jemalloc_churn: cannot read size " .. tostring(v))
-  return math.floor(tonumber(n) * scale)
-end
-
-local function ns_of(v)
-  if type(v) == "number" then return v end
-  local n, unit = tostring(v):match("^([%d.]+)(%a+)$")
-  local scale = ({ ns = 1, us = 1e3, ms = 1e6, s = 1e9 })[unit]
-  assert(n and scale, "jemalloc_churn: cannot read time " .. tostring(v))
-  return tonumber(n) * scale
-end
-
 -- jemalloc's size classes above 2 MiB: four per doubling.
 local function extent_size(i)
   local group, step = i // 4, i % 4
@@ -148,15 +132,15 @@ function M.start(m, o)
   }
   local live = (o.live_mib or 64) * MiB
   local remote_share = o.remote_share or 0.3
-  local decay = ns_of(o.decay or "100ms")
-  local work = ns_of(o.work or "20us")
+  local decay = mmsim.time(o.decay or "100ms")
+  local work = mmsim.time(o.work or "20us")
   local stop = o.until_ns
   local stats = { objects = 0, remote_frees = 0, purged_pages = 0, extents = 0,
                   failed = 0, rss_pages = 0 }
 
   local total = 0
   for _, s in ipairs(sizes) do
-    s.bytes = (bytes_of(s.size) + PAGE - 1) // PAGE * PAGE
+    s.bytes = (mmsim.size(s.size) + PAGE - 1) // PAGE * PAGE
     total = total + s.weight
   end
   local function pick()

@@ -21,14 +21,6 @@ local M = {}
 
 local KERNEL_OWNER = 3 << 28   -- owner kind KERNEL (models/mm_space.h)
 
-local function ns_of(v)
-  if type(v) == "number" then return v end
-  local n, unit = tostring(v):match("^([%d.]+)(%a+)$")
-  local scale = ({ ns = 1, us = 1e3, ms = 1e6, s = 1e9 })[unit]
-  assert(n and scale, "kernel_noise: cannot read time " .. tostring(v))
-  return tonumber(n) * scale
-end
-
 local function pick(weights, r)
   local total = 0
   for _, w in ipairs(weights) do total = total + w end
@@ -46,7 +38,7 @@ function M.start(m, o)
   local rate = o.rate or 200
   local recl = o.reclaimable_share or 0.4
   local orders = o.orders or { 0.70, 0.10, 0.10, 0.10 }
-  local lifetime = ns_of(o.lifetime or "5ms")
+  local lifetime = mmsim.time(o.lifetime or "5ms")
   local long_lived = o.long_lived_share or 0.02
   local stop = o.until_ns
   local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0 }
