@@ -16,6 +16,7 @@ struct lmachine {
 	struct engine_opts eo;
 	uint64_t vmstat_interval;    /* ns between vmstat worker passes, 0: none */
 	uint64_t sample_interval;    /* ns between timeseries.csv rows, 0: none */
+	uint64_t kswapd_interval;    /* ns between kswapd's watermark checks, 0: none */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 

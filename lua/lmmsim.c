@@ -3,11 +3,13 @@
 #include "lmmsim.h"
 #include "lmachine.h"
 #include "lparams.h"
+#include "lresults.h"
 
 #include "models/buddy.h"
 #include "models/invariants.h"
 #include "models/machine.h"
 #include "models/page_alloc.h"
+#include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
 
@@ -82,7 +84,7 @@ static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "costs", "vmstat_interval", "sample_interval", NULL,
+	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -171,7 +173,7 @@ static int l_machine(lua_State *L)
 		int policy = mm_policy_parse(name);
 
 		if (policy < 0)
-			return luaL_error(L, "unknown policy '%s' (known: upstream, pcp_buddy)", name);
+			return luaL_error(L, "unknown policy '%s' (known: upstream, pcp_buddy, spb)", name);
 		p.policy = (enum mm_policy)policy;
 	}
 	lua_pop(L, 1);
@@ -181,7 +183,8 @@ static int l_machine(lua_State *L)
 	lsim_machine_opts(L, 1, &opts);
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
 	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
-				 .sample_interval = opts.sample_interval };
+				 .sample_interval = opts.sample_interval,
+				 .kswapd_interval = opts.kswapd_interval };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);
 	if (!lm->m) {
@@ -425,6 +428,31 @@ static int l_pagetypeinfo(lua_State *L) { return push_dump(L, proc_pagetypeinfo)
 static int l_zoneinfo(lua_State *L) { return push_dump(L, proc_zoneinfo); }
 static int l_vmstat(lua_State *L) { return push_dump(L, proc_vmstat); }
 
+/* m:read_file{file =, pages = [, index =, node =]} -> pages cached: the
+ * page cache grows as a file is read (pages from index on); stops early
+ * when the allocator refuses. */
+static int l_read_file(lua_State *L)
+{
+	static const char *const keys[] = { "file", "pages", "index", "node", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx;
+	lua_Integer n, file, index, node, done = 0;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, "read_file");
+	ctx = call_ctx(L, m, 2, &buf);
+	file = opt_int_field(L, 2, "file", 1);
+	n = opt_int_field(L, 2, "pages", 1);
+	index = opt_int_field(L, 2, "index", 0);
+	node = check_node(L, m, opt_int_field(L, 2, "node",
+					     topology_cpu_to_node(&m->topo, ctx->cpu)));
+	while (done < n && page_cache_add(ctx, m, (int)node, (uint32_t)file,
+					  (uint32_t)(index + done)) != PFN_NONE)
+		done++;
+	lua_pushinteger(L, done);
+	return 1;
+}
+
 /* m:drain() -> drain_all_pages() */
 static int l_drain(lua_State *L)
 {
@@ -523,6 +551,10 @@ static int l_info(lua_State *L)
 	set_int(L, "managed_pages", (lua_Integer)machine_managed_pages(m));
 	set_int(L, "free_pages", (lua_Integer)machine_free_pages(m));
 	set_int(L, "pcp_pages", (lua_Integer)machine_pcp_pages(m));
+	lua_Integer file_pages = 0;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		file_pages += (lua_Integer)page_cache_pages(m, (int)n);
+	set_int(L, "file_pages", file_pages);
 	lua_pushstring(L, mm_policy_names[m->policy]);
 	lua_setfield(L, -2, "policy");
 	set_int(L, "min_free_kbytes", m->min_free_kbytes);
@@ -541,6 +573,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "vmstat", l_vmstat },
 	{ "check_invariants", l_check },
 	{ "drain", l_drain },
+	{ "read_file", l_read_file },
 	{ "zones", l_zones },
 	{ "info", l_info },
 	{ "pagesets", l_pagesets },
@@ -575,6 +608,7 @@ int luaopen_mmsim(lua_State *L)
 	luaL_newlib(L, machine_methods);
 	lsim_open(L, -3, -1);
 	lproc_open(L, -1);
+	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");

@@ -5,7 +5,9 @@
 #include "lmachine.h"
 #include "lparams.h"
 
+#include "models/gbyield.h"
 #include "models/machine.h"
+#include "models/pbstat.h"
 #include "models/procfs.h"
 #include "sim/lockstat.h"
 #include "sim/results.h"
@@ -17,7 +19,8 @@
 static const char *const ts_columns[] = {
 	"time_ms", "zone_lock_acquisitions", "zone_lock_contentions", "zone_lock_wait_ns",
 	"zone_lock_hold_ns", "zone_lock_wait_share", "pcp_lock_acquisitions",
-	"pcp_lock_contentions", "free_pages", "pcp_pages", NULL,
+	"pcp_lock_contentions", "free_pages", "pcp_pages", "gb_free_now", "gb_movable_only",
+	"gb_movable_obtainable", NULL,
 };
 
 /* One run per process: SimGrid runs one simulation per process. */
@@ -68,6 +71,7 @@ void lresults_set_target(uint64_t until_ns)
 static void write_row(struct lmachine *lm)
 {
 	struct lock_stats z, p;
+	struct gb_yield y;
 	double values[G_N_ELEMENTS(ts_columns) - 1];
 	char *err = NULL;
 	uint64_t now = engine_clock(lm->e);
@@ -89,6 +93,10 @@ static void write_row(struct lmachine *lm)
 	values[7] = (double)p.wait.nr;
 	values[8] = (double)machine_free_pages(lm->m);
 	values[9] = (double)machine_pcp_pages(lm->m);
+	gb_yield(lm->m, &y);
+	values[10] = (double)y.free_now;
+	values[11] = (double)y.movable_only;
+	values[12] = (double)y.movable_obtainable;
 	run.last_wait = (double)z.wait.total;
 	run.last_time = time;
 	run.last_row_ns = now;
@@ -222,11 +230,55 @@ static void set_vmstat(struct results_json *j, struct machine *m)
 	g_string_free(s, TRUE);
 }
 
+/* The run's plot title: scenario, policy, machine; then more. */
+static char *plot_title(struct lmachine *lm, const char *more)
+{
+	char *base = g_path_get_basename(run.scenario);
+	char *title = g_strdup_printf("%s, %s, %s (%u CPUs)%s", base, mm_policy_names[lm->m->policy],
+				      lm->m->topo.name, lm->m->nr_cpus, more ? more : "");
+
+	g_free(base);
+	return title;
+}
+
+/* memmap[-label].dat and its memory_map[-label] plot (plots/memory_map.gp). */
+static void write_memory_map(struct lmachine *lm, const char *label)
+{
+	struct gb_yield y;
+	unsigned long n[NR_PB_CLASSES] = { 0 };
+	GString *s = g_string_new(NULL), *tics = g_string_new(NULL);
+	char *dat = label ? g_strdup_printf("memmap-%s.dat", label) : g_strdup("memmap.dat");
+	char *png = label ? g_strdup_printf("memory_map-%s", label) : g_strdup("memory_map");
+	double ms = lm->e ? (double)engine_clock(lm->e) / 1e6 : 0;
+	char *when = g_strdup_printf(": %s, t = %g ms", label ? label : "end", ms);
+	char *title = plot_title(lm, when);
+
+	gb_memory_map_matrix(lm->m, s, n);
+	write_file(dat, s);
+	gb_yield(lm->m, &y);
+	g_string_printf(s, "1 GiB regions: %lu free now, %lu movable-only, %lu obtainable, of %lu",
+			y.free_now, y.movable_only, y.movable_obtainable, y.total_regions);
+	char *counts = g_strdup_printf("%lu %lu %lu %lu %lu", n[PB_CLASS_FREE], n[PB_CLASS_MOVABLE],
+				       n[PB_CLASS_RECLAIMABLE], n[PB_CLASS_UNMOVABLE],
+				       n[PB_CLASS_MIXED]);
+	gb_memory_map_tics(lm->m, tics);
+	results_plot_as(run.r, "memory_map", dat, png, run.plot_format, title,
+			(const char *const[]){ "ytics_zones", tics->str, "subtitle", s->str,
+					       "class_counts", counts, NULL });
+	g_free(counts);
+	g_free(title);
+	g_free(when);
+	g_free(png);
+	g_free(dat);
+	g_string_free(tics, TRUE);
+	g_string_free(s, TRUE);
+}
+
 int lresults_end(lua_State *L, struct lmachine *lm)
 {
 	struct results_json *j = results_json_new();
 	GString *s = g_string_new(NULL);
-	char *err = NULL, *title, *base = g_path_get_basename(run.scenario);
+	char *err = NULL, *title;
 	double wall = (double)(g_get_monotonic_time() - run.wall_start) / 1e6;
 
 	progress_done(&run.progress);
@@ -255,6 +307,13 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 		results_json_set_uint(j, "memory.managed_pages", machine_managed_pages(lm->m));
 		results_json_set_uint(j, "memory.free_pages", machine_free_pages(lm->m));
 		results_json_set_uint(j, "memory.pcp_pages", machine_pcp_pages(lm->m));
+		struct gb_yield y;
+
+		gb_yield(lm->m, &y);
+		results_json_set_uint(j, "gb_yield.free_now", y.free_now);
+		results_json_set_uint(j, "gb_yield.movable_only", y.movable_only);
+		results_json_set_uint(j, "gb_yield.movable_obtainable", y.movable_obtainable);
+		results_json_set_uint(j, "gb_yield.total_regions", y.total_regions);
 		set_vmstat(j, lm->m);
 	}
 	if (results_write_summary(run.r, j, &err)) {
@@ -272,6 +331,7 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 		write_file("pagetypeinfo", s);
 		proc_zoneinfo(lm->m, s);
 		write_file("zoneinfo", s);
+		write_memory_map(lm, NULL);
 	}
 	if (lm && lm->e) {
 		lockstat_print(lm->e, s);
@@ -286,17 +346,88 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 			results_ts_close(run.ts);
 			run.ts = NULL;
 		}
-		title = g_strdup_printf("%s, %s, %s (%u CPUs)", base,
-					mm_policy_names[lm->m->policy], lm->m->topo.name, lm->m->nr_cpus);
+		struct gb_yield y;
+		char *total;
+
+		gb_yield(lm->m, &y);
+		total = g_strdup_printf("%lu", y.total_regions);
+		title = plot_title(lm, NULL);
 		results_plot(run.r, "lock_timeseries", "timeseries.csv", run.plot_format, title, NULL);
 		results_plot(run.r, "cpu_wait", "cpu_wait.csv", run.plot_format, title, NULL);
+		results_plot(run.r, "gb_yield", "timeseries.csv", run.plot_format, title,
+			     (const char *const[]){ "total_regions", total, NULL });
+		g_free(total);
 		g_free(title);
 	}
 	g_string_free(s, TRUE);
-	g_free(base);
 	g_printerr("mmsim: results in %s\n", results_dir(run.r));
 	results_close(run.r);
 	run.r = NULL;
 	g_free(run.plot_format);
 	return LUA_OK;
+}
+
+/* m:gb_yield() -> {free_now=, movable_only=, movable_obtainable=, total_regions=} */
+static int l_gb_yield(lua_State *L)
+{
+	struct gb_yield y;
+
+	gb_yield(check_machine(L, 1), &y);
+	lua_createtable(L, 0, 4);
+	lua_pushinteger(L, (lua_Integer)y.free_now);
+	lua_setfield(L, -2, "free_now");
+	lua_pushinteger(L, (lua_Integer)y.movable_only);
+	lua_setfield(L, -2, "movable_only");
+	lua_pushinteger(L, (lua_Integer)y.movable_obtainable);
+	lua_setfield(L, -2, "movable_obtainable");
+	lua_pushinteger(L, (lua_Integer)y.total_regions);
+	lua_setfield(L, -2, "total_regions");
+	return 1;
+}
+
+/* m:memory_map() -> one character per pageblock (pb_class_chars) */
+static int l_memory_map(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	luaL_Buffer b;
+	uint32_t nr = m->pbstat->nr_pageblocks;
+	char *p = luaL_buffinitsize(L, &b, nr);
+
+	for (uint32_t pb = 0; pb < nr; pb++)
+		p[pb] = pb_class_chars[pageblock_class(m, pb)];
+	luaL_pushresultsize(&b, nr);
+	return 1;
+}
+
+/* m:snapshot_memory_map(label): memmap-<label>.dat and memory_map-<label>.png
+ * in the results folder now, for time-lapses. */
+static int l_snapshot_memory_map(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	const char *label = luaL_checkstring(L, 2);
+
+	/* The label goes into file names. */
+	if (!*label || strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_.-") != strlen(label) || *label == '.')
+		return luaL_error(L, "snapshot_memory_map: label '%s' must be letters, digits, "
+				  "'_', '-' and '.' (not first)", label);
+	if (run.r)
+		write_memory_map(lm, label);
+	return 0;
+}
+
+void lresults_open(lua_State *L, int methods)
+{
+	static const luaL_Reg funcs[] = {
+		{ "gb_yield", l_gb_yield },
+		{ "memory_map", l_memory_map },
+		{ "snapshot_memory_map", l_snapshot_memory_map },
+		{ NULL, NULL },
+	};
+
+	methods = lua_absindex(L, methods);
+	for (const luaL_Reg *f = funcs; f->name; f++) {
+		lua_pushcfunction(L, f->func);
+		lua_setfield(L, methods, f->name);
+	}
 }

@@ -17,6 +17,9 @@ void lresults_start_sampling(struct lmachine *lm);
 /* The simulated time the current m:run stops at (0: open-ended), for the
  * progress line. */
 void lresults_set_target(uint64_t until_ns);
+/* Register m:gb_yield(), m:memory_map() and m:snapshot_memory_map() in the
+ * machine method table at stack index methods. */
+void lresults_open(lua_State *L, int methods);
 /* After the script: summary.json/csv, the kernel-format files, cpu_wait.csv
  * and the plots for machine lm (NULL if the script built none). */
 int lresults_end(lua_State *L, struct lmachine *lm);

@@ -3,6 +3,7 @@
 #include "lmachine.h"
 #include "lresults.h"
 
+#include "models/page_cache.h"
 #include "models/pcp.h"
 #include "sim/lockstat.h"
 
@@ -60,6 +61,10 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	if (lua_getfield(L, t, "sample_interval") != LUA_TNIL)
 		lm->sample_interval = check_time(L, -1, "sample_interval");
 	lua_pop(L, 1);
+	lm->kswapd_interval = 1000000;
+	if (lua_getfield(L, t, "kswapd_interval") != LUA_TNIL)
+		lm->kswapd_interval = check_time(L, -1, "kswapd_interval");
+	lua_pop(L, 1);
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
 	lua_pop(L, 1);
@@ -106,6 +111,22 @@ static void vmstat_worker(struct mm_ctx *ctx, void *arg)
 	}
 }
 
+/* kswapd of one node, reduced: it checks the node's watermarks every
+ * interval instead of being woken by the allocator, and reclaims only the
+ * page cache (models/page_cache.c). */
+static void kswapd(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+	int nid = (int)topology_cpu_to_node(&lm->m->topo, ctx->cpu);
+
+	for (;;) {
+		engine_sleep(ctx, lm->kswapd_interval);
+		engine_settle(ctx);
+		if (pgdat_needs_kswapd(lm->m, nid))
+			kswapd_balance(ctx, lm->m, nid);
+	}
+}
+
 static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 {
 	char *err = NULL;
@@ -123,6 +144,16 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
+	}
+	/* kswapd<N> runs on the node's first CPU. */
+	for (unsigned cpu = 0; lm->kswapd_interval && cpu < lm->m->nr_cpus; cpu++) {
+		unsigned nid = topology_cpu_to_node(&lm->m->topo, cpu);
+		char name[32];
+
+		if (cpu && topology_cpu_to_node(&lm->m->topo, cpu - 1) == nid)
+			continue;
+		snprintf(name, sizeof(name), "kswapd%u", nid);
+		engine_spawn_daemon(lm->e, cpu, name, kswapd, lm);
 	}
 	lresults_start_sampling(lm);
 	return lm->e;

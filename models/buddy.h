@@ -23,6 +23,9 @@ void split_large_buddy(struct zone *zone, pfn_t pfn, unsigned order, unsigned fp
 unsigned expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int mt);
 void page_del_and_expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int mt);
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt);
+struct superpageblock;
+/* __rmqueue_from_sb(): from one superpageblock's mt lists, order and up. */
+pfn_t __rmqueue_from_sb(struct zone *zone, struct superpageblock *sb, unsigned order, int mt);
 bool should_try_claim_block(unsigned order, int start_mt);
 int find_suitable_fallback(const struct free_area *area, unsigned order, int mt, bool claimable);
 pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
@@ -36,7 +39,7 @@ int move_freepages_block(struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
 
 static inline bool free_area_empty(const struct free_area *area, int mt)
 {
-	return pfn_list_empty(&area->free_list[mt]);
+	return area->free_list[mt].nr == 0;
 }
 
 #endif

@@ -1,6 +1,9 @@
 #include "machine.h"
+#include "superpageblock.h"
 #include "buddy.h"
+#include "page_cache.h"
 #include "mm_space.h"
+#include "pbstat.h"  /* pbstat */
 #include "pcp.h"
 #include "watermark.h"
 
@@ -19,6 +22,7 @@ void machine_params_default(struct machine_params *p)
 	p->percpu_pagelist_high_fraction = 0;
 	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
 	p->cpu_data_slice_kib = 1920;
+	p->hotplug_reserve = 0;
 }
 
 int mm_policy_parse(const char *name)
@@ -83,7 +87,7 @@ static void layout_nodes(struct machine *m)
 				  MAX(base, DMA32_LIMIT_PFN), movable);
 		if (movable < end)
 			zone_init(m, &pgdat->node_zones[ZONE_MOVABLE], n, ZONE_MOVABLE, movable, end);
-		base = end;
+		base = end + m->hotplug_reserve_pages;
 	}
 }
 
@@ -118,19 +122,22 @@ static void build_zonelists(struct machine *m, struct pglist_data *pgdat)
 		}
 }
 
-/* memmap_init_zone() labels every pageblock MOVABLE; memblock_free_all()
- * then hands memory to the buddy in MAX_PAGE_ORDER chunks, to the tail. */
-static void zone_boot_free(struct machine *m, struct zone *z)
+/* memmap_init_range() labels every pageblock of [start, end) MOVABLE;
+ * memblock_free_all() (or onlining) then hands the memory to the buddy in
+ * MAX_PAGE_ORDER chunks, to the tail. */
+static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
 {
-	pfn_t end = zone_end_pfn(z);
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
 
-	for (pfn_t pfn = z->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages) {
-		set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
+	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
+		if (z->superpageblocks)
+			init_pageblock_migratetype(z, pfn, MIGRATE_MOVABLE);
+		else
+			set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
 		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
 		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint8_t)id;
 	}
-	for (pfn_t pfn = z->zone_start_pfn; pfn < end;) {
+	for (pfn_t pfn = start; pfn < end;) {
 		unsigned order = MAX_PAGE_ORDER;
 
 		while ((pfn & ((1u << order) - 1)) || pfn + (1u << order) > end)
@@ -138,6 +145,50 @@ static void zone_boot_free(struct machine *m, struct zone *z)
 		__free_one_page(z, pfn, order, MIGRATE_MOVABLE, FPI_TO_TAIL);
 		pfn += 1u << order;
 	}
+}
+
+static void zone_boot_free(struct machine *m, struct zone *z)
+{
+	if (m->policy == POLICY_SPB)
+		setup_superpageblocks(z);
+	zone_init_and_free_range(m, z, z->zone_start_pfn, zone_end_pfn(z));
+}
+
+int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes)
+{
+	struct pglist_data *pgdat;
+	struct zone *z;
+	pfn_t start, end, limit, nr;
+
+	if (nid >= m->nr_nodes || bytes == 0 || bytes % SECTION_SIZE_BYTES)
+		return -1;
+	pgdat = &m->node_data[nid];
+	z = &pgdat->node_zones[ZONE_NORMAL];
+	if (!populated_zone(z) || populated_zone(&pgdat->node_zones[ZONE_MOVABLE]))
+		return -1;
+	limit = nid + 1 < m->nr_nodes ? m->node_data[nid + 1].node_start_pfn : m->mm.nr_frames;
+	start = zone_end_pfn(z);
+	if ((uint64_t)start + (bytes >> PAGE_SHIFT) > limit)
+		return -1;
+	nr = (pfn_t)(bytes >> PAGE_SHIFT);
+	end = start + nr;
+	zone_lock(ctx, z, SITE_OTHER);
+	/* move_pfn_range_to_zone(): the span grows, then the superpageblocks. */
+	z->spanned_pages += nr;
+	pgdat->node_spanned_pages += nr;
+	if (z->superpageblocks)
+		resize_zone_superpageblocks(z);
+	/* online_pages(): the new pages go to the buddy. */
+	zone_init_and_free_range(m, z, start, end);
+	z->present_pages += nr;
+	z->managed_pages += nr;
+	z->work = (struct mm_work){ 0 };
+	zone_unlock(ctx, z);
+	m->topo.node_mem[nid] += bytes;
+	/* init_per_zone_wmark_min() and zone_pcp_update() after onlining. */
+	init_per_zone_wmark_min(m, m->thp);
+	zone_pcp_update(z, 1);
+	return 0;
 }
 
 struct machine *machine_create(const struct topology *t, const struct machine_params *p,
@@ -159,18 +210,22 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->lowmem_reserve_ratio[ZONE_DMA32] = 256;
 	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
 	m->policy = p->policy;
+	m->thp = p->thp;
+	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
 	m->nr_cpus = topology_nr_cpus(t);
 	m->cpu_online = g_new(bool, m->nr_cpus);
 	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
 		m->cpu_online[cpu] = true;
-	if (memmap_init(&m->mm, (pfn_t)(topology_total_mem(t) >> PAGE_SHIFT))) {
+	if (memmap_init(&m->mm, (pfn_t)((topology_total_mem(t) +
+					  (uint64_t)t->nr_nodes * p->hotplug_reserve) >> PAGE_SHIFT))) {
 		*err = g_strdup_printf("cannot allocate the memmap for %" G_GUINT64_FORMAT
 				       " frames", topology_total_mem(t) >> PAGE_SHIFT);
 		g_free(m);
 		return NULL;
 	}
+	m->pbstat = pbstat_create(m->mm.nr_frames);  /* pbstat */
 	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
 	layout_nodes(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
@@ -195,14 +250,18 @@ void machine_destroy(struct machine *m)
 {
 	if (!m)
 		return;
+	page_cache_destroy(m);
 	mm_free_all(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
-	for_each_zone(m, z)
+	for_each_zone(m, z) {
 		g_free(z->per_cpu_pageset);
+		free_superpageblocks(z);
+	}
 	g_free(m->cpu_online);
 	g_free(m->node_data);
 	memmap_destroy(&m->mm);
+	pbstat_destroy(m->pbstat);  /* pbstat */
 	g_free(m);
 }
 

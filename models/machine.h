@@ -14,6 +14,9 @@ struct machine_params {
 	enum mm_policy policy;          /* allocator variant */
 	int percpu_pagelist_high_fraction;  /* vm.percpu_pagelist_high_fraction, 0 = auto */
 	unsigned cpu_data_slice_kib;    /* data cache per CPU (LLC / sharing CPUs) */
+	/* Bytes of physical address space left above each node's memory for
+	 * online_memory_block(); the memmap covers it.  0: no hotplug. */
+	uint64_t hotplug_reserve;
 };
 
 void machine_params_default(struct machine_params *p);
@@ -27,6 +30,11 @@ unsigned long machine_free_pages(const struct machine *m);
 unsigned long machine_managed_pages(const struct machine *m);
 /* Pages cached on every per-CPU pageset of the machine. */
 unsigned long machine_pcp_pages(struct machine *m);
+/* online_pages(): add bytes (a multiple of the 128 MiB section) of memory
+ * at the top of node nid's Normal zone, which must be populated and the
+ * node's top zone, inside the node's hotplug reserve.  -1 if refused. */
+struct mm_ctx;
+int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes);
 /* Parse a policy name; -1 if unknown. */
 int mm_policy_parse(const char *name);
 

@@ -41,6 +41,12 @@ enum page_kind {
 #define PB_migrate_isolate (1u << 3)
 #define PB_compact_skip (1u << 4)
 #define PB_on_cpu_list (1u << 5)   /* pageblock_data.cpu_node is on an owned_blocks list */
+/* Superpageblock bits (policy spb): what has been handed out of the block
+ * since it was last wholly free, and whether it is wholly free now. */
+#define PB_has_unmovable (1u << 6)
+#define PB_has_reclaimable (1u << 7)
+#define PB_has_movable (1u << 8)
+#define PB_all_free (1u << 9)
 
 struct memmap {
 	pfn_t nr_frames;

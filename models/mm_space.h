@@ -11,10 +11,17 @@
 /* Owner words (page_owner()): the kind in the top bits, an id below.
  *   ANON:    id = pid, offset = virtual page number
  *   PGTABLE: id = pid, offset = level << 28 | index of the table
- *   KERNEL:  id = a kernel allocation source, offset = its own */
+ *   KERNEL:  id = a kernel allocation source, offset = its own
+ *   FILE:    id = a file, offset = the page's index in it */
 #define OWNER_KIND_SHIFT 28
 #define OWNER_ID_MASK ((1u << OWNER_KIND_SHIFT) - 1)
-enum owner_kind { OWNER_KIND_NONE, OWNER_KIND_ANON, OWNER_KIND_PGTABLE, OWNER_KIND_KERNEL };
+enum owner_kind {
+	OWNER_KIND_NONE,
+	OWNER_KIND_ANON,
+	OWNER_KIND_PGTABLE,
+	OWNER_KIND_KERNEL,
+	OWNER_KIND_FILE,        /* page cache: id = file, offset = page index */
+};
 
 static inline uint32_t make_owner(enum owner_kind kind, uint32_t id)
 {

@@ -32,6 +32,8 @@ enum vm_event_item {
 	PGALLOC_MOVABLE,
 	PGALLOC_DEVICE,
 	PGFREE,
+	PGSCAN_KSWAPD,
+	PGSTEAL_KSWAPD,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
 	NR_VM_EVENT_ITEMS
 };
@@ -49,6 +51,7 @@ struct mm_work {
 enum mm_policy {
 	POLICY_UPSTREAM,    /* BASE: the parent of the per-cpu pageblock buddy */
 	POLICY_PCP_BUDDY,   /* seed 001: per-cpu pageblock buddy allocator */
+	POLICY_SPB,         /* the superpageblock series tip (832e6bcd), on top of pcp_buddy */
 	NR_MM_POLICIES
 };
 
@@ -56,12 +59,43 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 
 struct per_cpu_pages;
 struct mm_registry;
+struct page_cache;
 
 /* zone->flags bits */
 #define ZONE_BOOSTED_WATERMARK 0x1
 #define ZONE_BELOW_HIGH 0x2
+#define ZONE_RECLAIM_ACTIVE 0x4
 
 struct machine;
+
+/* Superpageblocks (policy spb): 1 GiB regions of a zone, each with its own
+ * buddy free lists, sorted on zone lists by category and fullness. */
+#define SUPERPAGEBLOCK_NR_PAGEBLOCKS (SUPERPAGEBLOCK_NR_PAGES / pageblock_nr_pages)
+#define SPB_TAINTED_RESERVE 4
+#define SPB_NONE UINT32_MAX
+
+enum sb_category { SB_CLEAN, SB_TAINTED, __NR_SB_CATEGORIES };
+enum sb_fullness { SB_FULL, SB_FULL_75, SB_FULL_50, SB_FULL_25, SB_ALMOST_EMPTY,
+		   __NR_SB_FULLNESS };
+
+/* A zone list of superpageblocks, linked by index. */
+struct spb_list {
+	uint32_t head, tail, nr;
+};
+
+struct superpageblock {
+	uint16_t nr_free;           /* pageblocks with PB_all_free */
+	uint16_t nr_unmovable, nr_reclaimable, nr_movable;  /* PB_has_* counts */
+	uint16_t nr_reserved;       /* slots in the zone span never initialised */
+	uint16_t total_pageblocks;  /* slots inside the zone span */
+	bool contig_allocated;
+	unsigned long nr_free_pages;    /* pages on this superpageblock's free lists */
+	uint32_t list_next, list_prev;  /* the list link */
+	struct spb_list *on_list;       /* the zone list it is on, NULL if none */
+	pfn_t start_pfn;
+	struct zone *zone;
+	struct free_area free_area[NR_PAGE_ORDERS];
+};
 
 struct zone {
 	struct machine *machine;
@@ -83,7 +117,14 @@ struct zone {
 	struct mm_work work;                /* done under zone->lock, not yet charged */
 	struct per_cpu_pages *per_cpu_pageset;  /* one per possible CPU */
 	int pageset_high_min, pageset_high_max, pageset_batch;
+	/* With superpageblocks, free blocks live on the superpageblocks' lists
+	 * and free_area[o].nr_free and free_list[mt].nr are shadow counts. */
 	struct free_area free_area[NR_PAGE_ORDERS];
+	struct superpageblock *superpageblocks;  /* NULL unless policy spb */
+	uint32_t nr_superpageblocks;
+	pfn_t superpageblock_base_pfn;
+	struct spb_list spb_empty, spb_isolated;
+	struct spb_list spb_lists[__NR_SB_CATEGORIES][__NR_SB_FULLNESS];
 };
 
 static inline bool populated_zone(const struct zone *z)
@@ -137,11 +178,15 @@ struct machine {
 	int lowmem_reserve_ratio[MAX_NR_ZONES];
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
+	bool thp;                           /* khugepaged raises min_free_kbytes */
+	pfn_t hotplug_reserve_pages;        /* memmap room above each node for hotplug */
 	unsigned nr_cpus;
 	bool *cpu_online;
 	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
+	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
+	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 
 /* page_zone(): zone boundaries are pageblock aligned, so each pageblock

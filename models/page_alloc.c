@@ -1,5 +1,7 @@
 #include "page_alloc.h"
 #include "buddy.h"
+#include "pbstat.h"  /* pbstat */
+#include "page_cache.h"
 #include "pcp.h"
 #include "watermark.h"
 
@@ -177,6 +179,25 @@ try_this_zone:;
 	return PFN_NONE;
 }
 
+/* __alloc_pages_direct_reclaim() reduced to what is modelled: reclaim
+ * the preferred node's page cache, drain the pagesets (pages may sit
+ * there), retry; up to MAX_RECLAIM_RETRIES rounds.  No compaction yet. */
+#define MAX_RECLAIM_RETRIES 16
+static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
+					  unsigned order, int nid, const struct alloc_context *ac)
+{
+	for (int i = 0; i < MAX_RECLAIM_RETRIES && m->page_cache; i++) {
+		if (!shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order))
+			return PFN_NONE;
+		drain_all_pages(ctx, m, NULL);
+		pfn_t pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order),
+						   ac);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset)
 {
@@ -209,6 +230,8 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
 		pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order), &ac);
+	if (pfn == PFN_NONE && (gfp & __GFP_DIRECT_RECLAIM))
+		pfn = __alloc_pages_direct_reclaim(ctx, m, gfp, order, preferred_nid, &ac);
 	if (pfn == PFN_NONE) {
 		m->vm_events[ALLOC_FAIL]++;
 		return PFN_NONE;
@@ -217,6 +240,7 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)ac.migratetype);
 	*block_word_a(&m->mm, pfn, order) = owner;
 	*block_word_b(&m->mm, pfn, order) = offset;
+	pbstat_alloc(m->pbstat, pfn, order, (unsigned)ac.migratetype);  /* pbstat */
 	if (gfp & __GFP_ZERO)
 		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
 	return pfn;

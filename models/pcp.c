@@ -4,12 +4,13 @@
 #include "pcp.h"
 #include "buddy.h"
 #include "page_alloc.h"
+#include "pbstat.h"  /* pbstat */
 #include "pcp_buddy.h"
 #include "watermark.h"
 
 #include <glib.h>
 
-const char *const mm_policy_names[NR_MM_POLICIES] = { "upstream", "pcp_buddy" };
+const char *const mm_policy_names[NR_MM_POLICIES] = { "upstream", "pcp_buddy", "spb" };
 
 unsigned order_to_pindex(const struct machine *m, int mt, unsigned order)
 {
@@ -90,6 +91,7 @@ void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn, int mt
 	page_set(&m->mm, pfn, PG_KIND_PCP, order, (unsigned)mt);
 	pfn_list_add(&m->mm, &pcp->lists[order_to_pindex(m, mt, order)], pfn, tail);
 	pcp->count += 1 << order;
+	pbstat_pcp(m->pbstat, pfn, order, +1);  /* pbstat */
 	pcp->work.list_ops++;
 }
 
@@ -102,6 +104,7 @@ void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn)
 	m->mm.aux[pfn] &= (uint8_t)~PG_pcp_buddy;
 	page_clear(&m->mm, pfn);
 	pcp->count -= 1 << order;
+	pbstat_pcp(m->pbstat, pfn, order, -1);  /* pbstat */
 	pcp->work.list_ops++;
 }
 
@@ -285,6 +288,14 @@ int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool fr
 
 		pcp->high = h > high_min ? h : high_min;
 		return 0;
+	}
+	/* While kswapd reclaims, keep little on the pagesets. */
+	if (zone->flags & ZONE_RECLAIM_ACTIVE) {
+		int free_count = pcp->free_count > batch ? pcp->free_count : batch;
+		int h = high - free_count;
+
+		pcp->high = h > high_min ? h : high_min;
+		return batch << 2 < pcp->high ? batch << 2 : pcp->high;
 	}
 	if (high_min == high_max)
 		return high;
@@ -496,6 +507,7 @@ bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_c
 /* free_pages_prepare(): the head stops being an allocated block. */
 static void free_pages_prepare(struct machine *m, pfn_t pfn)
 {
+	pbstat_free(m->pbstat, pfn, page_order(&m->mm, pfn), page_extra(&m->mm, pfn));  /* pbstat */
 	page_clear(&m->mm, pfn);
 }
 

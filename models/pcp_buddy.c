@@ -1,5 +1,6 @@
 #include "pcp_buddy.h"
 #include "buddy.h"
+#include "superpageblock.h"
 
 #define PB_NONE UINT32_MAX
 
@@ -164,7 +165,18 @@ unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned
 		/* Phase 1: whole pageblocks, owned by this CPU, as long as they
 		 * fit the refill. */
 		while (refilled + pageblock_nr_pages <= needed) {
-			pfn_t pfn = __rmqueue(zone, pageblock_order, mt, alloc_flags, &mode);
+			pfn_t pfn = PFN_NONE;
+
+			/* At the series tip movable blocks come from the fullest
+			 * clean superpageblock first. */
+			if (zone->superpageblocks && mt == MIGRATE_MOVABLE) {
+				struct superpageblock *sb = sb_preferred_for_movable(zone);
+
+				if (sb)
+					pfn = __rmqueue_from_sb(zone, sb, pageblock_order, mt);
+			}
+			if (pfn == PFN_NONE)
+				pfn = __rmqueue(zone, pageblock_order, mt, alloc_flags, &mode);
 
 			if (pfn == PFN_NONE)
 				break;
@@ -177,8 +189,10 @@ unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned
 		if (refilled >= needed)
 			goto out;
 		/* Phase 2: same-type chunks from the zone lists, largest first,
-		 * split on the pcp; no ownership, no fallback. */
-		for (int o = pageblock_order - 1; o > (int)order && refilled < needed; o--) {
+		 * split on the pcp; no ownership, no fallback.  Gone at the
+		 * series tip. */
+		for (int o = pageblock_order - 1;
+		     !zone->superpageblocks && o > (int)order && refilled < needed; o--) {
 			while (refilled + (1UL << o) <= needed) {
 				pfn_t pfn = zone->free_area[o].free_list[mt].head;
 

@@ -1,4 +1,5 @@
 #include "procfs.h"
+#include "superpageblock.h"
 
 /* pagetypeinfo stops counting a list at this many entries and prints '>'. */
 #define PAGETYPEINFO_FREE_CAP 100000
@@ -141,4 +142,41 @@ void proc_vmstat(struct machine *m, GString *out)
 	g_string_append_printf(out, "nr_free_cma %lu\n", sum_zone_stat(m, NR_FREE_CMA_PAGES));
 	for (size_t i = 0; i < G_N_ELEMENTS(events); i++)
 		g_string_append_printf(out, "%s %lu\n", events[i].name, m->vm_events[events[i].item]);
+}
+
+/* superpageblock_debugfs_show() */
+void proc_superpageblocks(struct machine *m, GString *out)
+{
+	for_each_populated_zone(m, z) {
+		if (!z->superpageblocks)
+			continue;
+		g_string_append_printf(out, "Node %u, zone %8s: %u superpageblocks, base_pfn=0x%x\n",
+				       z->node, z->name, z->nr_superpageblocks,
+				       z->superpageblock_base_pfn);
+		if (z->spb_empty.nr)
+			g_string_append_printf(out, "  empty: %u\n", z->spb_empty.nr);
+		if (z->spb_isolated.nr)
+			g_string_append_printf(out, "  contig_alloc: %u\n", z->spb_isolated.nr);
+		for (int c = 0; c < __NR_SB_CATEGORIES; c++)
+			for (int f = 0; f < __NR_SB_FULLNESS; f++)
+				if (z->spb_lists[c][f].nr)
+					g_string_append_printf(out, "  %s/%s: %u\n", sb_category_names[c],
+							       sb_fullness_names[f],
+							       z->spb_lists[c][f].nr);
+		for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
+			const struct superpageblock *sb = &z->superpageblocks[i];
+
+			if (sb->contig_allocated)
+				g_string_append_printf(out, "  sb[%u] pfn=0x%x: contig_allocated "
+						       "total=%u\n", i, sb->start_pfn,
+						       sb->total_pageblocks);
+			else
+				g_string_append_printf(out, "  sb[%u] pfn=0x%x: unmov=%u recl=%u "
+						       "mov=%u rsv=%u free=%u total=%u\n", i,
+						       sb->start_pfn, sb->nr_unmovable,
+						       sb->nr_reclaimable, sb->nr_movable,
+						       sb->nr_reserved, sb->nr_free,
+						       sb->total_pageblocks);
+		}
+	}
 }

@@ -16,5 +16,8 @@ void proc_pagetypeinfo(struct machine *m, GString *out);
 void proc_zoneinfo(struct machine *m, GString *out);
 /* /proc/vmstat: the counters the model keeps, in the kernel's order. */
 void proc_vmstat(struct machine *m, GString *out);
+/* /sys/kernel/debug/superpageblocks (policy spb): lists and counters of
+ * every zone's superpageblocks, in the series tip's format. */
+void proc_superpageblocks(struct machine *m, GString *out);
 
 #endif

@@ -577,6 +577,13 @@ static void plot_warning(const char *script, const char *what, const char *messa
 bool results_plot(const struct results *r, const char *script, const char *input,
 		  const char *format, const char *title, const char *const *extra)
 {
+	return results_plot_as(r, script, input, script, format, title, extra);
+}
+
+bool results_plot_as(const struct results *r, const char *script, const char *input,
+		     const char *output, const char *format, const char *title,
+		     const char *const *extra)
+{
 	char *gp = g_strconcat(script, ".gp", NULL);
 	char *script_path = g_build_filename(results_plots_dir(), gp, NULL);
 	char *data = g_build_filename(r->dir, input, NULL);
@@ -588,7 +595,7 @@ bool results_plot(const struct results *r, const char *script, const char *input
 	bool ok = false;
 
 	format = format ? format : "png";
-	outname = g_strconcat(script, ".", format, NULL);
+	outname = g_strconcat(output, ".", format, NULL);
 	outfile = g_build_filename(r->dir, outname, NULL);
 	if (!results_plot_format_valid(format)) {
 		char *what = g_strdup_printf("unknown format '%s' (png, pdf or svg)", format);

@@ -96,6 +96,11 @@ bool results_plot_format_valid(const char *format);
  * gnuplot's own messages, and false: it never ends the run. */
 bool results_plot(const struct results *r, const char *script, const char *input,
 		  const char *format, const char *title, const char *const *extra);
+/* The same writing dir/<output>.<format>, for several plots of one script
+ * (memory_map-<label>.png). */
+bool results_plot_as(const struct results *r, const char *script, const char *input,
+		     const char *output, const char *format, const char *title,
+		     const char *const *extra);
 
 /* ---- progress line on a terminal ---- */
 

@@ -375,6 +375,18 @@ static void test_plot(void)
 	g_assert_true(is_png(tmp, "lock_timeseries.png"));
 	g_assert_true(results_plot(r, "cpu_wait", "cpu_wait.csv", "png", "per-CPU wait", NULL));
 	g_assert_true(is_png(tmp, "cpu_wait.png"));
+	/* A second plot of one script under its own name: a two-GiB memory
+	 * map with every class. */
+	GString *map = g_string_new(NULL);
+
+	for (int i = 0; i < 2 * 512; i++)
+		g_string_append_printf(map, "%d%c", i % 6, i % 512 == 511 ? '\n' : ' ');
+	g_assert_cmpint(results_write(r, "memmap-x.dat", map->str, map->len, NULL), ==, 0);
+	g_assert_true(results_plot_as(r, "memory_map", "memmap-x.dat", "memory_map-x", "png",
+				      "memory map", (const char *const[]){ "ytics_zones",
+				      "\"node 0\\nDMA\" 0", NULL }));
+	g_assert_true(is_png(tmp, "memory_map-x.png"));
+	g_string_free(map, TRUE);
 	results_close(r);
 	remove_tree(tmp);
 	g_free(tmp);

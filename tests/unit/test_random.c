@@ -107,5 +107,7 @@ int main(int argc, char **argv)
 			     test_random_ops);
 	g_test_add_data_func("/random-1m-ops/pcp_buddy", GINT_TO_POINTER(POLICY_PCP_BUDDY),
 			     test_random_ops);
+	g_test_add_data_func("/random-1m-ops/spb", GINT_TO_POINTER(POLICY_SPB),
+			     test_random_ops);
 	return g_test_run();
 }

@@ -1,0 +1,126 @@
+#include "gbyield.h"
+#include "machine.h"
+#include "pbstat.h"
+
+const char pb_class_chars[NR_PB_CLASSES] = { '.', 'M', 'R', 'U', 'X', ' ' };
+
+/* Whether GiB r is a region: all memory, all in one zone. */
+static bool is_region(const struct machine *m, uint32_t r)
+{
+	uint32_t first = r * PAGEBLOCKS_PER_GB_REGION;
+
+	if (((uint64_t)r + 1) << GB_REGION_ORDER > m->mm.nr_frames)
+		return false;
+	/* Zones are contiguous pfn ranges: the same zone at both ends is the
+	 * same zone throughout. */
+	return m->mm.pb_zone[first] == m->mm.pb_zone[first + PAGEBLOCKS_PER_GB_REGION - 1];
+}
+
+void gb_yield(struct machine *m, struct gb_yield *y)
+{
+	const struct pbstat *ps = m->pbstat;
+	unsigned long reserve = 0, free, budget, candidates;
+
+	*y = (struct gb_yield){ 0 };
+	for (uint32_t r = 0; r < ps->nr_regions; r++) {
+		const uint32_t *c = ps->region[r];
+
+		if (!is_region(m, r))
+			continue;
+		y->total_regions++;
+		if (c[PBSTAT_UNMOVABLE] || c[PBSTAT_RECLAIMABLE])
+			continue;
+		y->movable_only++;
+		y->free_now += !c[PBSTAT_MOVABLE] && !c[PBSTAT_PCP];
+	}
+	for_each_populated_zone(m, z)
+		reserve += z->_watermark[WMARK_MIN];
+	free = machine_free_pages(m) + machine_pcp_pages(m);
+	budget = free > reserve + y->free_now * GB_REGION_PAGES ?
+		 free - reserve - y->free_now * GB_REGION_PAGES : 0;
+	candidates = y->movable_only - y->free_now;
+	y->movable_obtainable = y->free_now + MIN(candidates, budget / GB_REGION_PAGES);
+}
+
+enum pb_class pageblock_class(const struct machine *m, uint32_t pb)
+{
+	static const enum pb_class single[MIGRATE_PCPTYPES] = {
+		[MIGRATE_UNMOVABLE] = PB_CLASS_UNMOVABLE,
+		[MIGRATE_MOVABLE] = PB_CLASS_MOVABLE,
+		[MIGRATE_RECLAIMABLE] = PB_CLASS_RECLAIMABLE,
+	};
+	const uint16_t *c;
+	enum pb_class cls = PB_CLASS_FREE;
+
+	if (pb >= m->pbstat->nr_pageblocks)
+		return PB_CLASS_NONE;
+	c = m->pbstat->pb[pb];
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		if (!c[mt])
+			continue;
+		if (cls != PB_CLASS_FREE)
+			return PB_CLASS_MIXED;
+		cls = single[mt];
+	}
+	return cls;
+}
+
+void gb_memory_map_matrix(const struct machine *m, GString *out,
+			  unsigned long counts[NR_PB_CLASSES])
+{
+	const struct pbstat *ps = m->pbstat;
+
+	g_string_append_printf(out, "# mmsim memory map: one row per GiB of physical memory from "
+			       "pfn 0, one column per %u KiB pageblock\n",
+			       pageblock_nr_pages * (unsigned)(PAGE_SIZE >> 10));
+	g_string_append(out, "# 0 free (pcp pages count as free), 1 movable, 2 reclaimable, "
+			"3 unmovable, 4 mixed, 5 no memory\n");
+	for (uint32_t r = 0; r < ps->nr_regions; r++) {
+		for (uint32_t i = 0; i < PAGEBLOCKS_PER_GB_REGION; i++) {
+			enum pb_class cls = pageblock_class(m, r * PAGEBLOCKS_PER_GB_REGION + i);
+
+			if (counts)
+				counts[cls]++;
+			g_string_append_c(out, (char)('0' + cls));
+			g_string_append_c(out, i + 1 < PAGEBLOCKS_PER_GB_REGION ? ' ' : '\n');
+		}
+	}
+}
+
+static void append_tic(GString *out, const GString *label, long row)
+{
+	g_string_append_printf(out, "%s\"%s\" %ld", out->len ? ", " : "", label->str, row);
+}
+
+void gb_memory_map_tics(struct machine *m, GString *out)
+{
+	GString *label = g_string_new(NULL);
+	/* Two-line labels closer than 1/10 of the map would overlap (on a
+	 * 64 GiB map DMA32 and Normal start 4 rows, 28 pixels, apart). */
+	long near = (long)(m->pbstat->nr_regions / 10), row = -1;
+	unsigned node = 0;
+
+	for_each_populated_zone(m, z) {
+		long r = (long)(z->zone_start_pfn >> GB_REGION_ORDER);
+
+		/* Zones starting in the same row or near it share a label: "+"
+		 * within a node, two more lines for the next node (a gnuplot
+		 * "\n" each). */
+		if (row >= 0 && r - row <= near) {
+			if (z->node == node)
+				g_string_append_printf(label, "+%s", z->name);
+			else
+				g_string_append_printf(label, "\\nnode %u\\n%s", z->node, z->name);
+			node = z->node;
+			continue;
+		}
+		if (row >= 0)
+			append_tic(out, label, row);
+		g_string_printf(label, "node %u\\n%s", z->node, z->name);
+		row = r;
+		node = z->node;
+	}
+	if (row >= 0)
+		append_tic(out, label, row);
+	g_string_free(label, TRUE);
+}

@@ -1,0 +1,72 @@
+/* 1GB yield (DESIGN.md section 5) and the pageblock classes of the memory
+ * map, read from the per-pageblock accounting of pbstat.h: O(1 GiB
+ * regions) for the yield, O(pageblocks) for the map, never O(frames).
+ *
+ * Regions are the 1 GiB-aligned ranges of physical memory lying wholly
+ * inside one zone; a range a zone boundary crosses (on x86-64 the first
+ * GiB, which holds ZONE_DMA and the start of ZONE_DMA32; a node boundary
+ * that is not GiB-aligned) or that runs past the end of memory is no
+ * region: no 1 GiB allocation can use it.
+ *   free_now:           regions every page of which is free in the buddy:
+ *                       no allocated page and no page on a per-CPU list.
+ *   movable_only:       regions with no unmovable or reclaimable allocated
+ *                       page (the free_now ones included); pcp pages do
+ *                       not count against a region, a drain frees them.
+ *   movable_obtainable: free_now plus the other movable_only regions that
+ *                       migration can empty: their movable pages must fit
+ *                       in free memory (buddy + pcp, machine-wide: migration
+ *                       may cross nodes) outside every region counted, with
+ *                       the zones' min watermarks left free (migration
+ *                       targets use no reserves).  Emptying a region turns
+ *                       exactly 1 GiB of free memory into the region itself
+ *                       whatever its movable count, so this is
+ *                       min(movable_only - free_now,
+ *                           (free - min watermarks - free_now GiB) / 1 GiB)
+ *                       and which regions are chosen does not matter.
+ *   total_regions:      the regions, as defined above. */
+#ifndef MMSIM_GBYIELD_H
+#define MMSIM_GBYIELD_H
+
+#include "mmzone.h"
+
+#include <glib.h>
+
+struct gb_yield {
+	unsigned long total_regions;
+	unsigned long free_now;
+	unsigned long movable_only;
+	unsigned long movable_obtainable;
+};
+
+void gb_yield(struct machine *m, struct gb_yield *y);
+
+/* A pageblock by what is allocated in it.  Pages on per-CPU lists count as
+ * free: they are free memory a drain gives back.  Mixed: allocated pages of
+ * more than one of the three types. */
+enum pb_class {
+	PB_CLASS_FREE,
+	PB_CLASS_MOVABLE,
+	PB_CLASS_RECLAIMABLE,
+	PB_CLASS_UNMOVABLE,
+	PB_CLASS_MIXED,
+	PB_CLASS_NONE,          /* no memory: past the end, in the map's last row */
+	NR_PB_CLASSES
+};
+
+/* One character per class, ".MRUX ", for m:memory_map(). */
+extern const char pb_class_chars[NR_PB_CLASSES];
+
+enum pb_class pageblock_class(const struct machine *m, uint32_t pb);
+
+/* The memory map as a gnuplot matrix: '#' comment lines saying what it is,
+ * then one row per GiB of physical memory (lowest address first) of 512
+ * class codes (enum pb_class), one per pageblock.  counts (may be NULL)
+ * gets the number of pageblocks of each class. */
+void gb_memory_map_matrix(const struct machine *m, GString *out,
+			  unsigned long counts[NR_PB_CLASSES]);
+/* The map's y tics as a gnuplot tic list, '"node 0\nDMA+DMA32" 0, ...':
+ * each zone's name at the row it starts in; zones starting within 1/10 of
+ * the map of the previous label share it. */
+void gb_memory_map_tics(struct machine *m, GString *out);
+
+#endif

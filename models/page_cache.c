@@ -1,0 +1,158 @@
+#include "page_cache.h"
+#include "mm_space.h"
+#include "page_alloc.h"
+#include "pcp.h"
+#include "watermark.h"
+
+#include <glib.h>
+
+#define PAGEVEC_SIZE 31
+
+/* A node's LRU: a ring of pfns, oldest at head. */
+struct lru {
+	pfn_t *ring;
+	unsigned long head, len, cap;
+};
+
+struct page_cache {
+	struct lru *lru;    /* per node */
+};
+
+void page_cache_init(struct machine *m)
+{
+	m->page_cache = g_new0(struct page_cache, 1);
+	m->page_cache->lru = g_new0(struct lru, m->nr_nodes);
+}
+
+void page_cache_destroy(struct machine *m)
+{
+	if (!m->page_cache)
+		return;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		g_free(m->page_cache->lru[n].ring);
+	g_free(m->page_cache->lru);
+	g_free(m->page_cache);
+	m->page_cache = NULL;
+}
+
+static void lru_push(struct lru *l, pfn_t pfn)
+{
+	if (l->len == l->cap) {
+		unsigned long cap = l->cap ? l->cap * 2 : 1024;
+		pfn_t *ring = g_new(pfn_t, cap);
+
+		for (unsigned long i = 0; i < l->len; i++)
+			ring[i] = l->ring[(l->head + i) % l->cap];
+		g_free(l->ring);
+		l->ring = ring;
+		l->cap = cap;
+		l->head = 0;
+	}
+	l->ring[(l->head + l->len++) % l->cap] = pfn;
+}
+
+static pfn_t lru_pop(struct lru *l)
+{
+	pfn_t pfn = l->ring[l->head];
+
+	l->head = (l->head + 1) % l->cap;
+	l->len--;
+	return pfn;
+}
+
+pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t file,
+		     uint32_t index)
+{
+	if (!m->page_cache)
+		page_cache_init(m);
+	pfn_t pfn = __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE, 0, nid,
+				  make_owner(OWNER_KIND_FILE, file), index);
+
+	if (pfn != PFN_NONE)
+		lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
+	return pfn;
+}
+
+unsigned long page_cache_pages(const struct machine *m, int nid)
+{
+	return m->page_cache ? m->page_cache->lru[nid].len : 0;
+}
+
+unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
+				unsigned long nr)
+{
+	pfn_t batch[PAGEVEC_SIZE];
+
+	if (!m->page_cache)
+		return 0;
+	struct lru *l = &m->page_cache->lru[nid];
+	unsigned long freed = 0;
+	unsigned n = 0;
+
+	while (freed < nr && l->len) {
+		batch[n++] = lru_pop(l);
+		freed++;
+		if (n == PAGEVEC_SIZE) {
+			free_unref_folios(ctx, m, batch, n);
+			n = 0;
+		}
+	}
+	if (n)
+		free_unref_folios(ctx, m, batch, n);
+	m->vm_events[PGSCAN_KSWAPD] += freed;
+	m->vm_events[PGSTEAL_KSWAPD] += freed;
+	return freed;
+}
+
+static bool zone_below(struct zone *z, enum zone_watermarks w)
+{
+	return !zone_watermark_ok(z, 0, wmark_pages(z, w), (int)z->idx, 0);
+}
+
+bool pgdat_needs_kswapd(struct machine *m, int nid)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &m->node_data[nid].node_zones[i];
+
+		if (populated_zone(z) && zone_below(z, WMARK_LOW))
+			return true;
+	}
+	return false;
+}
+
+static void set_reclaim_active(struct machine *m, int nid, bool on)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &m->node_data[nid].node_zones[i];
+
+		if (on)
+			z->flags |= ZONE_RECLAIM_ACTIVE;
+		else
+			z->flags &= ~ZONE_RECLAIM_ACTIVE;
+	}
+}
+
+unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid)
+{
+	unsigned long reclaimed = 0;
+
+	/* Pagesets shrink to a few batches while reclaim runs, so what it
+	 * frees reaches the zone (nr_pcp_high). */
+	set_reclaim_active(m, nid, true);
+	for (;;) {
+		bool below = false;
+
+		for (int i = 0; i < MAX_NR_ZONES; i++) {
+			struct zone *z = &m->node_data[nid].node_zones[i];
+
+			below |= populated_zone(z) && zone_below(z, WMARK_HIGH);
+		}
+		unsigned long got = below ? shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX) : 0;
+
+		if (!got)
+			break;
+		reclaimed += got;
+	}
+	set_reclaim_active(m, nid, false);
+	return reclaimed;
+}

@@ -1,0 +1,35 @@
+/* The page cache, reduced to what the page allocator sees: file pages
+ * allocated as the workload reads, kept on a per-node LRU, and reclaimed
+ * oldest first by a simple kswapd when a zone falls below its low
+ * watermark (mm/filemap.c, mm/vmscan.c). */
+#ifndef MMSIM_PAGE_CACHE_H
+#define MMSIM_PAGE_CACHE_H
+
+#include "mm_env.h"
+#include "mmzone.h"
+
+#define SWAP_CLUSTER_MAX 32
+
+/* The structures are made on the first page cached. */
+void page_cache_init(struct machine *m);
+void page_cache_destroy(struct machine *m);
+
+/* filemap_alloc_folio(): one order-0 page for page index of file, on nid
+ * (GFP_HIGHUSER_MOVABLE, the mapping's gfp for regular files), added at
+ * the LRU's tail.  PFN_NONE if the allocator refuses. */
+pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t file,
+		     uint32_t index);
+unsigned long page_cache_pages(const struct machine *m, int nid);
+
+/* shrink_inactive_list() reduced: free up to nr of the node's oldest file
+ * pages (clean: no writeback), in batches through the per-CPU lists. */
+unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
+				unsigned long nr);
+/* balance_pgdat() reduced: while a populated zone of the node is below its
+ * high watermark and the node has file pages, reclaim SWAP_CLUSTER_MAX at
+ * a time.  Returns pages reclaimed. */
+unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid);
+/* A zone of the node is below its low watermark: kswapd should run. */
+bool pgdat_needs_kswapd(struct machine *m, int nid);
+
+#endif

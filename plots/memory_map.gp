@@ -1,0 +1,78 @@
+# The memory map: one cell per 2 MiB pageblock coloured by what is allocated
+# in it, one row per GiB of physical memory (pfn 0 at the top), from a run's
+# memmap.dat (a matrix of class codes, see models/gbyield.h).
+#   gnuplot -e "datafile='memmap.dat'; outfile='memory_map.png'; term='png'; \
+#               plot_title='...'; subtitle='...'; \
+#               ytics_zones='\"node 0\\nDMA+DMA32\" 0, \"node 0\\nNormal\" 4'; \
+#               class_counts='3000 70 1 1 0'" plots/memory_map.gp
+# term is png (default), pdf or svg.  Classes: 0 free (pages on per-CPU
+# lists count as free), 1 movable, 2 reclaimable, 3 unmovable, 4 mixed
+# (more than one of the three), 5 no memory.  Cells are drawn 2 pixels
+# wide and a whole number of pixels tall, so none blurs: up to 480 GiB each
+# row gets 480/rows pixels; beyond, one pixel per row and the image grows
+# taller (1 TiB: 1280x1264).
+if (!exists("term")) term = "png"
+if (!exists("plot_title")) plot_title = ""
+if (!exists("subtitle")) subtitle = ""
+if (!exists("ytics_zones")) ytics_zones = ""
+if (!exists("class_counts")) class_counts = ""
+
+stats datafile matrix using 3 nooutput
+rows = int(STATS_records / 512)
+row_px = rows <= 480 ? int(480 / rows) : 1
+area_h = rows * row_px
+# Title above, axis and key below, in pixels.
+top_px = 90
+bottom_px = 120
+left_px = 196
+W = 1280
+H = area_h + top_px + bottom_px
+
+if (term eq "pdf") {
+	set terminal pdfcairo noenhanced size 8in,(8.0 * H / W)in font "DejaVu Sans,10"
+} else {
+	if (term eq "svg") {
+		set terminal svg noenhanced size W,H font "DejaVu Sans,14" background "white"
+	} else {
+		set terminal pngcairo noenhanced size W,H font "DejaVu Sans,14"
+	}
+}
+set encoding utf8
+set output outfile
+
+set lmargin at screen 1.0 * left_px / W
+set rmargin at screen 1.0 * (left_px + 1024) / W
+set tmargin at screen 1.0 - 1.0 * top_px / H
+set bmargin at screen 1.0 * bottom_px / H
+
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") font ",16"
+set border lw 1
+set xrange [-0.5:511.5]
+set yrange [rows - 0.5:-0.5]
+set xtics out nomirror ("0" -0.5, "256 MiB" 127.5, "512 MiB" 255.5, "768 MiB" 383.5, \
+	"1 GiB" 511.5)
+set xlabel "offset within the GiB (a cell is a 2 MiB pageblock)" offset 0,0.3
+# Zone names on the left, GiB numbers on the right.
+set ytics out nomirror scale 0.5 font ",12"
+if (ytics_zones ne "") { eval "set ytics (" . ytics_zones . ")" }
+set y2range [rows - 0.5:-0.5]
+set y2tics out nomirror font ",12"
+set label "GiB" at screen 1.0 * (left_px + 1030) / W, screen 1.0 - (top_px - 14.0) / H \
+	left font ",12"
+unset colorbox
+
+# Okabe-Ito colours; free is a light grey so that no memory (white) stands
+# apart.
+array colour[6] = [0xE4E4E4, 0x56B4E9, 0x009E73, 0xD55E00, 0xCC79A7, 0xFFFFFF]
+array name[5] = ["free", "movable", "reclaimable", "unmovable", "mixed"]
+rgb_r(c) = (colour[int(c) + 1] >> 16) & 255
+rgb_g(c) = (colour[int(c) + 1] >> 8) & 255
+rgb_b(c) = colour[int(c) + 1] & 255
+label(i) = name[i] . (words(class_counts) >= i ? " (" . word(class_counts, i) . ")" : "")
+
+set style fill solid 1.0 noborder
+set key at screen 0.5, screen 8.0 / H center bottom horizontal reverse Left \
+	samplen 1.5 width -3 maxcols 5 noautotitle
+
+plot datafile matrix using 1:2:(rgb_r($3)):(rgb_g($3)):(rgb_b($3)) with rgbimage, \
+	for [i = 1:5] NaN with boxes lc rgb sprintf("#%06X", colour[i]) title label(i)
