@@ -32,8 +32,10 @@ enum vm_event_item {
 	PGALLOC_MOVABLE,
 	PGALLOC_DEVICE,
 	PGFREE,
-	PGSCAN_KSWAPD,
 	PGSTEAL_KSWAPD,
+	PGSTEAL_DIRECT,
+	PGSCAN_KSWAPD,
+	PGSCAN_DIRECT,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
 	NR_VM_EVENT_ITEMS
 };

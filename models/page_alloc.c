@@ -187,7 +187,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 					  unsigned order, int nid, const struct alloc_context *ac)
 {
 	for (int i = 0; i < MAX_RECLAIM_RETRIES && m->page_cache; i++) {
-		if (!shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order))
+		if (!shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true))
 			return PFN_NONE;
 		drain_all_pages(ctx, m, NULL);
 		pfn_t pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order),

@@ -79,7 +79,7 @@ unsigned long page_cache_pages(const struct machine *m, int nid)
 }
 
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
-				unsigned long nr)
+				unsigned long nr, bool direct)
 {
 	pfn_t batch[PAGEVEC_SIZE];
 
@@ -89,9 +89,12 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	unsigned long freed = 0;
 	unsigned n = 0;
 
+	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
 	while (freed < nr && l->len) {
 		batch[n++] = lru_pop(l);
 		freed++;
+		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;
+		m->vm_events[direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD]++;
 		if (n == PAGEVEC_SIZE) {
 			free_unref_folios(ctx, m, batch, n);
 			n = 0;
@@ -99,8 +102,6 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	}
 	if (n)
 		free_unref_folios(ctx, m, batch, n);
-	m->vm_events[PGSCAN_KSWAPD] += freed;
-	m->vm_events[PGSTEAL_KSWAPD] += freed;
 	return freed;
 }
 
@@ -147,7 +148,7 @@ unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid)
 
 			below |= populated_zone(z) && zone_below(z, WMARK_HIGH);
 		}
-		unsigned long got = below ? shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX) : 0;
+		unsigned long got = below ? shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX, false) : 0;
 
 		if (!got)
 			break;

@@ -22,9 +22,10 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 unsigned long page_cache_pages(const struct machine *m, int nid);
 
 /* shrink_inactive_list() reduced: free up to nr of the node's oldest file
- * pages (clean: no writeback), in batches through the per-CPU lists. */
+ * pages (clean: no writeback), in batches through the per-CPU lists;
+ * counted as kswapd's or as direct reclaim. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
-				unsigned long nr);
+				unsigned long nr, bool direct);
 /* balance_pgdat() reduced: while a populated zone of the node is below its
  * high watermark and the node has file pages, reclaim SWAP_CLUSTER_MAX at
  * a time.  Returns pages reclaimed. */

@@ -1,4 +1,5 @@
 #include "procfs.h"
+#include "page_cache.h"
 #include "superpageblock.h"
 
 /* pagetypeinfo stops counting a list at this many entries and prints '>'. */
@@ -122,24 +123,35 @@ static unsigned long free_pages_blocks(struct machine *m)
 
 void proc_vmstat(struct machine *m, GString *out)
 {
-	static const struct { const char *name; enum vm_event_item item; } events[] = {
+	static const struct vmstat_event { const char *name; enum vm_event_item item; } numa[] = {
 		{ "numa_hit", NUMA_HIT },
 		{ "numa_miss", NUMA_MISS },
 		{ "numa_foreign", NUMA_FOREIGN },
 		{ "numa_interleave", NUMA_INTERLEAVE_HIT },
 		{ "numa_local", NUMA_LOCAL },
 		{ "numa_other", NUMA_OTHER },
+	}, events[] = {
 		{ "pgalloc_dma", PGALLOC_DMA },
 		{ "pgalloc_dma32", PGALLOC_DMA32 },
 		{ "pgalloc_normal", PGALLOC_NORMAL },
 		{ "pgalloc_movable", PGALLOC_MOVABLE },
 		{ "pgalloc_device", PGALLOC_DEVICE },
 		{ "pgfree", PGFREE },
+		{ "pgsteal_kswapd", PGSTEAL_KSWAPD },
+		{ "pgsteal_direct", PGSTEAL_DIRECT },
+		{ "pgscan_kswapd", PGSCAN_KSWAPD },
+		{ "pgscan_direct", PGSCAN_DIRECT },
 	};
 
 	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));
 	g_string_append_printf(out, "nr_free_pages_blocks %lu\n", free_pages_blocks(m));
 	g_string_append_printf(out, "nr_free_cma %lu\n", sum_zone_stat(m, NR_FREE_CMA_PAGES));
+	for (size_t i = 0; i < G_N_ELEMENTS(numa); i++)
+		g_string_append_printf(out, "%s %lu\n", numa[i].name, m->vm_events[numa[i].item]);
+	unsigned long file_pages = 0;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		file_pages += page_cache_pages(m, (int)n);
+	g_string_append_printf(out, "nr_file_pages %lu\n", file_pages);
 	for (size_t i = 0; i < G_N_ELEMENTS(events); i++)
 		g_string_append_printf(out, "%s %lu\n", events[i].name, m->vm_events[events[i].item]);
 }
