@@ -17,6 +17,7 @@ struct lmachine {
 	uint64_t vmstat_interval;    /* ns between vmstat worker passes, 0: none */
 	uint64_t sample_interval;    /* ns between timeseries.csv rows, 0: none */
 	uint64_t kswapd_interval;    /* ns between kswapd's watermark checks, 0: none */
+	uint64_t memory_block_size;  /* hotplug unit (/sys/devices/system/memory/block_size_bytes) */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 
@@ -43,6 +44,10 @@ struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *b
 /* The machine a run's results describe: the one that ran threads, else the
  * last one built; NULL if the script built none. */
 struct lmachine *lmmsim_subject(lua_State *L);
+
+/* Register m:kvmalloc, m:kvfree, m:superpageblocks, m:spb_stats in the
+ * machine method table at index methods. */
+void lkernel_open(lua_State *L, int methods);
 
 /* Register m:process() in the machine method table at index methods. */
 void lproc_open(lua_State *L, int methods);

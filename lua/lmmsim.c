@@ -84,7 +84,8 @@ static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval", NULL,
+	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
+	"hotplug_reserve", "memory_block_size", NULL,
 };
 
 static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -168,6 +169,16 @@ static int l_machine(lua_State *L)
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = (int)opt_int_field(L, 1, "percpu_pagelist_high_fraction",
 							     0);
+	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
+		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
+	lua_pop(L, 1);
+	/* x86 uses 2 GiB memory blocks on machines of 64 GiB and more. */
+	uint64_t block = topology_total_mem(&t) >= (64ULL << 30) ? 2ULL << 30 : SECTION_SIZE_BYTES;
+	if (lua_getfield(L, 1, "memory_block_size") != LUA_TNIL)
+		block = check_size(L, -1, "memory_block_size");
+	lua_pop(L, 1);
+	if (!block || block % SECTION_SIZE_BYTES)
+		return luaL_error(L, "memory_block_size must be a multiple of the 128 MiB section");
 	if (lua_getfield(L, 1, "policy") != LUA_TNIL) {
 		const char *name = luaL_checkstring(L, -1);
 		int policy = mm_policy_parse(name);
@@ -184,7 +195,8 @@ static int l_machine(lua_State *L)
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
 	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
 				 .sample_interval = opts.sample_interval,
-				 .kswapd_interval = opts.kswapd_interval };
+				 .kswapd_interval = opts.kswapd_interval,
+				 .memory_block_size = block };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);
 	if (!lm->m) {
@@ -608,6 +620,7 @@ int luaopen_mmsim(lua_State *L)
 	luaL_newlib(L, machine_methods);
 	lsim_open(L, -3, -1);
 	lproc_open(L, -1);
+	lkernel_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);

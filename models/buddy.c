@@ -612,10 +612,12 @@ static pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt
 {
 	static const unsigned steps[] = { SB_SEARCH_PREFERRED, SB_SEARCH_EMPTY, SB_SEARCH_FALLBACK };
 	int min_order = (int)order;
+	/* A caller with a fallback stays in its preferred category. */
+	unsigned nr_steps = (alloc_flags & ALLOC_HAS_FALLBACK) ? 1 : 3;
 
 	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
 		min_order = pageblock_order;
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < nr_steps; i++) {
 		for (int o = MAX_PAGE_ORDER; o >= min_order; o--) {
 			int fmt;
 
@@ -663,14 +665,16 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 	return PFN_NONE;
 }
 
-pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt)
+pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
 	if (zone->superpageblocks) {
+		unsigned cats = SB_SEARCH_PREFERRED;
+
+		if (!(alloc_flags & ALLOC_HAS_FALLBACK))
+			cats |= SB_SEARCH_FALLBACK;
 		for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
 			int fmt;
-			pfn_t pfn = __rmqueue_sb_find_fallback(zone, o, start_mt, &fmt,
-							       SB_SEARCH_PREFERRED |
-							       SB_SEARCH_FALLBACK);
+			pfn_t pfn = __rmqueue_sb_find_fallback(zone, o, start_mt, &fmt, cats);
 
 			if (pfn == PFN_NONE)
 				continue;
@@ -733,7 +737,7 @@ pfn_t __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
 		/* fall through */
 	case RMQUEUE_STEAL:
 		if (!(alloc_flags & ALLOC_NOFRAGMENT)) {
-			pfn = __rmqueue_steal(zone, order, mt);
+			pfn = __rmqueue_steal(zone, order, mt, alloc_flags);
 			if (pfn != PFN_NONE) {
 				*mode = RMQUEUE_STEAL;
 				return pfn;

@@ -31,7 +31,7 @@ int find_suitable_fallback(const struct free_area *area, unsigned order, int mt,
 pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
 			 int start_type, int block_type, unsigned alloc_flags);
 pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
-pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt);
+pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
 pfn_t __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
 		enum rmqueue_mode *mode);
 /* move_freepages_block(): -1 if the pageblock straddles the zone. */

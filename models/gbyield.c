@@ -5,15 +5,19 @@
 const char pb_class_chars[NR_PB_CLASSES] = { '.', 'M', 'R', 'U', 'X', ' ' };
 
 /* Whether GiB r is a region: all memory, all in one zone. */
-static bool is_region(const struct machine *m, uint32_t r)
+static bool is_region(struct machine *m, uint32_t r)
 {
-	uint32_t first = r * PAGEBLOCKS_PER_GB_REGION;
+	pfn_t first = r << GB_REGION_ORDER;
+	pfn_t last = first + (pfn_t)(GB_REGION_PAGES - 1);
+	struct zone *z;
 
-	if (((uint64_t)r + 1) << GB_REGION_ORDER > m->mm.nr_frames)
+	if ((uint64_t)last >= m->mm.nr_frames)
 		return false;
-	/* Zones are contiguous pfn ranges: the same zone at both ends is the
-	 * same zone throughout. */
-	return m->mm.pb_zone[first] == m->mm.pb_zone[first + PAGEBLOCKS_PER_GB_REGION - 1];
+	/* A zone spans one pfn range: holding both ends is holding it all.
+	 * Checking the span, not just the zone ids, leaves out memmap room
+	 * no zone spans (for hotplug). */
+	z = pfn_zone(m, first);
+	return zone_spans_pfn(z, first) && zone_spans_pfn(z, last);
 }
 
 void gb_yield(struct machine *m, struct gb_yield *y)
@@ -42,7 +46,7 @@ void gb_yield(struct machine *m, struct gb_yield *y)
 	y->movable_obtainable = y->free_now + MIN(candidates, budget / GB_REGION_PAGES);
 }
 
-enum pb_class pageblock_class(const struct machine *m, uint32_t pb)
+enum pb_class pageblock_class(struct machine *m, uint32_t pb)
 {
 	static const enum pb_class single[MIGRATE_PCPTYPES] = {
 		[MIGRATE_UNMOVABLE] = PB_CLASS_UNMOVABLE,
@@ -52,7 +56,8 @@ enum pb_class pageblock_class(const struct machine *m, uint32_t pb)
 	const uint16_t *c;
 	enum pb_class cls = PB_CLASS_FREE;
 
-	if (pb >= m->pbstat->nr_pageblocks)
+	if (pb >= m->pbstat->nr_pageblocks ||
+	    !zone_spans_pfn(pfn_zone(m, pb << pageblock_order), pb << pageblock_order))
 		return PB_CLASS_NONE;
 	c = m->pbstat->pb[pb];
 	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
@@ -65,7 +70,7 @@ enum pb_class pageblock_class(const struct machine *m, uint32_t pb)
 	return cls;
 }
 
-void gb_memory_map_matrix(const struct machine *m, GString *out,
+void gb_memory_map_matrix(struct machine *m, GString *out,
 			  unsigned long counts[NR_PB_CLASSES])
 {
 	const struct pbstat *ps = m->pbstat;

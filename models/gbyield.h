@@ -3,9 +3,9 @@
  * regions) for the yield, O(pageblocks) for the map, never O(frames).
  *
  * Regions are the 1 GiB-aligned ranges of physical memory lying wholly
- * inside one zone; a range a zone boundary crosses (on x86-64 the first
- * GiB, which holds ZONE_DMA and the start of ZONE_DMA32; a node boundary
- * that is not GiB-aligned) or that runs past the end of memory is no
+ * inside one zone's span; a range a zone boundary crosses (on x86-64 the
+ * first GiB, which holds ZONE_DMA and the start of ZONE_DMA32; a node
+ * boundary that is not GiB-aligned) or holding pfns no zone spans is no
  * region: no 1 GiB allocation can use it.
  *   free_now:           regions every page of which is free in the buddy:
  *                       no allocated page and no page on a per-CPU list.
@@ -49,20 +49,20 @@ enum pb_class {
 	PB_CLASS_RECLAIMABLE,
 	PB_CLASS_UNMOVABLE,
 	PB_CLASS_MIXED,
-	PB_CLASS_NONE,          /* no memory: past the end, in the map's last row */
+	PB_CLASS_NONE,          /* no memory: past the end, or in no zone's span */
 	NR_PB_CLASSES
 };
 
 /* One character per class, ".MRUX ", for m:memory_map(). */
 extern const char pb_class_chars[NR_PB_CLASSES];
 
-enum pb_class pageblock_class(const struct machine *m, uint32_t pb);
+enum pb_class pageblock_class(struct machine *m, uint32_t pb);
 
 /* The memory map as a gnuplot matrix: '#' comment lines saying what it is,
  * then one row per GiB of physical memory (lowest address first) of 512
  * class codes (enum pb_class), one per pageblock.  counts (may be NULL)
  * gets the number of pageblocks of each class. */
-void gb_memory_map_matrix(const struct machine *m, GString *out,
+void gb_memory_map_matrix(struct machine *m, GString *out,
 			  unsigned long counts[NR_PB_CLASSES]);
 /* The map's y tics as a gnuplot tic list, '"node 0\nDMA+DMA32" 0, ...':
  * each zone's name at the row it starts in; zones starting within 1/10 of

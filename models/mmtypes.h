@@ -73,6 +73,11 @@ enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, WMARK_PROMO, NR_WMARK }
 #define ALLOC_HIGHATOMIC 0x200
 #define ALLOC_TRYLOCK 0x400
 #define ALLOC_KSWAPD 0x800
+/* Model-only, from the later superpageblock series (MODEL.md sections 5-6):
+ * the caller has a fallback (__GFP_NORETRY without direct reclaim), so the
+ * request may fall back only inside tainted superpageblocks and
+ * get_page_from_freelist does not relax ALLOC_NOFRAGMENT for it. */
+#define ALLOC_HAS_FALLBACK 0x1000
 #define ALLOC_RESERVES (ALLOC_NON_BLOCK | ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC | ALLOC_OOM)
 
 /* The gfp bits the model reads; values are the model's own. */
@@ -89,6 +94,7 @@ typedef uint32_t gfp_t;
 #define __GFP_NOWARN 0x200u
 #define __GFP_NOMEMALLOC 0x800u
 #define __GFP_ZERO 0x1000u
+#define __GFP_RETRY_MAYFAIL 0x2000u
 #define __GFP_RECLAIM (__GFP_KSWAPD_RECLAIM | __GFP_DIRECT_RECLAIM)
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL __GFP_RECLAIM

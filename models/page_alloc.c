@@ -172,7 +172,9 @@ try_this_zone:;
 			return pfn;
 		}
 	}
-	if (no_fallback) {
+	/* The later series' NORETRY skip: a caller with a fallback gets NULL
+	 * rather than a fragmenting fallback. */
+	if (no_fallback && !(alloc_flags & ALLOC_HAS_FALLBACK)) {
 		alloc_flags &= ~ALLOC_NOFRAGMENT;
 		goto retry;
 	}
@@ -225,11 +227,17 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 		return PFN_NONE;
 
 	alloc_flags = ALLOC_WMARK_LOW | alloc_flags_nofragment(m, ac.preferred_zone, gfp);
+	/* Superpageblock policy only: the later series' "caller has a
+	 * fallback" rule (MODEL.md sections 5-6). */
+	unsigned has_fallback = m->policy == POLICY_SPB && (gfp & __GFP_NORETRY) &&
+				!(gfp & __GFP_DIRECT_RECLAIM) ? ALLOC_HAS_FALLBACK : 0;
+	alloc_flags |= has_fallback;
 	if (ac.migratetype == MIGRATE_MOVABLE)
 		alloc_flags |= ALLOC_CMA;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
-		pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order), &ac);
+		pfn = get_page_from_freelist(ctx, m, gfp, order,
+					     gfp_to_alloc_flags(gfp, order) | has_fallback, &ac);
 	if (pfn == PFN_NONE && (gfp & __GFP_DIRECT_RECLAIM))
 		pfn = __alloc_pages_direct_reclaim(ctx, m, gfp, order, preferred_nid, &ac);
 	if (pfn == PFN_NONE) {

@@ -1,0 +1,177 @@
+/* Kernel-side calls in Lua: kvmalloc as an allocation source, memory
+ * hotplug, and the superpageblock view. */
+#include "lmachine.h"
+
+#include "models/kvmalloc.h"
+#include "models/machine.h"
+#include "models/procfs.h"
+#include "models/superpageblock.h"
+
+#include <glib.h>
+#include <lauxlib.h>
+
+#define KVMALLOC_MT "mmsim.kvmalloc"
+
+/* m:kvmalloc{size =, node =, noretry =} -> area: kvmalloc_node(); nil,
+ * "ENOMEM" if even vmalloc failed. */
+static int l_kvmalloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx;
+	bool noretry;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	ctx = call_ctx(L, m, 2, &buf);
+	lua_getfield(L, 2, "size");
+	uint64_t size = check_size(L, -1, "kvmalloc");
+	lua_getfield(L, 2, "noretry");
+	noretry = lua_toboolean(L, -1);
+	lua_Integer node = opt_int_field(L, 2, "node", topology_cpu_to_node(&m->topo, ctx->cpu));
+	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
+		return luaL_error(L, "kvmalloc: node %d does not exist", (int)node);
+	if (size == 0)
+		return luaL_error(L, "kvmalloc: size must be more than 0");
+
+	struct kvmalloc_area *a = lua_newuserdatauv(L, sizeof(*a), 0);
+	if (kvmalloc_node(ctx, m, size, (int)node, noretry, a)) {
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	}
+	luaL_setmetatable(L, KVMALLOC_MT);
+	return 1;
+}
+
+/* m:kvfree(area) */
+static int l_kvfree(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct kvmalloc_area *a = luaL_checkudata(L, 2, KVMALLOC_MT);
+	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
+
+	if (a->block == PFN_NONE && !a->pages)
+		return luaL_error(L, "kvfree: area already freed");
+	kvfree(ctx, m, a);
+	return 0;
+}
+
+/* area:contiguous() -> true if the kmalloc attempt succeeded */
+static int l_kv_contiguous(lua_State *L)
+{
+	struct kvmalloc_area *a = luaL_checkudata(L, 1, KVMALLOC_MT);
+
+	lua_pushboolean(L, a->block != PFN_NONE);
+	return 1;
+}
+
+/* An area never kvfree'd is a kernel leak: its pages stay allocated. */
+static int l_kv_gc(lua_State *L)
+{
+	struct kvmalloc_area *a = luaL_checkudata(L, 1, KVMALLOC_MT);
+
+	g_free(a->pages);
+	a->pages = NULL;
+	return 0;
+}
+
+/* m:online_memory{node =, size =} -> bytes onlined: memory blocks of
+ * memory_block_size added at the top of the node's Normal zone, one by
+ * one, until size or the machine's hotplug_reserve is reached. */
+static int l_online_memory(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct mm_ctx buf, *ctx;
+	uint64_t size, done = 0;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	ctx = call_ctx(L, lm->m, 2, &buf);
+	lua_getfield(L, 2, "size");
+	size = check_size(L, -1, "online_memory");
+	lua_Integer node = opt_int_field(L, 2, "node", 0);
+	if (node < 0 || node >= (lua_Integer)lm->m->nr_nodes)
+		return luaL_error(L, "online_memory: node %d does not exist", (int)node);
+	if (size % lm->memory_block_size)
+		return luaL_error(L, "online_memory: size must be a multiple of the memory block "
+				  "size (%d MiB)", (int)(lm->memory_block_size >> 20));
+	while (done < size && !online_memory_block(ctx, lm->m, (unsigned)node, lm->memory_block_size))
+		done += lm->memory_block_size;
+	lua_pushinteger(L, (lua_Integer)done);
+	return 1;
+}
+
+/* m:superpageblocks() -> the debugfs superpageblocks file */
+static int l_superpageblocks(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	GString *s = g_string_new(NULL);
+
+	proc_superpageblocks(m, s);
+	lua_pushlstring(L, s->str, s->len);
+	g_string_free(s, TRUE);
+	return 1;
+}
+
+/* m:spb_stats() -> {total =, empty =, clean =, tainted =, isolated =}:
+ * superpageblocks by state, over every zone (all 0 without policy spb) */
+static int l_spb_stats(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer total = 0, empty = 0, clean = 0, tainted = 0, isolated = 0;
+
+	for_each_populated_zone(m, z) {
+		for (uint32_t i = 0; z->superpageblocks && i < z->nr_superpageblocks; i++) {
+			struct superpageblock *sb = &z->superpageblocks[i];
+
+			if (!sb->total_pageblocks)
+				continue;
+			total++;
+			if (sb->contig_allocated)
+				isolated++;
+			else if (sb->nr_free == sb->total_pageblocks)
+				empty++;
+			else if (spb_get_category(sb) == SB_CLEAN)
+				clean++;
+			else
+				tainted++;
+		}
+	}
+	lua_createtable(L, 0, 5);
+	lua_pushinteger(L, total);
+	lua_setfield(L, -2, "total");
+	lua_pushinteger(L, empty);
+	lua_setfield(L, -2, "empty");
+	lua_pushinteger(L, clean);
+	lua_setfield(L, -2, "clean");
+	lua_pushinteger(L, tainted);
+	lua_setfield(L, -2, "tainted");
+	lua_pushinteger(L, isolated);
+	lua_setfield(L, -2, "isolated");
+	return 1;
+}
+
+void lkernel_open(lua_State *L, int methods)
+{
+	static const luaL_Reg machine_methods[] = {
+		{ "kvmalloc", l_kvmalloc },
+		{ "kvfree", l_kvfree },
+		{ "superpageblocks", l_superpageblocks },
+		{ "spb_stats", l_spb_stats },
+		{ "online_memory", l_online_memory },
+		{ NULL, NULL },
+	};
+	static const luaL_Reg area_methods[] = {
+		{ "contiguous", l_kv_contiguous },
+		{ NULL, NULL },
+	};
+
+	methods = lua_absindex(L, methods);
+	lua_pushvalue(L, methods);
+	luaL_setfuncs(L, machine_methods, 0);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, KVMALLOC_MT);
+	luaL_newlib(L, area_methods);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_kv_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+}

@@ -1,0 +1,26 @@
+/* kvmalloc() as a kernel allocation source (mm/util.c, mm/slub.c): a large
+ * kmalloc attempt straight from the page allocator, and vmalloc's order-0
+ * pages when it fails. */
+#ifndef MMSIM_KVMALLOC_H
+#define MMSIM_KVMALLOC_H
+
+#include "mm_env.h"
+#include "mmzone.h"
+
+/* What one kvmalloc() got: one physically contiguous block, or the
+ * order-0 pages of a vmalloc area. */
+struct kvmalloc_area {
+	pfn_t block;            /* PFN_NONE if vmalloc'ed */
+	unsigned order;
+	pfn_t *pages;           /* vmalloc pages, g_malloc'ed */
+	unsigned nr_pages;
+};
+
+/* kvmalloc_node(ctx, size, GFP_KERNEL, nid).  noretry: seed 006's
+ * __GFP_NORETRY on the kmalloc attempt (kmalloc_gfp_adjust).  0, or -1 if
+ * even vmalloc failed (nothing is held then). */
+int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,
+		  struct kvmalloc_area *out);
+void kvfree(struct mm_ctx *ctx, struct machine *m, struct kvmalloc_area *a);
+
+#endif
