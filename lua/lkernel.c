@@ -115,36 +115,19 @@ static int l_superpageblocks(lua_State *L)
  * superpageblocks by state, over every zone (all 0 without policy spb) */
 static int l_spb_stats(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
-	lua_Integer total = 0, empty = 0, clean = 0, tainted = 0, isolated = 0;
+	struct spb_counts c;
 
-	for_each_populated_zone(m, z) {
-		for (uint32_t i = 0; z->superpageblocks && i < z->nr_superpageblocks; i++) {
-			struct superpageblock *sb = &z->superpageblocks[i];
-
-			if (!sb->total_pageblocks)
-				continue;
-			total++;
-			if (sb->contig_allocated)
-				isolated++;
-			else if (sb->nr_free == sb->total_pageblocks)
-				empty++;
-			else if (spb_get_category(sb) == SB_CLEAN)
-				clean++;
-			else
-				tainted++;
-		}
-	}
+	spb_count_states(check_machine(L, 1), &c);
 	lua_createtable(L, 0, 5);
-	lua_pushinteger(L, total);
+	lua_pushinteger(L, (lua_Integer)c.total);
 	lua_setfield(L, -2, "total");
-	lua_pushinteger(L, empty);
+	lua_pushinteger(L, (lua_Integer)c.empty);
 	lua_setfield(L, -2, "empty");
-	lua_pushinteger(L, clean);
+	lua_pushinteger(L, (lua_Integer)c.clean);
 	lua_setfield(L, -2, "clean");
-	lua_pushinteger(L, tainted);
+	lua_pushinteger(L, (lua_Integer)c.tainted);
 	lua_setfield(L, -2, "tainted");
-	lua_pushinteger(L, isolated);
+	lua_pushinteger(L, (lua_Integer)c.isolated);
 	lua_setfield(L, -2, "isolated");
 	return 1;
 }

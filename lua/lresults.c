@@ -9,6 +9,7 @@
 #include "models/machine.h"
 #include "models/pbstat.h"
 #include "models/procfs.h"
+#include "models/superpageblock.h"
 #include "sim/lockstat.h"
 #include "sim/results.h"
 
@@ -20,7 +21,7 @@ static const char *const ts_columns[] = {
 	"time_ms", "zone_lock_acquisitions", "zone_lock_contentions", "zone_lock_wait_ns",
 	"zone_lock_hold_ns", "zone_lock_wait_share", "pcp_lock_acquisitions",
 	"pcp_lock_contentions", "free_pages", "pcp_pages", "gb_free_now", "gb_movable_only",
-	"gb_movable_obtainable", NULL,
+	"gb_movable_obtainable", "spb_empty", "spb_clean", "spb_tainted", NULL,
 };
 
 /* One run per process: SimGrid runs one simulation per process. */
@@ -97,6 +98,11 @@ static void write_row(struct lmachine *lm)
 	values[10] = (double)y.free_now;
 	values[11] = (double)y.movable_only;
 	values[12] = (double)y.movable_obtainable;
+	struct spb_counts sc;
+	spb_count_states(lm->m, &sc);
+	values[13] = (double)sc.empty;
+	values[14] = (double)sc.clean;
+	values[15] = (double)sc.tainted;
 	run.last_wait = (double)z.wait.total;
 	run.last_time = time;
 	run.last_row_ns = now;
@@ -314,6 +320,11 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 		results_json_set_uint(j, "gb_yield.movable_only", y.movable_only);
 		results_json_set_uint(j, "gb_yield.movable_obtainable", y.movable_obtainable);
 		results_json_set_uint(j, "gb_yield.total_regions", y.total_regions);
+		struct spb_counts sc;
+		spb_count_states(lm->m, &sc);
+		results_json_set_uint(j, "gb_yield.spb_empty", sc.empty);
+		results_json_set_uint(j, "gb_yield.spb_clean", sc.clean);
+		results_json_set_uint(j, "gb_yield.spb_tainted", sc.tainted);
 		set_vmstat(j, lm->m);
 	}
 	if (results_write_summary(run.r, j, &err)) {

@@ -353,3 +353,25 @@ struct superpageblock *sb_preferred_for_movable(struct zone *zone)
 				return sb;
 	return NULL;
 }
+
+void spb_count_states(struct machine *m, struct spb_counts *c)
+{
+	*c = (struct spb_counts){ 0 };
+	for_each_populated_zone(m, z) {
+		for (uint32_t i = 0; z->superpageblocks && i < z->nr_superpageblocks; i++) {
+			struct superpageblock *sb = &z->superpageblocks[i];
+
+			if (!sb->total_pageblocks)
+				continue;
+			c->total++;
+			if (sb->contig_allocated)
+				c->isolated++;
+			else if (sb->nr_free == sb->total_pageblocks)
+				c->empty++;
+			else if (spb_get_category(sb) == SB_CLEAN)
+				c->clean++;
+			else
+				c->tainted++;
+		}
+	}
+}

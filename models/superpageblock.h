@@ -67,6 +67,12 @@ void resize_zone_superpageblocks(struct zone *zone);
 /* sb_preferred_for_movable(): NULL if none. */
 struct superpageblock *sb_preferred_for_movable(struct zone *zone);
 
+/* Superpageblocks of the machine by state (all 0 without policy spb). */
+struct spb_counts {
+	unsigned long total, empty, clean, tainted, isolated;
+};
+void spb_count_states(struct machine *m, struct spb_counts *c);
+
 extern const char *const sb_category_names[__NR_SB_CATEGORIES];
 extern const char *const sb_fullness_names[__NR_SB_FULLNESS];
 
