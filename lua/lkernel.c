@@ -111,8 +111,10 @@ static int l_superpageblocks(lua_State *L)
 	return 1;
 }
 
-/* m:spb_stats() -> {total =, empty =, clean =, tainted =, isolated =}:
- * superpageblocks by state, over every zone (all 0 without policy spb) */
+/* m:spb_stats() -> {total =, empty =, clean =, tainted =, isolated =,
+ * tainted_by_kmalloc =, tainted_by_vmalloc =}: superpageblocks by state
+ * over every zone (all 0 without policy spb), and how many kvmalloc's
+ * contiguous attempts and vmalloc fallbacks tainted */
 static int l_spb_stats(lua_State *L)
 {
 	struct spb_counts c;
@@ -129,6 +131,11 @@ static int l_spb_stats(lua_State *L)
 	lua_setfield(L, -2, "tainted");
 	lua_pushinteger(L, (lua_Integer)c.isolated);
 	lua_setfield(L, -2, "isolated");
+	struct machine *m = check_machine(L, 1);
+	lua_pushinteger(L, (lua_Integer)m->kvmalloc_taint_kmalloc);
+	lua_setfield(L, -2, "tainted_by_kmalloc");
+	lua_pushinteger(L, (lua_Integer)m->kvmalloc_taint_vmalloc);
+	lua_setfield(L, -2, "tainted_by_vmalloc");
 	return 1;
 }
 

@@ -610,6 +610,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "version", l_version },
 	{ "params", lparams_declare },
 	{ "size", l_size },
+	{ "result", lresults_record },
 	{ NULL, NULL },
 };
 

@@ -184,19 +184,42 @@ static int cmp_keys(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* params.* from the scenario's resolved parameters, in sorted order. */
-static void set_params(lua_State *L, struct results_json *j)
+#define RESULTS_KEY "mmsim.results"
+
+/* mmsim.result(name, value): a scenario's own figure, kept in summary.json
+ * under results.NAME (a number, string or boolean). */
+int lresults_record(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	int t = lua_type(L, 2);
+
+	if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
+		return luaL_error(L, "mmsim.result: value of '%s' must be a number, string or "
+				  "boolean", name);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_setfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
+	}
+	lua_pushvalue(L, 2);
+	lua_setfield(L, -2, name);
+	return 0;
+}
+
+/* PREFIX.* from the table on top of the stack (popped; nil is no table),
+ * in sorted key order. */
+static void set_table(lua_State *L, struct results_json *j, const char *prefix)
 {
 	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
 
-	lparams_push_resolved(L);
 	if (lua_istable(L, -1)) {
 		for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
 			g_ptr_array_add(keys, g_strdup(lua_tostring(L, -2)));
 		g_ptr_array_sort(keys, cmp_keys);
 	}
 	for (guint i = 0; i < keys->len; i++) {
-		char *key = g_strdup_printf("params.%s", (char *)keys->pdata[i]);
+		char *key = g_strdup_printf("%s.%s", prefix, (char *)keys->pdata[i]);
 
 		lua_getfield(L, -1, keys->pdata[i]);
 		if (lua_isboolean(L, -1))
@@ -293,7 +316,8 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 	results_json_set_string(j, "version", PACKAGE_VERSION);
 	results_json_set_string(j, "scenario", run.scenario);
 	results_json_set_uint(j, "seed", run.seed);
-	set_params(L, j);
+	lparams_push_resolved(L);
+	set_table(L, j, "params");
 	if (lm) {
 		struct machine *m = lm->m;
 
@@ -325,6 +349,8 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 		results_json_set_uint(j, "gb_yield.spb_empty", sc.empty);
 		results_json_set_uint(j, "gb_yield.spb_clean", sc.clean);
 		results_json_set_uint(j, "gb_yield.spb_tainted", sc.tainted);
+		lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
+		set_table(L, j, "results");
 		set_vmstat(j, lm->m);
 	}
 	if (results_write_summary(run.r, j, &err)) {

@@ -23,5 +23,7 @@ void lresults_open(lua_State *L, int methods);
 /* After the script: summary.json/csv, the kernel-format files, cpu_wait.csv
  * and the plots for machine lm (NULL if the script built none). */
 int lresults_end(lua_State *L, struct lmachine *lm);
+/* mmsim.result(name, value) */
+int lresults_record(lua_State *L);
 
 #endif

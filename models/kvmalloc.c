@@ -2,6 +2,7 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "superpageblock.h"
 
 #include <glib.h>
 
@@ -35,16 +36,34 @@ static gfp_t kmalloc_gfp_adjust(gfp_t flags, size_t size, bool noretry)
 	return flags;
 }
 
+/* Superpageblocks tainted now (0 without policy spb). */
+static unsigned long tainted_spbs(struct machine *m)
+{
+	struct spb_counts c;
+
+	if (m->policy != POLICY_SPB)
+		return 0;
+	spb_count_states(m, &c);
+	return c.tainted;
+}
+
 int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,
 		  struct kvmalloc_area *out)
 {
 	uint32_t owner = make_owner(OWNER_KIND_KERNEL, KVMALLOC_SOURCE);
+	unsigned long tainted = tainted_spbs(m);
+	int rc = 0;
 
 	*out = (struct kvmalloc_area){ .block = PFN_NONE };
 	if (size > KMALLOC_MAX_CACHE_SIZE && get_order(size) <= MAX_PAGE_ORDER) {
 		out->order = get_order(size);
 		out->block = __alloc_pages(ctx, m, kmalloc_gfp_adjust(GFP_KERNEL, size, noretry),
 					   out->order, nid, owner, 0);
+		unsigned long now = tainted_spbs(m);
+
+		if (now > tainted)
+			m->kvmalloc_taint_kmalloc += now - tainted;
+		tainted = now;
 		if (out->block != PFN_NONE)
 			return 0;
 	}
@@ -56,10 +75,13 @@ int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, b
 		if (out->pages[i] == PFN_NONE) {
 			out->nr_pages = i;
 			kvfree(ctx, m, out);
-			return -1;
+			rc = -1;
+			break;
 		}
 	}
-	return 0;
+	if (tainted_spbs(m) > tainted)
+		m->kvmalloc_taint_vmalloc += tainted_spbs(m) - tainted;
+	return rc;
 }
 
 void kvfree(struct mm_ctx *ctx, struct machine *m, struct kvmalloc_area *a)

@@ -188,6 +188,9 @@ struct machine {
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
+	/* Superpageblocks kvmalloc tainted (clean or empty before): by its
+	 * contiguous kmalloc attempt, and by its vmalloc fallback's pages. */
+	unsigned long kvmalloc_taint_kmalloc, kvmalloc_taint_vmalloc;
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 

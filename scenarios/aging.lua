@@ -1,0 +1,85 @@
+-- Aging: a server's memory over time, and how much of it stays obtainable
+-- as 1 GiB pages.
+--
+-- A jemalloc-linked application churns on most CPUs, readers stream files
+-- into the page cache until kswapd has to reclaim it, the kernel allocates
+-- slab-like unmovable and reclaimable objects with lifetimes (some forever),
+-- and processes come and go (their page tables are unmovable allocations
+-- too). Upstream's unmovable allocations land wherever a free block is and
+-- spread over most 1 GiB regions; superpageblocks steer them into the
+-- regions already tainted.
+--
+--   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/aging.lua
+--
+-- The results folder has gb_yield.png (1 GiB regions free now / movable-only
+-- / obtainable over time) and memory maps at a third, two thirds and the end
+-- of the run (memory_map-*.png).
+local p = mmsim.params{
+  policy = "upstream",
+  sockets = 2,
+  mem_per_node = "16G",
+  cpus_per_socket = 8,
+  duration = "300ms",
+  read_mib_s = 100000,  -- page cache read rate per reader
+  noise_rate = 400,     -- kernel allocations per ms per noise CPU
+  churn_mib = 64,       -- jemalloc live set per thread
+}
+local m = mmsim.machine{
+  sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
+  policy = p.policy, sample_interval = "5ms",
+}
+local info = m:info()
+local stop = mmsim.time(p.duration)
+local per_socket = info.cpus // p.sockets
+
+-- CPU roles on each socket: the first reads files, the second runs kernel
+-- noise and short-lived processes, the rest run the jemalloc application.
+local churn, readers, noise = {}, {}, {}
+for s = 0, p.sockets - 1 do
+  local base = s * per_socket
+  readers[#readers + 1] = base
+  noise[#noise + 1] = base + 1
+  for c = base + 2, base + per_socket - 1 do churn[#churn + 1] = c end
+end
+
+require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
+  until_ns = stop })
+require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
+  long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
+  decay = "10ms", work = "20us", until_ns = stop })
+
+-- Short-lived processes: map, touch, exit, over and over.
+for _, cpu in ipairs(noise) do
+  m:spawn{ cpu = cpu, name = "procs" .. cpu, fn = function()
+    while mmsim.now() < stop do
+      local proc = m:process()
+      if proc then
+        local a = proc:mmap("16M")
+        proc:touch(a, "16M")
+        mmsim.sleep("200us")
+        proc:exit()
+      end
+      mmsim.sleep("500us")
+    end
+  end }
+end
+
+for i, label in ipairs({ "third", "two-thirds" }) do
+  m:run{ ["until"] = stop * i // 3 }
+  m:snapshot_memory_map(label)
+end
+m:run{ expected_end = stop }
+m:snapshot_memory_map("end")
+
+local y = m:gb_yield()
+local s = m:spb_stats()
+print(string.format("aging, %s, %s: %d of %d 1 GiB regions free, %d movable-only, "
+  .. "%d obtainable", p.policy, p.duration, y.free_now, y.total_regions, y.movable_only,
+  y.movable_obtainable))
+if p.policy == "spb" then
+  print(string.format("superpageblocks: %d empty, %d clean, %d tainted", s.empty, s.clean,
+    s.tainted))
+end
+print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
+  jc.stats.objects))
