@@ -330,5 +330,28 @@ else
 	fi
 fi
 
+# The 1GB yield of every run over time, when the runs sampled it and there
+# are few enough runs for the lines to stay readable.
+ts_files=""
+ts_titles=""
+while IFS= read -r combo; do
+	ts_files="$ts_files $out/$combo/timeseries.csv"
+	ts_titles="$ts_titles $combo"
+done < "$out/jobs"
+first=$(echo $ts_files | cut -d' ' -f1)
+if [ "$(echo $ts_files | wc -w)" -le 8 ] && [ -s "$first" ] &&
+	head -1 "$first" | tr , '\n' | grep -qx gb_movable_only; then
+	tsfile=$out/sweep-gb_yield.$format
+	if ! err=$(gnuplot -e "files=$(gpstr "$(echo $ts_files)"); titles=$(gpstr "$(echo $ts_titles)");
+			ycol='gb_movable_only'; ylabel='1 GiB regions free or movable-only';
+			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format");
+			plot_title=$(gpstr "$name: 1 GiB regions free or movable-only over time")" \
+			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_timeseries.gp" 2>&1) || [ ! -s "$tsfile" ]; then
+		echo "sweep: warning: gnuplot failed on the runs' timeseries.csv:" >&2
+		echo "$err" >&2
+		status=1
+	fi
+fi
+
 echo "$out"
 exit $status
