@@ -4,11 +4,25 @@
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Host figures for benchmarks: wall time and peak resident memory. */
+static void print_host_stats(double wall_s)
+{
+	char *status = NULL, *hwm;
+	long kib = -1;
+
+	if (g_file_get_contents("/proc/self/status", &status, NULL, NULL) &&
+	    (hwm = strstr(status, "VmHWM:")))
+		kib = strtol(hwm + 6, NULL, 10);
+	g_free(status);
+	fprintf(stderr, "mmsim: wall %.2f s, peak RSS %.1f MiB\n", wall_s, (double)kib / 1024);
+}
 
 int main(int argc, char **argv)
 {
 	gint64 seed = 1;
-	gboolean version = FALSE, check = FALSE;
+	gboolean version = FALSE, check = FALSE, host_stats = FALSE;
 	gchar **rest = NULL, **defines = NULL, *out = NULL;
 	GError *error = NULL;
 	GOptionEntry entries[] = {
@@ -20,6 +34,8 @@ int main(int argc, char **argv)
 		  "Write the results folder here (default results/SCENARIO-TIMESTAMP)", "DIR" },
 		{ "check-invariants", 0, 0, G_OPTION_ARG_NONE, &check,
 		  "Run the invariant checker on every machine when the scenario ends", NULL },
+		{ "host-stats", 0, 0, G_OPTION_ARG_NONE, &host_stats,
+		  "At the end, print the wall-clock time and peak memory of the run on stderr", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
 		  "SCENARIO.lua [ARGS...]" },
@@ -53,7 +69,10 @@ int main(int argc, char **argv)
 		.argc = (int)g_strv_length(rest) - 1,
 		.argv = rest + 1,
 	};
+	gint64 t0 = g_get_monotonic_time();
 	rc = scenario_run(&o);
+	if (host_stats)
+		print_host_stats((double)(g_get_monotonic_time() - t0) / 1e6);
 	g_strfreev(rest);
 	g_strfreev(defines);
 	g_free(out);
