@@ -15,7 +15,7 @@ static void null_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long cou
 	(void)ctx, (void)kind, (void)count;
 }
 
-static void null_touch(struct mm_ctx *ctx, struct cacheline *cl)
+void null_touch(struct mm_ctx *ctx, struct cacheline *cl)
 {
 	cl->last_cpu = (int32_t)ctx->cpu;
 }
@@ -45,7 +45,7 @@ static void null_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	l->owner = -1;
 }
 
-static uint64_t null_now(struct mm_ctx *ctx)
+uint64_t null_now(struct mm_ctx *ctx)
 {
 	(void)ctx;
 	return 0;

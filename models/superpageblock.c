@@ -203,41 +203,6 @@ static void spb_list_init(struct spb_list *l)
 	l->nr = 0;
 }
 
-/* setup_superpageblocks() + init_one_superpageblock() */
-void setup_superpageblocks(struct zone *zone)
-{
-	pfn_t start = zone->zone_start_pfn, end = zone_end_pfn(zone);
-	uint64_t base = start & ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
-	uint64_t top = ((uint64_t)end + SUPERPAGEBLOCK_NR_PAGES - 1) &
-		       ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
-
-	spb_list_init(&zone->spb_empty);
-	spb_list_init(&zone->spb_isolated);
-	for (int c = 0; c < __NR_SB_CATEGORIES; c++)
-		for (int f = 0; f < __NR_SB_FULLNESS; f++)
-			spb_list_init(&zone->spb_lists[c][f]);
-	zone->superpageblock_base_pfn = (pfn_t)base;
-	zone->nr_superpageblocks = (uint32_t)((top - base) >> SUPERPAGEBLOCK_ORDER);
-	zone->superpageblocks = g_new0(struct superpageblock, zone->nr_superpageblocks);
-	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
-		struct superpageblock *sb = &zone->superpageblocks[i];
-		uint64_t s = base + ((uint64_t)i << SUPERPAGEBLOCK_ORDER);
-		uint64_t e = s + SUPERPAGEBLOCK_NR_PAGES;
-		uint64_t pages = MIN(e, (uint64_t)end) - MAX(s, (uint64_t)start);
-
-		sb->zone = zone;
-		sb->start_pfn = (pfn_t)s;
-		sb->list_next = sb->list_prev = SPB_NONE;
-		for (int o = 0; o < NR_PAGE_ORDERS; o++)
-			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-				pfn_list_init(&sb->free_area[o].free_list[mt], (unsigned)o);
-		sb->total_pageblocks = sb->nr_reserved =
-			(uint16_t)((pages + pageblock_nr_pages - 1) / pageblock_nr_pages);
-		if (sb->total_pageblocks)
-			spb_list_add_tail(zone, &zone->spb_lists[SB_TAINTED][SB_FULL], sb);
-	}
-}
-
 /* init_one_superpageblock(): all of its slots inside the zone reserved
  * until init_pageblock_migratetype() reaches them. */
 static void init_one_superpageblock(struct zone *zone, struct superpageblock *sb, uint64_t s)
@@ -256,6 +221,31 @@ static void init_one_superpageblock(struct zone *zone, struct superpageblock *sb
 			pfn_list_init(&sb->free_area[o].free_list[mt], (unsigned)o);
 	sb->total_pageblocks = sb->nr_reserved =
 		(uint16_t)((pages + pageblock_nr_pages - 1) / pageblock_nr_pages);
+}
+
+/* setup_superpageblocks() + init_one_superpageblock() */
+void setup_superpageblocks(struct zone *zone)
+{
+	pfn_t start = zone->zone_start_pfn, end = zone_end_pfn(zone);
+	uint64_t base = start & ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
+	uint64_t top = ((uint64_t)end + SUPERPAGEBLOCK_NR_PAGES - 1) &
+		       ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
+
+	spb_list_init(&zone->spb_empty);
+	spb_list_init(&zone->spb_isolated);
+	for (int c = 0; c < __NR_SB_CATEGORIES; c++)
+		for (int f = 0; f < __NR_SB_FULLNESS; f++)
+			spb_list_init(&zone->spb_lists[c][f]);
+	zone->superpageblock_base_pfn = (pfn_t)base;
+	zone->nr_superpageblocks = (uint32_t)((top - base) >> SUPERPAGEBLOCK_ORDER);
+	zone->superpageblocks = g_new0(struct superpageblock, zone->nr_superpageblocks);
+	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
+		struct superpageblock *sb = &zone->superpageblocks[i];
+
+		init_one_superpageblock(zone, sb, base + ((uint64_t)i << SUPERPAGEBLOCK_ORDER));
+		if (sb->total_pageblocks)
+			spb_list_add_tail(zone, &zone->spb_lists[SB_TAINTED][SB_FULL], sb);
+	}
 }
 
 static uint32_t shift_index(uint32_t i, uint32_t off)

@@ -52,24 +52,13 @@ static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	mm_env_null.unlock(ctx, l);
 }
 
-static void rec_touch(struct mm_ctx *ctx, struct cacheline *cl)
-{
-	cl->last_cpu = (int32_t)ctx->cpu;
-}
-
-static uint64_t rec_now(struct mm_ctx *ctx)
-{
-	(void)ctx;
-	return 0;
-}
-
 static const struct mm_env recorder_env = {
 	.charge = rec_charge,
-	.touch = rec_touch,
+	.touch = null_touch,
 	.lock = rec_lock,
 	.trylock = rec_trylock,
 	.unlock = rec_unlock,
-	.now = rec_now,
+	.now = null_now,
 };
 
 static struct mm_ctx cpu_ctx(unsigned cpu)
