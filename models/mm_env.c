@@ -15,7 +15,7 @@ static void null_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long cou
 	(void)ctx, (void)kind, (void)count;
 }
 
-void null_touch(struct mm_ctx *ctx, struct cacheline *cl)
+void mm_null_touch(struct mm_ctx *ctx, struct cacheline *cl)
 {
 	cl->last_cpu = (int32_t)ctx->cpu;
 }
@@ -45,7 +45,7 @@ static void null_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	l->owner = -1;
 }
 
-uint64_t null_now(struct mm_ctx *ctx)
+uint64_t mm_null_now(struct mm_ctx *ctx)
 {
 	(void)ctx;
 	return 0;
@@ -53,11 +53,11 @@ uint64_t null_now(struct mm_ctx *ctx)
 
 const struct mm_env mm_env_null = {
 	.charge = null_charge,
-	.touch = null_touch,
+	.touch = mm_null_touch,
 	.lock = null_lock,
 	.trylock = null_trylock,
 	.unlock = null_unlock,
-	.now = null_now,
+	.now = mm_null_now,
 };
 
 struct mm_ctx mm_ctx_null(unsigned cpu)

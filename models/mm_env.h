@@ -112,8 +112,8 @@ static inline uint64_t mm_now(struct mm_ctx *ctx)
 /* No time, no contention: locks only check they are not taken twice. */
 extern const struct mm_env mm_env_null;
 /* Its touch and now, for test environments built on it. */
-void null_touch(struct mm_ctx *ctx, struct cacheline *cl);
-uint64_t null_now(struct mm_ctx *ctx);
+void mm_null_touch(struct mm_ctx *ctx, struct cacheline *cl);
+uint64_t mm_null_now(struct mm_ctx *ctx);
 /* A context on CPU cpu using mm_env_null. */
 struct mm_ctx mm_ctx_null(unsigned cpu);
 

@@ -54,11 +54,11 @@ static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
 
 static const struct mm_env recorder_env = {
 	.charge = rec_charge,
-	.touch = null_touch,
+	.touch = mm_null_touch,
 	.lock = rec_lock,
 	.trylock = rec_trylock,
 	.unlock = rec_unlock,
-	.now = null_now,
+	.now = mm_null_now,
 };
 
 static struct mm_ctx cpu_ctx(unsigned cpu)
