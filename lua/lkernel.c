@@ -106,9 +106,7 @@ static int l_superpageblocks(lua_State *L)
 	GString *s = g_string_new(NULL);
 
 	proc_superpageblocks(m, s);
-	lua_pushlstring(L, s->str, s->len);
-	g_string_free(s, TRUE);
-	return 1;
+	return push_gstring(L, s);
 }
 
 /* m:spb_stats() -> {total =, empty =, clean =, tainted =, isolated =,
@@ -121,21 +119,14 @@ static int l_spb_stats(lua_State *L)
 
 	spb_count_states(check_machine(L, 1), &c);
 	lua_createtable(L, 0, 5);
-	lua_pushinteger(L, (lua_Integer)c.total);
-	lua_setfield(L, -2, "total");
-	lua_pushinteger(L, (lua_Integer)c.empty);
-	lua_setfield(L, -2, "empty");
-	lua_pushinteger(L, (lua_Integer)c.clean);
-	lua_setfield(L, -2, "clean");
-	lua_pushinteger(L, (lua_Integer)c.tainted);
-	lua_setfield(L, -2, "tainted");
-	lua_pushinteger(L, (lua_Integer)c.isolated);
-	lua_setfield(L, -2, "isolated");
+	set_int(L, "total", (lua_Integer)c.total);
+	set_int(L, "empty", (lua_Integer)c.empty);
+	set_int(L, "clean", (lua_Integer)c.clean);
+	set_int(L, "tainted", (lua_Integer)c.tainted);
+	set_int(L, "isolated", (lua_Integer)c.isolated);
 	struct machine *m = check_machine(L, 1);
-	lua_pushinteger(L, (lua_Integer)m->kvmalloc_taint_kmalloc);
-	lua_setfield(L, -2, "tainted_by_kmalloc");
-	lua_pushinteger(L, (lua_Integer)m->kvmalloc_taint_vmalloc);
-	lua_setfield(L, -2, "tainted_by_vmalloc");
+	set_int(L, "tainted_by_kmalloc", (lua_Integer)m->kvmalloc_taint_kmalloc);
+	set_int(L, "tainted_by_vmalloc", (lua_Integer)m->kvmalloc_taint_vmalloc);
 	return 1;
 }
 

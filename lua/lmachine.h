@@ -6,9 +6,37 @@
 #include "models/mmzone.h"
 #include "sim/engine.h"
 
+#include <glib.h>
 #include <lua.h>
 
 #define MACHINE_MT "mmsim.machine"
+
+/* Fields of the table on top of the stack. */
+static inline void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static inline void set_num(lua_State *L, const char *k, double v)
+{
+	lua_pushnumber(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static inline void set_str(lua_State *L, const char *k, const char *v)
+{
+	lua_pushstring(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* Return the text built in s (freed) as a Lua string. */
+static inline int push_gstring(lua_State *L, GString *s)
+{
+	lua_pushlstring(L, s->str, s->len);
+	g_string_free(s, TRUE);
+	return 1;
+}
 
 struct lmachine {
 	struct machine *m;

@@ -395,31 +395,21 @@ static int l_page(lua_State *L)
 				  (lua_Integer)m->mm.nr_frames - 1);
 	enum page_kind kind = page_kind(&m->mm, (pfn_t)pfn);
 	lua_createtable(L, 0, 5);
-	lua_pushstring(L, kinds[kind]);
-	lua_setfield(L, -2, "kind");
-	lua_pushinteger(L, page_order(&m->mm, (pfn_t)pfn));
-	lua_setfield(L, -2, "order");
-	lua_pushstring(L, migratetype_names[get_pfnblock_migratetype(&m->mm, (pfn_t)pfn)]);
-	lua_setfield(L, -2, "pageblock_type");
-	lua_pushinteger(L, pfn_zone(m, (pfn_t)pfn)->node);
-	lua_setfield(L, -2, "node");
-	lua_pushstring(L, pfn_zone(m, (pfn_t)pfn)->name);
-	lua_setfield(L, -2, "zone");
-	lua_pushinteger(L, get_pcpblock_owner(m, (pfn_t)pfn));
-	lua_setfield(L, -2, "pageblock_owner");
+	set_str(L, "kind", kinds[kind]);
+	set_int(L, "order", page_order(&m->mm, (pfn_t)pfn));
+	set_str(L, "pageblock_type", migratetype_names[get_pfnblock_migratetype(&m->mm, (pfn_t)pfn)]);
+	set_int(L, "node", pfn_zone(m, (pfn_t)pfn)->node);
+	set_str(L, "zone", pfn_zone(m, (pfn_t)pfn)->name);
+	set_int(L, "pageblock_owner", get_pcpblock_owner(m, (pfn_t)pfn));
 	if (kind == PG_KIND_PCP) {
 		lua_pushboolean(L, PagePCPBuddy(m, (pfn_t)pfn));
 		lua_setfield(L, -2, "pcp_buddy");
-		lua_pushstring(L, type_names[page_extra(&m->mm, (pfn_t)pfn)]);
-		lua_setfield(L, -2, "list_type");
+		set_str(L, "list_type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 	}
 	if (kind == PG_KIND_ALLOC) {
-		lua_pushstring(L, type_names[page_extra(&m->mm, (pfn_t)pfn)]);
-		lua_setfield(L, -2, "type");
-		lua_pushinteger(L, page_owner(m, (pfn_t)pfn));
-		lua_setfield(L, -2, "owner");
-		lua_pushinteger(L, page_owner_offset(m, (pfn_t)pfn));
-		lua_setfield(L, -2, "offset");
+		set_str(L, "type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
+		set_int(L, "owner", page_owner(m, (pfn_t)pfn));
+		set_int(L, "offset", page_owner_offset(m, (pfn_t)pfn));
 	}
 	return 1;
 }
@@ -430,9 +420,7 @@ static int push_dump(lua_State *L, void (*dump)(struct machine *, GString *))
 	GString *s = g_string_new(NULL);
 
 	dump(m, s);
-	lua_pushlstring(L, s->str, s->len);
-	g_string_free(s, TRUE);
-	return 1;
+	return push_gstring(L, s);
 }
 
 static int l_buddyinfo(lua_State *L) { return push_dump(L, proc_buddyinfo); }
@@ -490,12 +478,6 @@ static int l_check(lua_State *L)
 	return 1;
 }
 
-static void set_int(lua_State *L, const char *k, lua_Integer v)
-{
-	lua_pushinteger(L, v);
-	lua_setfield(L, -2, k);
-}
-
 /* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=, high=} */
 static int l_zones(lua_State *L)
 {
@@ -506,8 +488,7 @@ static int l_zones(lua_State *L)
 	for_each_populated_zone(m, z) {
 		lua_createtable(L, 0, 9);
 		set_int(L, "node", z->node);
-		lua_pushstring(L, z->name);
-		lua_setfield(L, -2, "name");
+		set_str(L, "name", z->name);
 		set_int(L, "start_pfn", z->zone_start_pfn);
 		set_int(L, "spanned", z->spanned_pages);
 		set_int(L, "managed", (lua_Integer)z->managed_pages);
@@ -537,8 +518,7 @@ static int l_pagesets(lua_State *L)
 
 		lua_createtable(L, 0, 7);
 		set_int(L, "node", z->node);
-		lua_pushstring(L, z->name);
-		lua_setfield(L, -2, "zone");
+		set_str(L, "zone", z->name);
 		set_int(L, "count", pcp->count);
 		set_int(L, "high", pcp->high);
 		set_int(L, "high_min", pcp->high_min);
@@ -555,8 +535,7 @@ static int l_info(lua_State *L)
 	struct machine *m = check_machine(L, 1);
 
 	lua_createtable(L, 0, 8);
-	lua_pushstring(L, m->topo.name);
-	lua_setfield(L, -2, "name");
+	set_str(L, "name", m->topo.name);
 	set_int(L, "nodes", m->nr_nodes);
 	set_int(L, "cpus", topology_nr_cpus(&m->topo));
 	set_int(L, "frames", m->mm.nr_frames);
@@ -567,8 +546,7 @@ static int l_info(lua_State *L)
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		file_pages += (lua_Integer)page_cache_pages(m, (int)n);
 	set_int(L, "file_pages", file_pages);
-	lua_pushstring(L, mm_policy_names[m->policy]);
-	lua_setfield(L, -2, "policy");
+	set_str(L, "policy", mm_policy_names[m->policy]);
 	set_int(L, "min_free_kbytes", m->min_free_kbytes);
 	set_int(L, "alloc_fail", (lua_Integer)m->vm_events[ALLOC_FAIL]);
 	return 1;

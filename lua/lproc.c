@@ -167,14 +167,10 @@ static int l_stats(lua_State *L)
 	struct lprocess *p = check_process(L, 1);
 
 	lua_createtable(L, 0, 4);
-	lua_pushinteger(L, mm_pid(p->mm));
-	lua_setfield(L, -2, "pid");
-	lua_pushinteger(L, (lua_Integer)mm_rss(p->mm));
-	lua_setfield(L, -2, "rss");
-	lua_pushinteger(L, (lua_Integer)mm_pgtable_pages(p->mm));
-	lua_setfield(L, -2, "pgtable_pages");
-	lua_pushinteger(L, (lua_Integer)mm_lazyfree_pages(p->mm));
-	lua_setfield(L, -2, "lazyfree_pages");
+	set_int(L, "pid", mm_pid(p->mm));
+	set_int(L, "rss", (lua_Integer)mm_rss(p->mm));
+	set_int(L, "pgtable_pages", (lua_Integer)mm_pgtable_pages(p->mm));
+	set_int(L, "lazyfree_pages", (lua_Integer)mm_lazyfree_pages(p->mm));
 	return 1;
 }
 

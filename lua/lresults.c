@@ -411,14 +411,10 @@ static int l_gb_yield(lua_State *L)
 
 	gb_yield(check_machine(L, 1), &y);
 	lua_createtable(L, 0, 4);
-	lua_pushinteger(L, (lua_Integer)y.free_now);
-	lua_setfield(L, -2, "free_now");
-	lua_pushinteger(L, (lua_Integer)y.movable_only);
-	lua_setfield(L, -2, "movable_only");
-	lua_pushinteger(L, (lua_Integer)y.movable_obtainable);
-	lua_setfield(L, -2, "movable_obtainable");
-	lua_pushinteger(L, (lua_Integer)y.total_regions);
-	lua_setfield(L, -2, "total_regions");
+	set_int(L, "free_now", (lua_Integer)y.free_now);
+	set_int(L, "movable_only", (lua_Integer)y.movable_only);
+	set_int(L, "movable_obtainable", (lua_Integer)y.movable_obtainable);
+	set_int(L, "total_regions", (lua_Integer)y.total_regions);
 	return 1;
 }
 

@@ -279,34 +279,22 @@ static int l_run(lua_State *L)
 	return 1;
 }
 
-static void set_num(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void set_u64(lua_State *L, const char *k, uint64_t v)
-{
-	lua_pushinteger(L, (lua_Integer)v);
-	lua_setfield(L, -2, k);
-}
-
 static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_class_id cls)
 {
 	struct lock_stats s;
 
 	engine_class_stats(e, cls, &s);
 	lua_createtable(L, 0, 12);
-	set_u64(L, "acquisitions", s.hold.nr);
-	set_u64(L, "contentions", s.wait.nr);
-	set_u64(L, "con_bounces", s.con_bounces);
-	set_u64(L, "acq_bounces", s.acq_bounces);
-	set_u64(L, "wait_ns_total", s.wait.total);
-	set_u64(L, "wait_ns_min", s.wait.min);
-	set_u64(L, "wait_ns_max", s.wait.max);
-	set_u64(L, "hold_ns_total", s.hold.total);
-	set_u64(L, "hold_ns_min", s.hold.min);
-	set_u64(L, "hold_ns_max", s.hold.max);
+	set_int(L, "acquisitions", (lua_Integer)s.hold.nr);
+	set_int(L, "contentions", (lua_Integer)s.wait.nr);
+	set_int(L, "con_bounces", (lua_Integer)s.con_bounces);
+	set_int(L, "acq_bounces", (lua_Integer)s.acq_bounces);
+	set_int(L, "wait_ns_total", (lua_Integer)s.wait.total);
+	set_int(L, "wait_ns_min", (lua_Integer)s.wait.min);
+	set_int(L, "wait_ns_max", (lua_Integer)s.wait.max);
+	set_int(L, "hold_ns_total", (lua_Integer)s.hold.total);
+	set_int(L, "hold_ns_min", (lua_Integer)s.hold.min);
+	set_int(L, "hold_ns_max", (lua_Integer)s.hold.max);
 	set_num(L, "wait_share", engine_wait_share(e, cls));
 }
 
@@ -322,7 +310,7 @@ static int l_lock_stats(lua_State *L)
 	push_lock_stats(L, e, LOCK_CLASS_PCP);
 	lua_setfield(L, -2, "pcp");
 	set_num(L, "thread_time_ns", engine_thread_time_ns(e));
-	set_u64(L, "threads", engine_nr_threads(e));
+	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
 	return 1;
 }
 
@@ -333,9 +321,7 @@ static int l_lock_stat(lua_State *L)
 	GString *s = g_string_new(NULL);
 
 	lockstat_print(lmachine_engine(L, lm), s);
-	lua_pushlstring(L, s->str, s->len);
-	g_string_free(s, TRUE);
-	return 1;
+	return push_gstring(L, s);
 }
 
 /* m:cpu_wait_ns(cpu) -> {zone =, pcp =} */
@@ -348,8 +334,8 @@ static int l_cpu_wait(lua_State *L)
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
 		return luaL_error(L, "cpu %d does not exist", (int)cpu);
 	lua_createtable(L, 0, 2);
-	set_u64(L, "zone", engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_ZONE));
-	set_u64(L, "pcp", engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_PCP));
+	set_int(L, "zone", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_ZONE));
+	set_int(L, "pcp", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_PCP));
 	return 1;
 }
 
