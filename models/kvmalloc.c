@@ -79,8 +79,10 @@ int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, b
 			break;
 		}
 	}
-	if (tainted_spbs(m) > tainted)
-		m->kvmalloc_taint_vmalloc += tainted_spbs(m) - tainted;
+	unsigned long now = tainted_spbs(m);
+
+	if (now > tainted)
+		m->kvmalloc_taint_vmalloc += now - tainted;
 	return rc;
 }
 
