@@ -478,7 +478,8 @@ static int l_check(lua_State *L)
 	return 1;
 }
 
-/* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=, high=} */
+/* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=,
+ * high=, boost=}: the watermarks include the boost, as /proc/zoneinfo shows them */
 static int l_zones(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -486,16 +487,17 @@ static int l_zones(lua_State *L)
 
 	lua_newtable(L);
 	for_each_populated_zone(m, z) {
-		lua_createtable(L, 0, 9);
+		lua_createtable(L, 0, 10);
 		set_int(L, "node", z->node);
 		set_str(L, "name", z->name);
 		set_int(L, "start_pfn", z->zone_start_pfn);
 		set_int(L, "spanned", z->spanned_pages);
 		set_int(L, "managed", (lua_Integer)z->managed_pages);
 		set_int(L, "free", (lua_Integer)zone_page_state(z, NR_FREE_PAGES));
-		set_int(L, "min", (lua_Integer)z->_watermark[WMARK_MIN]);
-		set_int(L, "low", (lua_Integer)z->_watermark[WMARK_LOW]);
-		set_int(L, "high", (lua_Integer)z->_watermark[WMARK_HIGH]);
+		set_int(L, "min", (lua_Integer)wmark_pages(z, WMARK_MIN));
+		set_int(L, "low", (lua_Integer)wmark_pages(z, WMARK_LOW));
+		set_int(L, "high", (lua_Integer)wmark_pages(z, WMARK_HIGH));
+		set_int(L, "boost", (lua_Integer)z->watermark_boost);
 		lua_seti(L, -2, ++i);
 	}
 	return 1;
