@@ -361,50 +361,46 @@ bool results_json_set_tree(struct results_json *j, const char *key,
 	return !names || o;
 }
 
-/* A copy of o for json-glib's generator, which appends ".0" to a double
- * printed without a '.' and so turns 1e+17 into 1e+17.0, not JSON: such
- * doubles, integral from 1e17 up, become integers (null from 2^63 up). */
-static JsonObject *json_printable(JsonObject *o)
+/* json-glib 1.6 appends ".0" to every double it prints without a '.',
+ * which turns 1e-08 into 1e-08.0, not JSON: drop it after an exponent,
+ * outside strings, in s from offset from. */
+static void json_fix_exponents(GString *s, gsize from)
 {
-	JsonObject *copy = json_object_new();
-	GList *names = json_object_get_members(o);
+	bool string = false, exponent = false;
+	gsize w = from;
 
-	for (GList *l = names; l; l = l->next) {
-		JsonNode *n = json_object_get_member(o, l->data);
-		char buf[G_ASCII_DTOSTR_BUF_SIZE];
-		double v;
+	for (gsize r = from; r < s->len; r++) {
+		char c = s->str[r];
 
-		if (JSON_NODE_HOLDS_OBJECT(n)) {
-			json_object_set_object_member(copy, l->data,
-						      json_printable(json_node_get_object(n)));
+		if (string && c == '\\') {
+			s->str[w++] = c;
+			c = s->str[++r];
+		} else if (c == '"') {
+			string = !string;
+		} else if (!string && exponent && c == '.') {
+			r++;                    /* and the '0' */
+			exponent = false;
 			continue;
+		} else if (!string) {
+			exponent = c == 'e' || (exponent && (c == '+' || c == '-' ||
+							     g_ascii_isdigit(c)));
 		}
-		if (json_node_get_value_type(n) != G_TYPE_DOUBLE ||
-		    strchr(g_ascii_dtostr(buf, sizeof(buf), json_node_get_double(n)), '.') ||
-		    !strchr(buf, 'e')) {
-			json_object_set_member(copy, l->data, json_node_copy(n));
-			continue;
-		}
-		v = json_node_get_double(n);
-		if (fabs(v) >= 1e17 && fabs(v) < 0x1p63)
-			json_object_set_int_member(copy, l->data, (int64_t)v);
-		else
-			json_object_set_null_member(copy, l->data);
+		s->str[w++] = c;
 	}
-	g_list_free(names);
-	return copy;
+	g_string_truncate(s, w);
 }
 
 void results_json_print(const struct results_json *j, GString *out)
 {
-	JsonNode *root = json_node_init_object(json_node_alloc(), NULL);
+	JsonNode *root = json_node_init_object(json_node_alloc(), j->root);
 	JsonGenerator *gen = json_generator_new();
+	gsize from = out->len;
 
-	json_node_take_object(root, json_printable(j->root));
 	json_generator_set_pretty(gen, TRUE);
 	json_generator_set_indent(gen, 2);
 	json_generator_set_root(gen, root);
 	json_generator_to_gstring(gen, out);
+	json_fix_exponents(out, from);
 	g_string_append_c(out, '\n');
 	g_object_unref(gen);
 	json_node_unref(root);

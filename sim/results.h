@@ -81,9 +81,7 @@ bool results_json_set_tree(struct results_json *j, const char *key,
 			   const struct results_json *from);
 
 /* Append the tree pretty-printed by json-glib (2-space indent, "key" :
- * value, trailing newline).  json-glib 1.6 cannot print an integral double
- * of 1e17 and up ("1e+17.0"): it is printed as an integer, null from 2^63
- * up; nor does it escape U+001F. */
+ * value, trailing newline).  json-glib 1.6 does not escape U+001F. */
 void results_json_print(const struct results_json *j, GString *out);
 /* Append the flat CSV form: a header line of the dotted keys of every
  * value in document order, then one line of values (strings unquoted
