@@ -1,6 +1,6 @@
 /* Per-CPU page lists (mm/page_alloc.c): the upstream pagesets and the
  * per-cpu pageblock buddy allocator of seed 001, chosen by the machine's
- * policy. */
+ * policy (pcp_internal.h says what each variant provides). */
 #ifndef MMSIM_PCP_H
 #define MMSIM_PCP_H
 
@@ -84,8 +84,8 @@ unsigned long rmqueue_bulk(struct mm_ctx *ctx, struct zone *zone, unsigned order
 void free_pcppages_bulk(struct mm_ctx *ctx, struct zone *zone, int count,
 			struct per_cpu_pages *pcp, int pindex);
 /* free_frozen_page_commit(): queue a freed block on pcp (locked by the
- * caller) and trim the pageset under high; false if the pcp lock had to
- * be given up on the way (upstream only). */
+ * caller) and trim the pageset under high; false if the variant gave up
+ * the pcp lock while trimming (it is not held then). */
 bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
 			     pfn_t pfn, int mt, unsigned order, unsigned fpi, bool owned);
 /* __free_frozen_pages(): free the allocated block starting at pfn. */
@@ -120,5 +120,16 @@ static inline bool PagePCPBuddy(const struct machine *m, pfn_t pfn)
 
 /* Total pages on every pageset of the zone. */
 unsigned long zone_pcp_pages(struct zone *zone);
+
+/* The checker (pcp_check.c), for check_invariants().  pcp_check_block: one
+ * block head met while walking zone z; only per-CPU blocks carry
+ * PagePCPBuddy, and a block whole in the zone buddy has no owner; returns
+ * 1 for a per-CPU block.  pcp_check_zone: every pageset of z is consistent
+ * (lists, counts, owned_blocks) and holds the pcp_heads per-CPU blocks the
+ * walk met. */
+struct check_report;
+unsigned pcp_check_block(struct machine *m, struct zone *z, pfn_t pfn, struct check_report *r);
+void pcp_check_zone(struct machine *m, struct zone *z, unsigned long pcp_heads,
+		    struct check_report *r);
 
 #endif
