@@ -27,7 +27,7 @@ static inline const struct pcp_ops *pcp_ops(const struct machine *m)
 
 unsigned order_to_pindex(const struct machine *m, int mt, unsigned order)
 {
-	return pcp_ops(m)->order_to_pindex(mt, order);
+	return pcp_ops(m)->pindex[order][mt];
 }
 
 unsigned pindex_to_order(const struct machine *m, unsigned pindex)
@@ -42,7 +42,7 @@ unsigned nr_pcp_lists(const struct machine *m)
 
 bool pcp_allowed_order(const struct machine *m, unsigned order)
 {
-	return pcp_ops(m)->allowed_order(order);
+	return pcp_ops(m)->allowed_orders >> order & 1;
 }
 
 static void charge_work(struct mm_ctx *ctx, struct mm_work *w)

@@ -11,17 +11,12 @@
 
 static unsigned buddy_order_to_pindex(int mt, unsigned order)
 {
-	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+	return pcp_buddy_ops.pindex[order][mt];
 }
 
 static unsigned buddy_pindex_to_order(unsigned pindex)
 {
 	return pindex / MIGRATE_PCPTYPES;
-}
-
-static bool buddy_allowed_order(unsigned order)
-{
-	return order <= pageblock_order;
 }
 
 /* ---- owned_blocks: pageblocks linked through pageblock_data.cpu_node ---- */
@@ -419,11 +414,17 @@ static void cpu_dead_buddy(struct mm_ctx *ctx, struct zone *zone, struct per_cpu
 	pcp_unlock(ctx, pcp);
 }
 
+/* A list per order and type; every order up to pageblock_order cached. */
+_Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order");
 const struct pcp_ops pcp_buddy_ops = {
 	.nr_lists = NR_PCP_LISTS,
-	.order_to_pindex = buddy_order_to_pindex,
+	.pindex = {
+		PCP_ORDER_LISTS(0), PCP_ORDER_LISTS(1), PCP_ORDER_LISTS(2), PCP_ORDER_LISTS(3),
+		PCP_ORDER_LISTS(4), PCP_ORDER_LISTS(5), PCP_ORDER_LISTS(6), PCP_ORDER_LISTS(7),
+		PCP_ORDER_LISTS(8), PCP_ORDER_LISTS(9), PCP_ORDER_LISTS(10),
+	},
+	.allowed_orders = (1u << (pageblock_order + 1)) - 1,
 	.pindex_to_order = buddy_pindex_to_order,
-	.allowed_order = buddy_allowed_order,
 	.rmqueue = rmqueue_pcplist_buddy,
 	.rmqueue_bulk = rmqueue_bulk_buddy,
 	.free_bulk = free_pcppages_bulk_buddy,

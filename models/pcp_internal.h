@@ -7,13 +7,20 @@
 
 #include "pcp.h"
 
+/* The lists of order o when each order has one per type, order-major. */
+#define PCP_ORDER_LISTS(o) \
+	{ MIGRATE_PCPTYPES * (o), MIGRATE_PCPTYPES * (o) + 1, MIGRATE_PCPTYPES * (o) + 2 }
+_Static_assert(MIGRATE_PCPTYPES == 3, "PCP_ORDER_LISTS has a list per type");
+
 struct pcp_ops {
-	/* List layout: nr_lists lists, each holding blocks of one order;
-	 * an order the variant does not cache bypasses the pagesets. */
+	/* List layout: nr_lists lists, each holding blocks of one order.  A
+	 * block of order o and type mt goes to list pindex[o][mt]; orders
+	 * without their bit in allowed_orders bypass the pagesets.  Tables
+	 * rather than calls: every list operation reads them. */
 	unsigned nr_lists;
-	unsigned (*order_to_pindex)(int mt, unsigned order);
+	uint8_t pindex[NR_PAGE_ORDERS][MIGRATE_PCPTYPES];
+	uint16_t allowed_orders;
 	unsigned (*pindex_to_order)(unsigned pindex);
-	bool (*allowed_order)(unsigned order);
 	/* __rmqueue_pcplist(), pcp locked: PFN_NONE if neither the pageset
 	 * nor a refill from the zone could serve. */
 	pfn_t (*rmqueue)(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,

@@ -4,13 +4,9 @@
 #include "pcp_internal.h"
 #include "buddy.h"
 
-/* Orders 0..3 have a list per type; THPs share two lists, movable and the
- * other two types. */
 static unsigned upstream_order_to_pindex(int mt, unsigned order)
 {
-	if (order > PAGE_ALLOC_COSTLY_ORDER)
-		return NR_LOWORDER_PCP_LISTS + (mt == MIGRATE_MOVABLE);
-	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+	return pcp_upstream_ops.pindex[order][mt];
 }
 
 static unsigned upstream_pindex_to_order(unsigned pindex)
@@ -18,11 +14,6 @@ static unsigned upstream_pindex_to_order(unsigned pindex)
 	if (pindex >= NR_LOWORDER_PCP_LISTS)
 		return HPAGE_PMD_ORDER;
 	return pindex / MIGRATE_PCPTYPES;
-}
-
-static bool upstream_allowed_order(unsigned order)
-{
-	return order <= PAGE_ALLOC_COSTLY_ORDER || order == HPAGE_PMD_ORDER;
 }
 
 static unsigned long rmqueue_bulk_upstream(struct mm_ctx *ctx, struct zone *zone, unsigned order,
@@ -136,11 +127,20 @@ static void cpu_dead_upstream(struct mm_ctx *ctx, struct zone *zone, struct per_
 	drain_pages_zone(ctx, pcp->cpu, zone);
 }
 
+/* Orders 0..3 have a list per type; THPs share two lists, movable and the
+ * other two types.  Orders between are not cached. */
 const struct pcp_ops pcp_upstream_ops = {
 	.nr_lists = NR_PCP_LISTS_UPSTREAM,
-	.order_to_pindex = upstream_order_to_pindex,
+	.pindex = {
+		PCP_ORDER_LISTS(0), PCP_ORDER_LISTS(1), PCP_ORDER_LISTS(2), PCP_ORDER_LISTS(3),
+		[PAGE_ALLOC_COSTLY_ORDER + 1 ... MAX_PAGE_ORDER] = {
+			[MIGRATE_UNMOVABLE] = NR_LOWORDER_PCP_LISTS,
+			[MIGRATE_MOVABLE] = NR_LOWORDER_PCP_LISTS + 1,
+			[MIGRATE_RECLAIMABLE] = NR_LOWORDER_PCP_LISTS,
+		},
+	},
+	.allowed_orders = ((1u << (PAGE_ALLOC_COSTLY_ORDER + 1)) - 1) | 1u << HPAGE_PMD_ORDER,
 	.pindex_to_order = upstream_pindex_to_order,
-	.allowed_order = upstream_allowed_order,
 	.rmqueue = rmqueue_pcplist_upstream,
 	.rmqueue_bulk = rmqueue_bulk_upstream,
 	.free_bulk = free_pcppages_bulk_upstream,
