@@ -125,8 +125,8 @@ static int l_spb_stats(lua_State *L)
 	set_int(L, "tainted", (lua_Integer)c.tainted);
 	set_int(L, "isolated", (lua_Integer)c.isolated);
 	struct machine *m = check_machine(L, 1);
-	set_int(L, "tainted_by_kmalloc", (lua_Integer)m->kvmalloc_taint_kmalloc);
-	set_int(L, "tainted_by_vmalloc", (lua_Integer)m->kvmalloc_taint_vmalloc);
+	set_int(L, "tainted_by_kmalloc", (lua_Integer)kvmalloc_tainted_by_kmalloc(m));
+	set_int(L, "tainted_by_vmalloc", (lua_Integer)kvmalloc_tainted_by_vmalloc(m));
 	return 1;
 }
 

@@ -1,6 +1,7 @@
 #include "machine.h"
 #include "superpageblock.h"
 #include "buddy.h"
+#include "kvmalloc.h"
 #include "page_cache.h"
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
@@ -226,6 +227,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		return NULL;
 	}
 	m->pbstat = pbstat_create(m->mm.nr_frames);  /* pbstat */
+	kvmalloc_init(m);
 	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
 	layout_nodes(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
@@ -262,6 +264,7 @@ void machine_destroy(struct machine *m)
 	g_free(m->node_data);
 	memmap_destroy(&m->mm);
 	pbstat_destroy(m->pbstat);  /* pbstat */
+	kvmalloc_destroy(m);
 	g_free(m);
 }
 

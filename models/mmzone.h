@@ -62,6 +62,7 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 struct per_cpu_pages;
 struct mm_registry;
 struct page_cache;
+struct kvmalloc_stats;
 
 /* zone->flags bits */
 #define ZONE_BOOSTED_WATERMARK 0x1
@@ -134,6 +135,12 @@ static inline bool populated_zone(const struct zone *z)
 	return z->present_pages != 0;
 }
 
+/* The zone's free blocks live on superpageblocks (policy spb). */
+static inline bool zone_has_spb(const struct zone *z)
+{
+	return z->superpageblocks != NULL;
+}
+
 static inline bool zone_spans_pfn(const struct zone *z, pfn_t pfn)
 {
 	return pfn >= z->zone_start_pfn && pfn < z->zone_start_pfn + z->spanned_pages;
@@ -188,9 +195,7 @@ struct machine {
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
-	/* Superpageblocks kvmalloc tainted (clean or empty before): by its
-	 * contiguous kmalloc attempt, and by its vmalloc fallback's pages. */
-	unsigned long kvmalloc_taint_kmalloc, kvmalloc_taint_vmalloc;
+	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 
