@@ -273,6 +273,9 @@ static void check_blocks(struct machine *m, struct zone *z, struct report *r,
 		if (kind != PG_KIND_PCP && (mm->aux[pfn] & PG_pcp_buddy))
 			fail(r, "node %u %s: pfn %#x is PagePCPBuddy but not on a per-CPU list",
 			     z->node, z->name, pfn);
+		if (kind != PG_KIND_ALLOC && (mm->aux[pfn] & PG_pinned))
+			fail(r, "node %u %s: pfn %#x is pinned but not allocated", z->node, z->name,
+			     pfn);
 		if (kind == PG_KIND_PCP)
 			(*pcp_heads)++;
 		if (kind == PG_KIND_BUDDY && o >= pageblock_order &&
