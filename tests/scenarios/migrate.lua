@@ -1,7 +1,14 @@
 -- Page migration through m:migrate_pages on the 2-socket "2s-1t"-like
 -- machine built here: anonymous pages move to the node asked for and the
 -- process keeps them mapped; a page-cache page moves; kernel pages refuse;
--- with pinned_share = 1 every anonymous page stays and counts as failed.
+-- with pinned_share = 1 every anonymous page stays and counts in
+-- pgmigrate_fail.
+local function vmstat(m)
+  local vm = {}
+  for k, v in m:vmstat():gmatch("(%S+) (%d+)\n") do vm[k] = tonumber(v) end
+  return vm
+end
+
 local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, mem_per_node = "512M" }
 local p = m:process()
 local addr = p:mmap("64K")
@@ -29,6 +36,9 @@ end
 assert(file_pfn, "file page not found")
 r = m:migrate_pages({ file_pfn }, { node = 1 })
 assert(r.moved == 1, "file page did not move")
+local vm = vmstat(m)
+assert(vm.pgmigrate_success == 17 and vm.pgmigrate_fail == 0,
+  "pgmigrate_success " .. tostring(vm.pgmigrate_success))
 m:check_invariants()
 
 -- Every anonymous page pinned: nothing moves, all counted as failures.
@@ -43,6 +53,7 @@ assert(pm:page(pinned[1]).pinned == true)
 r = pm:migrate_pages(pinned, { node = 1 })
 assert(r.moved == 0 and r.pinned == 4 and r.failed == 4, "pinned pages moved")
 assert(pp:follow_page(pa) == pinned[1])
+assert(vmstat(pm).pgmigrate_fail == 4)
 pm:check_invariants()
 
 local ok, err = pcall(mmsim.machine, { preset = "test", pinned_share = 2 })
