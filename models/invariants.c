@@ -265,6 +265,9 @@ static void check_blocks(struct machine *m, struct zone *z, struct check_report 
 					   "itself a block head (overlap)", z->node, z->name, t, o, pfn);
 				break;
 			}
+		if (kind != PG_KIND_ALLOC && (mm->aux[pfn] & PG_pinned))
+			check_fail(r, "node %u %s: pfn %#x is pinned but not allocated", z->node,
+				   z->name, pfn);
 		*pcp_heads += pcp_check_block(m, z, pfn, r);
 		if (kind == PG_KIND_BUDDY) {
 			pfn_t buddy = pfn ^ (1u << o);

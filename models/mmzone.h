@@ -36,6 +36,8 @@ enum vm_event_item {
 	PGSTEAL_DIRECT,
 	PGSCAN_KSWAPD,
 	PGSCAN_DIRECT,
+	PGMIGRATE_SUCCESS,
+	PGMIGRATE_FAIL,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
 	NR_VM_EVENT_ITEMS
 };
@@ -188,6 +190,10 @@ struct machine {
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
 	bool thp;                           /* khugepaged raises min_free_kbytes */
+	/* Long-term pins (models/mm_space_pgtable.c): the share of anonymous
+	 * pages pinned when faulted, and the run's seed that picks them. */
+	double pinned_share;
+	uint64_t pin_seed;
 	pfn_t hotplug_reserve_pages;        /* memmap room above each node for hotplug */
 	unsigned nr_cpus;
 	bool *cpu_online;

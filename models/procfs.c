@@ -141,6 +141,8 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "pgsteal_direct", PGSTEAL_DIRECT },
 		{ "pgscan_kswapd", PGSCAN_KSWAPD },
 		{ "pgscan_direct", PGSCAN_DIRECT },
+		{ "pgmigrate_success", PGMIGRATE_SUCCESS },
+		{ "pgmigrate_fail", PGMIGRATE_FAIL },
 	};
 
 	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));
