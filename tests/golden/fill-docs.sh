@@ -12,6 +12,8 @@
 #   <!--g NAME stdout.A-B-->          alone on the line before a ``` block:
 #       the block's first lines are stdout.A to stdout.B of NAME.golden.
 #
+# A marker right after a backquote is an example in a code span, left alone.
+#
 # Usage: fill-docs.sh [--check] [SRCDIR]  (SRCDIR: the source tree, default
 # the one this script is in).  --check exits 1 naming each stale figure.
 set -eu
@@ -98,6 +100,11 @@ for doc in README.md BENCHMARKS.md; do
 		while (match(rest, /<!--g [^>]*-->/)) {
 			open = substr(rest, RSTART, RLENGTH)
 			after = substr(rest, RSTART + RLENGTH)
+			if (RSTART > 1 && substr(rest, RSTART - 1, 1) == "`") {
+				out = out substr(rest, 1, RSTART - 1) open  # an example in a code span
+				rest = after
+				continue
+			}
 			shut = index(after, "<!--/g-->")
 			if (!shut) { fail("marker without <!--/g-->: " open); break }
 			markers++
