@@ -1,0 +1,145 @@
+#!/bin/sh
+# Golden figures.  tests/golden/NAME.golden pins what one deterministic
+# scenario run must reproduce exactly: its header names the run,
+#
+#   # mmsim ARGS                    (scenario path relative to the source tree,
+#                                    no quoting)
+#   # stdout: first N lines         (optional: keep the head of stdout too)
+#
+# and its body, which this script writes, holds the run's summary.csv as one
+# `key value` a line (without wall_time_s and version, which are not figures
+# of the model) then the kept stdout lines as `stdout.1 TEXT` ...
+#
+#   golden.sh check FILE.golden        run it and compare: every figure that
+#                                      differs is named with both values
+#   golden.sh regolden FILE.golden...  rewrite the bodies from fresh runs, two
+#                                      at a time, then the docs' quoted figures
+#                                      (fill-docs.sh)
+# Needs MMSIM (the binary) and MMSIM_SRCDIR (the source tree); FILE is taken
+# relative to the current directory, else to MMSIM_SRCDIR.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+
+locate() {
+	if [ -f "$1" ]; then
+		echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+	elif [ -f "$MMSIM_SRCDIR/$1" ]; then
+		echo "$MMSIM_SRCDIR/$1"
+	else
+		echo "golden.sh: no such golden: $1" >&2
+		return 1
+	fi
+}
+
+# Print FILE's header followed by the figures of a fresh run, working in DIR.
+produce() {
+	golden=$1
+	dir=$2
+	args=$(sed -n '1s/^# mmsim //p' "$golden")
+	if [ -z "$args" ]; then
+		echo "$golden: the first line must be '# mmsim ARGS'" >&2
+		return 1
+	fi
+	keep=$(sed -n '2s/^# stdout: first \([0-9][0-9]*\) lines$/\1/p' "$golden")
+	# From the source tree, so that `scenario` is the same path in every build.
+	# shellcheck disable=SC2086
+	if ! (cd "$MMSIM_SRCDIR" && exec "$MMSIM" $args --out "$dir/results") \
+		> "$dir/stdout" 2> "$dir/stderr"; then
+		echo "$(basename "$golden" .golden): mmsim $args failed:" >&2
+		cat "$dir/stderr" >&2
+		return 1
+	fi
+	sed -n '/^#/!q; p' "$golden"
+	awk '
+	function split_csv(line, out,    n, i, c, f, q) {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { f = f c; i++ }
+			else if (c == "\"") q = !q
+			else if (!q && c == ",") { out[++n] = f; f = "" }
+			else f = f c
+		}
+		out[++n] = f
+		return n
+	}
+	NR == 1 { nkeys = split_csv($0, key) }
+	NR == 2 {
+		if (split_csv($0, val) != nkeys) { print "summary.csv: ragged row" > "/dev/stderr"; exit 1 }
+		for (i = 1; i <= nkeys; i++)
+			if (key[i] != "wall_time_s" && key[i] != "version")
+				print key[i] " " val[i]
+	}' "$dir/results/summary.csv"
+	[ -z "$keep" ] || head -n "$keep" "$dir/stdout" | sed 's/[[:space:]]*$//' |
+		awk '{ print "stdout." NR ($0 == "" ? "" : " " $0) }'
+}
+
+check() {
+	golden=$(locate "$1")
+	name=$(basename "$golden" .golden)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	produce "$golden" "$tmp" > "$tmp/got"
+	awk -v name="$name" '
+	FNR == 1 { file++ }
+	/^#/ { next }
+	{ k = $1; v = substr($0, length(k) + 2) }
+	file == 1 { want[k] = v; order[++n] = k; next }
+	{ got[k] = v; if (!(k in want)) extra[++m] = k }
+	END {
+		bad = 0
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			if (!(k in got)) {
+				printf "%s: %s: expected %s, got no such figure\n", name, k, want[k]
+				bad++
+			} else if (got[k] != want[k]) {
+				printf "%s: %s: expected %s, got %s\n", name, k, want[k], got[k]
+				bad++
+			}
+		}
+		for (i = 1; i <= m; i++) {
+			printf "%s: %s: not in the golden, got %s\n", name, extra[i], got[extra[i]]
+			bad++
+		}
+		if (bad)
+			printf "%s: %d figures differ; if the change is intended, run `make regolden` and explain the new figures in the commit\n", name, bad
+		else
+			printf "%s: %d figures as in the golden\n", name, n
+		exit bad > 0
+	}' "$golden" "$tmp/got"
+}
+
+regolden_one() {
+	golden=$(locate "$1")
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	produce "$golden" "$tmp" > "$tmp/new"
+	if cmp -s "$tmp/new" "$golden"; then
+		echo "unchanged: $golden"
+	else
+		cat "$tmp/new" > "$golden"
+		echo "rewritten: $golden"
+	fi
+}
+
+case "${1:-}" in
+check)
+	[ $# -eq 2 ] || { echo "usage: golden.sh check FILE.golden" >&2; exit 2; }
+	check "$2"
+	;;
+regolden)
+	shift
+	[ $# -gt 0 ] || { echo "usage: golden.sh regolden FILE.golden..." >&2; exit 2; }
+	for f in "$@"; do locate "$f" > /dev/null; done
+	printf '%s\n' "$@" | xargs -n 1 -P "${GOLDEN_JOBS:-2}" sh "$0" regolden-one
+	sh "$here/fill-docs.sh"
+	;;
+regolden-one)
+	regolden_one "$2"
+	;;
+*)
+	echo "usage: golden.sh check FILE.golden | golden.sh regolden FILE.golden..." >&2
+	exit 2
+	;;
+esac
