@@ -114,10 +114,12 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 	/* A whole pageblock back in the zone buddy belongs to no CPU any more
 	 * (the per-cpu pageblock buddy's rule), whether it came whole or
 	 * merged up below; with superpageblocks it also drops its usage bits. */
-	if (spb)
-		mt = spb_free_pageblocks(zone, pfn, order, mt);
-	else if (order == pageblock_order)
+	if (spb) {
+		if (order >= pageblock_order)
+			mt = spb_free_pageblocks(zone, pfn, order, mt);
+	} else if (order == pageblock_order) {
 		clear_pcpblock_owner(zone->machine, pfn);
+	}
 	account_freepages(zone, 1L << order, mt);
 
 	while (order < MAX_PAGE_ORDER) {

@@ -359,8 +359,6 @@ int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
 {
 	struct memmap *mm = &zone->machine->mm;
 
-	if (order < pageblock_order)
-		return mt;
 	/* Each pageblock is judged by its own type; the block as a whole
 	 * goes back MOVABLE. */
 	for (pfn_t p = pfn; p < pfn + (1u << order); p += pageblock_nr_pages) {

@@ -82,9 +82,9 @@ static inline void spb_move_to_free_list(struct zone *zone, pfn_t pfn, unsigned 
 }
 
 /* The twins of __free_one_page()'s pageblock steps.  A block of order
- * pageblock_order or more coming back: each of its pageblocks drops its
- * usage bits and CPU owner; returns the type the block is freed as
- * (MOVABLE unless CMA or isolated). */
+ * pageblock_order or more (the caller tests it) coming back: each of its
+ * pageblocks drops its usage bits and CPU owner; returns the type the
+ * block is freed as (MOVABLE unless CMA or isolated). */
 int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt);
 /* Merging made the pageblock at pfn wholly free: as above, and a block
  * freed as non-movable turns MOVABLE, its orig_order pages moving in the
