@@ -9,7 +9,8 @@ const char *const sb_fullness_names[__NR_SB_FULLNESS] = {
 	"full", "75pct", "50pct", "25pct", "almost_empty",
 };
 
-/* spb_get_category() */
+/* spb_get_category(): tainted as soon as one pageblock holds non-movable
+ * memory or is still reserved. */
 enum sb_category spb_get_category(const struct superpageblock *sb)
 {
 	if (sb->nr_unmovable || sb->nr_reclaimable || sb->nr_reserved)
@@ -128,7 +129,8 @@ static uint16_t *spb_counter(struct superpageblock *sb, uint16_t bit)
 	}
 }
 
-/* __spb_set_has_type() */
+/* __spb_set_has_type(): the pageblock at pfn has handed out mt; only the
+ * first mark of each kind counts. */
 static void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
@@ -141,7 +143,7 @@ static void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt)
 	(*spb_counter(sb, bit))++;
 }
 
-/* __spb_clear_has_type() */
+/* __spb_clear_has_type(): undoes __spb_set_has_type() for mt. */
 static void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
@@ -157,7 +159,8 @@ static void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt)
 		(*c)--;
 }
 
-/* superpageblock_pb_now_free() */
+/* superpageblock_pb_now_free(): one more wholly free pageblock, which may
+ * move the superpageblock to another zone list. */
 static void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
@@ -168,7 +171,7 @@ static void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn)
 	spb_update_list(sb);
 }
 
-/* superpageblock_pb_now_used() */
+/* superpageblock_pb_now_used(): one wholly free pageblock fewer, likewise. */
 static void superpageblock_pb_now_used(struct zone *zone, pfn_t pfn)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
@@ -261,7 +264,9 @@ static uint64_t zone_spb_cover(const struct zone *zone, uint32_t *nr)
 	return base;
 }
 
-/* setup_superpageblocks() + init_one_superpageblock() */
+/* setup_superpageblocks(): the array covering the zone span, every
+ * superpageblock with slots starting on the tainted/full list (its slots
+ * are reserved) until init_pageblock_migratetype() reaches them. */
 void setup_superpageblocks(struct zone *zone)
 {
 	uint64_t base = zone_spb_cover(zone, &zone->nr_superpageblocks);
