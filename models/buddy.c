@@ -207,20 +207,6 @@ pfn_t claim_whole_block(struct zone *zone, pfn_t pfn, unsigned current_order, un
 	return pfn;
 }
 
-pfn_t rmqueue_first_free(struct zone *zone, struct free_area *areas, unsigned order,
-			 unsigned from, int mt)
-{
-	for (unsigned o = from; o < NR_PAGE_ORDERS; o++) {
-		pfn_t pfn = areas[o].free_list[mt].head;
-
-		if (pfn == PFN_NONE)
-			continue;
-		page_del_and_expand(zone, pfn, order, o, mt);
-		return pfn;
-	}
-	return PFN_NONE;
-}
-
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
 {
 	if (zone_has_superpageblocks(zone))

@@ -24,9 +24,21 @@ unsigned expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int m
 void page_del_and_expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int mt);
 /* rmqueue_first_free(): the first block of order from..MAX_PAGE_ORDER on
  * the mt lists of areas (a zone's free_area[] or a superpageblock's),
- * taken and split down to order; PFN_NONE if there is none. */
-pfn_t rmqueue_first_free(struct zone *zone, struct free_area *areas, unsigned order,
-			 unsigned from, int mt);
+ * taken and split down to order; PFN_NONE if there is none.  Inline: the
+ * superpageblock passes run it once per superpageblock they visit. */
+static inline pfn_t rmqueue_first_free(struct zone *zone, struct free_area *areas,
+				       unsigned order, unsigned from, int mt)
+{
+	for (unsigned o = from; o < NR_PAGE_ORDERS; o++) {
+		pfn_t pfn = areas[o].free_list[mt].head;
+
+		if (pfn == PFN_NONE)
+			continue;
+		page_del_and_expand(zone, pfn, order, o, mt);
+		return pfn;
+	}
+	return PFN_NONE;
+}
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt);
 /* should_try_claim_block(): whether a fallback of this order, for start_mt,
  * should take the whole pageblock rather than steal one block. */

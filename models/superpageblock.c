@@ -390,13 +390,15 @@ int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned ori
 
 void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt)
 {
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
 	if (high >= pageblock_order) {
 		for (pfn_t p = pfn; p < pfn + (1u << high); p += pageblock_nr_pages)
 			mark_pageblock_used(zone, p, mt);
 	} else {
 		__spb_set_has_type(zone, pfn, mt);
 	}
-	spb_update_list(pfn_to_superpageblock(zone, pfn));
+	spb_update_list(sb);
 }
 
 static pfn_t sb_take(struct zone *zone, struct superpageblock *sb, unsigned order,
