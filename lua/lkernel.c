@@ -1,9 +1,10 @@
 /* Kernel-side calls in Lua: kvmalloc as an allocation source, memory
- * hotplug, and the superpageblock view. */
+ * hotplug, page migration, and the superpageblock view. */
 #include "lmachine.h"
 
 #include "models/kvmalloc.h"
 #include "models/machine.h"
+#include "models/migrate.h"
 #include "models/procfs.h"
 #include "models/superpageblock.h"
 
@@ -125,8 +126,55 @@ static int l_spb_stats(lua_State *L)
 	set_int(L, "tainted", (lua_Integer)c.tainted);
 	set_int(L, "isolated", (lua_Integer)c.isolated);
 	struct machine *m = check_machine(L, 1);
-	set_int(L, "tainted_by_kmalloc", (lua_Integer)m->kvmalloc_taint_kmalloc);
-	set_int(L, "tainted_by_vmalloc", (lua_Integer)m->kvmalloc_taint_vmalloc);
+	set_int(L, "tainted_by_kmalloc", (lua_Integer)kvmalloc_tainted_by_kmalloc(m));
+	set_int(L, "tainted_by_vmalloc", (lua_Integer)kvmalloc_tainted_by_vmalloc(m));
+	return 1;
+}
+
+/* m:migrate_pages(pfns [, {node =, cpu =}]) -> {moved =, failed =, pinned =,
+ * not_movable =, untried =}: isolate, migrate to node (default: the
+ * calling CPU's) and put back, as move_pages(2) does. */
+static int l_migrate_pages(lua_State *L)
+{
+	static const char *const keys[] = { "node", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	struct migrate_stats st = { 0 };
+	struct mm_ctx buf, *ctx;
+	int opts = lua_isnoneornil(L, 3) ? 0 : 3;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "migrate_pages");
+	}
+	ctx = call_ctx(L, m, opts, &buf);
+	lua_Integer node = opts ? opt_int_field(L, opts, "node",
+						topology_cpu_to_node(&m->topo, ctx->cpu))
+				: topology_cpu_to_node(&m->topo, ctx->cpu);
+	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
+		return luaL_error(L, "migrate_pages: node %d does not exist", (int)node);
+	lua_Integer n = luaL_len(L, 2);
+	pfn_t *pfns = g_new(pfn_t, n > 0 ? n : 1);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_geti(L, 2, i);
+		int isint = lua_isinteger(L, -1);
+		lua_Integer pfn = lua_tointeger(L, -1);
+		lua_pop(L, 1);
+		if (!isint || pfn < 0 || pfn >= m->mm.nr_frames) {
+			g_free(pfns);
+			return luaL_error(L, "migrate_pages: entry %d is not a pfn of the machine",
+					  (int)i);
+		}
+		pfns[i - 1] = (pfn_t)pfn;
+	}
+	migrate_pages_to_node(ctx, m, pfns, (unsigned)n, (int)node, NULL, &st);
+	g_free(pfns);
+	lua_createtable(L, 0, 5);
+	set_int(L, "moved", (lua_Integer)st.nr_succeeded);
+	set_int(L, "failed", (lua_Integer)st.nr_failed_pages);
+	set_int(L, "pinned", (lua_Integer)st.nr_pinned);
+	set_int(L, "not_movable", (lua_Integer)st.nr_not_movable);
+	set_int(L, "untried", (lua_Integer)st.nr_untried);
 	return 1;
 }
 
@@ -138,6 +186,7 @@ void lkernel_open(lua_State *L, int methods)
 		{ "superpageblocks", l_superpageblocks },
 		{ "spb_stats", l_spb_stats },
 		{ "online_memory", l_online_memory },
+		{ "migrate_pages", l_migrate_pages },
 		{ NULL, NULL },
 	};
 	static const luaL_Reg area_methods[] = {

@@ -10,6 +10,8 @@
 #include <lua.h>
 
 #define MACHINE_MT "mmsim.machine"
+/* Registry field holding the run's seed (an integer), for machines to use. */
+#define SEED_KEY "mmsim.seed"
 
 /* Fields of the table on top of the stack. */
 static inline void set_int(lua_State *L, const char *k, lua_Integer v)
@@ -62,6 +64,8 @@ static inline struct mm_ctx *lua_thread_ctx(lua_State *L)
 
 /* A size: bytes, or a string with a K/M/G/T suffix. */
 uint64_t check_size(lua_State *L, int idx, const char *what);
+/* Raise an error naming the fields of the table at t not in keys (NULL-ended). */
+void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what);
 /* An optional integer field of the table at t. */
 lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def);
 /* The CPU a call runs on: a simulated thread's own, or for scenario code

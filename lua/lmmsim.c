@@ -85,10 +85,10 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", NULL,
 };
 
-static void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
+void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
 {
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
@@ -171,6 +171,17 @@ static int l_machine(lua_State *L)
 							     0);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "pinned_share") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TNUMBER)
+			return luaL_error(L, "machine field 'pinned_share' must be a number, got %s",
+					  luaL_typename(L, -1));
+		p.pinned_share = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
+	/* Pins follow from the run's seed (--seed), set by the scenario runner. */
+	lua_getfield(L, LUA_REGISTRYINDEX, SEED_KEY);
+	p.pin_seed = (uint64_t)luaL_optinteger(L, -1, 1);
 	lua_pop(L, 1);
 	/* x86 uses 2 GiB memory blocks on machines of 64 GiB and more. */
 	uint64_t block = topology_total_mem(&t) >= (64ULL << 30) ? 2ULL << 30 : SECTION_SIZE_BYTES;
@@ -407,6 +418,8 @@ static int l_page(lua_State *L)
 		set_str(L, "list_type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 	}
 	if (kind == PG_KIND_ALLOC) {
+		lua_pushboolean(L, m->mm.aux[pfn] & PG_pinned);
+		lua_setfield(L, -2, "pinned");
 		set_str(L, "type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 		set_int(L, "owner", page_owner(m, (pfn_t)pfn));
 		set_int(L, "offset", page_owner_offset(m, (pfn_t)pfn));
@@ -478,7 +491,8 @@ static int l_check(lua_State *L)
 	return 1;
 }
 
-/* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=, high=} */
+/* m:zones() -> array of {node=, name=, start_pfn=, spanned=, managed=, free=, min=, low=,
+ * high=, boost=}: the watermarks include the boost, as /proc/zoneinfo shows them */
 static int l_zones(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -486,16 +500,17 @@ static int l_zones(lua_State *L)
 
 	lua_newtable(L);
 	for_each_populated_zone(m, z) {
-		lua_createtable(L, 0, 9);
+		lua_createtable(L, 0, 10);
 		set_int(L, "node", z->node);
 		set_str(L, "name", z->name);
 		set_int(L, "start_pfn", z->zone_start_pfn);
 		set_int(L, "spanned", z->spanned_pages);
 		set_int(L, "managed", (lua_Integer)z->managed_pages);
 		set_int(L, "free", (lua_Integer)zone_page_state(z, NR_FREE_PAGES));
-		set_int(L, "min", (lua_Integer)z->_watermark[WMARK_MIN]);
-		set_int(L, "low", (lua_Integer)z->_watermark[WMARK_LOW]);
-		set_int(L, "high", (lua_Integer)z->_watermark[WMARK_HIGH]);
+		set_int(L, "min", (lua_Integer)wmark_pages(z, WMARK_MIN));
+		set_int(L, "low", (lua_Integer)wmark_pages(z, WMARK_LOW));
+		set_int(L, "high", (lua_Integer)wmark_pages(z, WMARK_HIGH));
+		set_int(L, "boost", (lua_Integer)z->watermark_boost);
 		lua_seti(L, -2, ++i);
 	}
 	return 1;

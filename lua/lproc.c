@@ -161,6 +161,19 @@ static int l_exit(lua_State *L)
 	return 0;
 }
 
+/* p:follow_page(addr) -> the pfn mapped at addr, or nil */
+static int l_follow_page(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	pfn_t pfn = follow_page(p->mm, check_addr(L, 2));
+
+	if (pfn == PFN_NONE)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, pfn);
+	return 1;
+}
+
 /* p:stats() -> {pid =, rss =, pgtable_pages =, lazyfree_pages =} */
 static int l_stats(lua_State *L)
 {
@@ -184,6 +197,7 @@ void lproc_open(lua_State *L, int methods)
 		{ "touch", l_touch },
 		{ "exit", l_exit },
 		{ "stats", l_stats },
+		{ "follow_page", l_follow_page },
 		{ NULL, NULL },
 	};
 

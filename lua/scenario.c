@@ -98,6 +98,8 @@ int scenario_run(const struct scenario_opts *o)
 	lua_pushinteger(L, (lua_Integer)o->seed);
 	lua_call(L, 1, 0);
 	lua_pop(L, 1);
+	lua_pushinteger(L, (lua_Integer)o->seed);
+	lua_setfield(L, LUA_REGISTRYINDEX, SEED_KEY);
 
 	lua_createtable(L, o->argc, 1);
 	lua_pushstring(L, o->path);

@@ -39,7 +39,7 @@ static void add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 	struct free_area *area = &zone->free_area[order];
 
 	page_set(zmm(zone), pfn, PG_KIND_BUDDY, order, 0);
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		spb_add_to_free_list(zone, pfn, order, mt, tail);
 	else
 		pfn_list_add(zmm(zone), &area->free_list[mt], pfn, tail);
@@ -52,7 +52,7 @@ static void del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int
 {
 	struct free_area *area = &zone->free_area[order];
 
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		spb_del_from_free_list(zone, pfn, order, mt);
 	else
 		pfn_list_del(zmm(zone), &area->free_list[mt], pfn);
@@ -72,7 +72,7 @@ static void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int 
 {
 	struct free_area *area = &zone->free_area[order];
 
-	if (zone_has_superpageblocks(zone)) {
+	if (zone_has_spb(zone)) {
 		spb_move_to_free_list(zone, pfn, order, old_mt, new_mt);
 	} else {
 		pfn_list_del(zmm(zone), &area->free_list[old_mt], pfn);
@@ -108,7 +108,7 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 	struct memmap *mm = zmm(zone);
 	pfn_t buddy_pfn = 0;
 	bool to_tail;
-	bool spb = zone_has_superpageblocks(zone);
+	bool spb = zone_has_spb(zone);
 	unsigned orig_order = order;
 
 	/* A whole pageblock back in the zone buddy belongs to no CPU any more
@@ -188,7 +188,7 @@ void page_del_and_expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned hi
 {
 	long nr_pages = 1L << high;
 
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		spb_mark_taken(zone, pfn, high, mt);
 	del_from_free_list(zone, pfn, high, mt);
 	nr_pages -= expand(zone, pfn, low, high, mt);
@@ -209,7 +209,7 @@ pfn_t claim_whole_block(struct zone *zone, pfn_t pfn, unsigned current_order, un
 
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
 {
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		return __rmqueue_smallest_spb(zone, order, mt);
 	return rmqueue_first_free(zone, zone->free_area, order, order, mt);
 }
@@ -366,7 +366,7 @@ pfn_t __try_to_claim_block(struct zone *zone, pfn_t pfn, int start_type, int blo
 pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
 			 int start_type, int block_type, unsigned alloc_flags)
 {
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		return try_to_claim_block_spb(zone, pfn, current_order, order, start_type,
 					      block_type);
 	if (current_order >= pageblock_order)
@@ -382,7 +382,7 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 {
 	int min_order = (int)order;
 
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		return __rmqueue_claim_spb(zone, order, start_mt, alloc_flags);
 	/* Under NOFRAGMENT only whole pageblocks may change hands; the caller
 	 * retries the zonelist without it before fragmenting. */
@@ -408,7 +408,7 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 
 pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
-	if (zone_has_superpageblocks(zone))
+	if (zone_has_spb(zone))
 		return __rmqueue_steal_spb(zone, order, start_mt, alloc_flags);
 	for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
 		struct free_area *area = &zone->free_area[o];

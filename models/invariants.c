@@ -1,4 +1,5 @@
 #include "invariants.h"
+#include "check_report.h"
 #include "buddy.h"
 #include "mm_space.h"
 #include "pcp.h"
@@ -8,12 +9,7 @@
 
 #define MAX_REPORTS 20
 
-struct invariant_report {
-	GString *s;
-	unsigned n;
-};
-
-void invariant_fail(struct invariant_report *r, const char *fmt, ...)
+void check_fail(struct check_report *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -25,13 +21,10 @@ void invariant_fail(struct invariant_report *r, const char *fmt, ...)
 	g_string_append_c(r->s, '\n');
 }
 
-/* The checks of this file call it fail. */
-#define fail invariant_fail
-
 /* One free list: links consistent both ways, entries are buddy heads of
  * the list's order, aligned, inside the zone (and inside sb if given), on
  * the list of their pageblock's type.  Returns the entries seen. */
-static uint32_t check_one_list(struct machine *m, struct zone *z, struct invariant_report *r,
+static uint32_t check_one_list(struct machine *m, struct zone *z, struct check_report *r,
 			       struct pfn_list *l, unsigned o, int mt,
 			       const struct superpageblock *sb)
 {
@@ -41,45 +34,45 @@ static uint32_t check_one_list(struct machine *m, struct zone *z, struct invaria
 
 	for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
 		if (++seen > l->nr) {
-			fail(r, "%s/%s: list order %u %s has more than its count %u",
-			     "zone", z->name, o, migratetype_names[mt], l->nr);
+			check_fail(r, "%s/%s: list order %u %s has more than its count %u",
+				   "zone", z->name, o, migratetype_names[mt], l->nr);
 			break;
 		}
 		if (pfn_list_prev(mm, l, p) != prev)
-			fail(r, "node %u %s: pfn %#x on order-%u %s list: broken prev link",
-			     z->node, z->name, p, o, migratetype_names[mt]);
+			check_fail(r, "node %u %s: pfn %#x on order-%u %s list: broken prev link",
+				   z->node, z->name, p, o, migratetype_names[mt]);
 		if (!PageBuddy(mm, p) || page_order(mm, p) != o)
-			fail(r, "node %u %s: pfn %#x on order-%u %s list is not a free "
-			     "order-%u block (kind %d order %u)", z->node, z->name, p, o,
-			     migratetype_names[mt], o, page_kind(mm, p), page_order(mm, p));
+			check_fail(r, "node %u %s: pfn %#x on order-%u %s list is not a free "
+				   "order-%u block (kind %d order %u)", z->node, z->name, p, o,
+				   migratetype_names[mt], o, page_kind(mm, p), page_order(mm, p));
 		if (p & ((1u << o) - 1))
-			fail(r, "node %u %s: order-%u block at pfn %#x is misaligned",
-			     z->node, z->name, o, p);
+			check_fail(r, "node %u %s: order-%u block at pfn %#x is misaligned",
+				   z->node, z->name, o, p);
 		if (!zone_spans_pfn(z, p) || !zone_spans_pfn(z, p + (1u << o) - 1))
-			fail(r, "node %u %s: order-%u block at pfn %#x is outside the zone",
-			     z->node, z->name, o, p);
+			check_fail(r, "node %u %s: order-%u block at pfn %#x is outside the zone",
+				   z->node, z->name, o, p);
 		else if (get_pfnblock_migratetype(mm, p) != mt)
-			fail(r, "node %u %s: pfn %#x on the %s list but its pageblock is %s",
-			     z->node, z->name, p, migratetype_names[mt],
-			     migratetype_names[get_pfnblock_migratetype(mm, p)]);
+			check_fail(r, "node %u %s: pfn %#x on the %s list but its pageblock is %s",
+				   z->node, z->name, p, migratetype_names[mt],
+				   migratetype_names[get_pfnblock_migratetype(mm, p)]);
 		if (sb && pfn_to_superpageblock(z, p) != sb)
-			fail(r, "node %u %s: pfn %#x is on the lists of superpageblock at %#x",
-			     z->node, z->name, p, sb->start_pfn);
+			check_fail(r, "node %u %s: pfn %#x is on the lists of superpageblock at %#x",
+				   z->node, z->name, p, sb->start_pfn);
 		prev = p;
 	}
 	if (l->tail != prev)
-		fail(r, "node %u %s: order-%u %s list tail %#x, last entry %#x",
-		     z->node, z->name, o, migratetype_names[mt], l->tail, prev);
+		check_fail(r, "node %u %s: order-%u %s list tail %#x, last entry %#x",
+			   z->node, z->name, o, migratetype_names[mt], l->tail, prev);
 	if (seen != l->nr)
-		fail(r, "node %u %s: order-%u %s list holds %u blocks, count says %u",
-		     z->node, z->name, o, migratetype_names[mt], seen, l->nr);
+		check_fail(r, "node %u %s: order-%u %s list holds %u blocks, count says %u",
+			   z->node, z->name, o, migratetype_names[mt], seen, l->nr);
 	return seen;
 }
 
 /* Every free list, the zone's or (with superpageblocks) each
  * superpageblock's; counts equal list contents, and the zone's counts
  * shadow the sums over superpageblocks. */
-static unsigned long check_free_lists(struct machine *m, struct zone *z, struct invariant_report *r,
+static unsigned long check_free_lists(struct machine *m, struct zone *z, struct check_report *r,
 				      unsigned long *entries)
 {
 	unsigned long free_pages = 0, highatomic = 0;
@@ -91,13 +84,13 @@ static unsigned long check_free_lists(struct machine *m, struct zone *z, struct 
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			uint32_t seen = 0;
 
-			if (!zone_has_superpageblocks(z)) {
+			if (!zone_has_spb(z)) {
 				seen = check_one_list(m, z, r, &area->free_list[mt], o, mt, NULL);
 			} else {
 				if (area->free_list[mt].head != PFN_NONE)
-					fail(r, "node %u %s: zone order-%u %s list is in use beside "
-					     "superpageblocks", z->node, z->name, o,
-					     migratetype_names[mt]);
+					check_fail(r, "node %u %s: zone order-%u %s list is in use beside "
+						   "superpageblocks", z->node, z->name, o,
+						   migratetype_names[mt]);
 				for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
 					struct superpageblock *sb = &z->superpageblocks[i];
 
@@ -105,9 +98,9 @@ static unsigned long check_free_lists(struct machine *m, struct zone *z, struct 
 							       o, mt, sb);
 				}
 				if (seen != area->free_list[mt].nr)
-					fail(r, "node %u %s: zone order-%u %s shadow count %u, "
-					     "superpageblocks hold %u", z->node, z->name, o,
-					     migratetype_names[mt], area->free_list[mt].nr, seen);
+					check_fail(r, "node %u %s: zone order-%u %s shadow count %u, "
+						   "superpageblocks hold %u", z->node, z->name, o,
+						   migratetype_names[mt], area->free_list[mt].nr, seen);
 			}
 			in_area += seen;
 			if (mt != MIGRATE_ISOLATE)
@@ -116,23 +109,23 @@ static unsigned long check_free_lists(struct machine *m, struct zone *z, struct 
 				highatomic += (unsigned long)seen << o;
 		}
 		if (in_area != area->nr_free)
-			fail(r, "node %u %s: free_area[%u].nr_free is %lu, lists hold %lu",
-			     z->node, z->name, o, area->nr_free, in_area);
+			check_fail(r, "node %u %s: free_area[%u].nr_free is %lu, lists hold %lu",
+				   z->node, z->name, o, area->nr_free, in_area);
 		*entries += in_area;
 	}
 	if (free_pages != zone_page_state(z, NR_FREE_PAGES))
-		fail(r, "node %u %s: NR_FREE_PAGES is %lu, free lists hold %lu pages",
-		     z->node, z->name, zone_page_state(z, NR_FREE_PAGES), free_pages);
+		check_fail(r, "node %u %s: NR_FREE_PAGES is %lu, free lists hold %lu pages",
+			   z->node, z->name, zone_page_state(z, NR_FREE_PAGES), free_pages);
 	if (highatomic != z->nr_free_highatomic)
-		fail(r, "node %u %s: nr_free_highatomic is %lu, HighAtomic lists hold %lu",
-		     z->node, z->name, z->nr_free_highatomic, highatomic);
+		check_fail(r, "node %u %s: nr_free_highatomic is %lu, HighAtomic lists hold %lu",
+			   z->node, z->name, z->nr_free_highatomic, highatomic);
 	return free_pages;
 }
 
 /* Walk the zone block by block: every frame belongs to exactly one block
  * whose head carries its state, so blocks neither overlap nor leave gaps;
  * two free buddies that could merge must have merged. */
-static void check_blocks(struct machine *m, struct zone *z, struct invariant_report *r,
+static void check_blocks(struct machine *m, struct zone *z, struct check_report *r,
 			 unsigned long *buddy_heads, unsigned long *pcp_heads)
 {
 	struct memmap *mm = &m->mm;
@@ -143,32 +136,26 @@ static void check_blocks(struct machine *m, struct zone *z, struct invariant_rep
 		unsigned o = page_order(mm, pfn);
 
 		if (kind == PG_KIND_NONE) {
-			fail(r, "node %u %s: pfn %#x belongs to no block", z->node, z->name, pfn);
+			check_fail(r, "node %u %s: pfn %#x belongs to no block", z->node, z->name, pfn);
 			pfn++;
 			continue;
 		}
 		if ((pfn & ((1u << o) - 1)) || pfn + (1u << o) > end) {
-			fail(r, "node %u %s: order-%u block at pfn %#x is misaligned or crosses the "
-			     "zone end", z->node, z->name, o, pfn);
+			check_fail(r, "node %u %s: order-%u block at pfn %#x is misaligned or crosses the "
+				   "zone end", z->node, z->name, o, pfn);
 			pfn++;
 			continue;
 		}
 		for (pfn_t t = pfn + 1; t < pfn + (1u << o); t++)
 			if (page_kind(mm, t) != PG_KIND_NONE || mm->aux[t]) {
-				fail(r, "node %u %s: pfn %#x inside the order-%u block at %#x is "
-				     "itself a block head (overlap)", z->node, z->name, t, o, pfn);
+				check_fail(r, "node %u %s: pfn %#x inside the order-%u block at %#x is "
+					   "itself a block head (overlap)", z->node, z->name, t, o, pfn);
 				break;
 			}
-		if (kind != PG_KIND_PCP && (mm->aux[pfn] & PG_pcp_buddy))
-			fail(r, "node %u %s: pfn %#x is PagePCPBuddy but not on a per-CPU list",
-			     z->node, z->name, pfn);
-		if (kind == PG_KIND_PCP)
-			(*pcp_heads)++;
-		if (kind == PG_KIND_BUDDY && o >= pageblock_order &&
-		    (get_pcpblock_owner(m, pfn) >= 0 ||
-		     get_pcpblock_owner(m, pfn + (1u << o) - 1) >= 0))
-			fail(r, "node %u %s: whole free block at pfn %#x is still owned by a CPU",
-			     z->node, z->name, pfn);
+		if (kind != PG_KIND_ALLOC && (mm->aux[pfn] & PG_pinned))
+			check_fail(r, "node %u %s: pfn %#x is pinned but not allocated", z->node,
+				   z->name, pfn);
+		*pcp_heads += pcp_check_block(m, z, pfn, r);
 		if (kind == PG_KIND_BUDDY) {
 			pfn_t buddy = pfn ^ (1u << o);
 
@@ -180,77 +167,15 @@ static void check_blocks(struct machine *m, struct zone *z, struct invariant_rep
 
 				if (o < pageblock_order || a == b ||
 				    (migratetype_is_mergeable(a) && migratetype_is_mergeable(b)))
-					fail(r, "node %u %s: free order-%u buddies %#x and %#x did not "
-					     "merge", z->node, z->name, o, pfn, buddy);
+					check_fail(r, "node %u %s: free order-%u buddies %#x and %#x did not "
+						   "merge", z->node, z->name, o, pfn, buddy);
 			}
 		}
 		pfn += 1u << o;
 	}
 }
 
-/* Per-CPU lists: entries are per-CPU heads of the list's order and type,
- * counts match, PagePCPBuddy pages sit on their block owner's list, and
- * owned_blocks lists hold blocks that CPU owns. */
-static unsigned long check_pcp(struct machine *m, struct zone *z, struct invariant_report *r)
-{
-	struct memmap *mm = &m->mm;
-	unsigned long entries = 0, listed_blocks = 0, flagged_blocks = 0;
-
-	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct per_cpu_pages *pcp = zone_pcp(z, cpu);
-		long pages = 0;
-
-		for (unsigned i = 0; i < nr_pcp_lists(m); i++) {
-			struct pfn_list *l = &pcp->lists[i];
-			unsigned order = pindex_to_order(m, i);
-			uint32_t seen = 0;
-
-			for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
-				if (++seen > l->nr + 1)
-					break;
-				if (page_kind(mm, p) != PG_KIND_PCP || page_order(mm, p) != order ||
-				    order_to_pindex(m, (int)page_extra(mm, p), order) != i)
-					fail(r, "node %u %s: pfn %#x on CPU %u's list %u is not a "
-					     "per-CPU block of order %u", z->node, z->name, p, cpu, i,
-					     order);
-				if (!zone_spans_pfn(z, p))
-					fail(r, "node %u %s: pfn %#x on CPU %u's pageset is outside the "
-					     "zone", z->node, z->name, p, cpu);
-				if (PagePCPBuddy(m, p) && get_pcpblock_owner(m, p) != (int)cpu)
-					fail(r, "node %u %s: PagePCPBuddy pfn %#x is on CPU %u but its "
-					     "block belongs to CPU %d", z->node, z->name, p, cpu,
-					     get_pcpblock_owner(m, p));
-				pages += 1L << order;
-			}
-			if (seen != l->nr)
-				fail(r, "node %u %s: CPU %u list %u holds %u blocks, count says %u",
-				     z->node, z->name, cpu, i, seen, l->nr);
-			entries += seen;
-		}
-		if (pages != pcp->count)
-			fail(r, "node %u %s: CPU %u pcp->count is %d, its lists hold %ld pages",
-			     z->node, z->name, cpu, pcp->count, pages);
-		for (uint32_t pb = pcp->owned_blocks.head; pb != UINT32_MAX; pb = mm->pb_cpu_next[pb]) {
-			pfn_t base = (pfn_t)pb << pageblock_order;
-
-			if (++listed_blocks > mm->nr_pageblocks)
-				break;
-			if (!zone_spans_pfn(z, base) || get_pcpblock_owner(m, base) != (int)cpu ||
-			    !(mm->pb_flags[pb] & PB_on_cpu_list))
-				fail(r, "node %u %s: pageblock at %#x on CPU %u's owned_blocks is "
-				     "owned by %d", z->node, z->name, base, cpu,
-				     get_pcpblock_owner(m, base));
-		}
-	}
-	for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
-		flagged_blocks += (mm->pb_flags[pfn_to_pb(pfn)] & PB_on_cpu_list) != 0;
-	if (flagged_blocks != listed_blocks)
-		fail(r, "node %u %s: %lu pageblocks marked as on an owned_blocks list, %lu listed",
-		     z->node, z->name, flagged_blocks, listed_blocks);
-	return entries;
-}
-
-static void check_pageblocks(struct machine *m, struct zone *z, struct invariant_report *r)
+static void check_pageblocks(struct machine *m, struct zone *z, struct check_report *r)
 {
 	unsigned long counts[MIGRATE_TYPES] = { 0 }, sum = 0;
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
@@ -259,11 +184,11 @@ static void check_pageblocks(struct machine *m, struct zone *z, struct invariant
 		int mt = get_pfnblock_migratetype(&m->mm, pfn);
 
 		if (m->mm.pb_zone[pfn_to_pb(pfn)] != id)
-			fail(r, "node %u %s: pageblock at pfn %#x is recorded in another zone",
-			     z->node, z->name, pfn);
+			check_fail(r, "node %u %s: pageblock at pfn %#x is recorded in another zone",
+				   z->node, z->name, pfn);
 		if (mt >= MIGRATE_TYPES) {
-			fail(r, "node %u %s: pageblock at pfn %#x has migratetype %d",
-			     z->node, z->name, pfn, mt);
+			check_fail(r, "node %u %s: pageblock at pfn %#x has migratetype %d",
+				   z->node, z->name, pfn, mt);
 			continue;
 		}
 		counts[mt]++;
@@ -271,33 +196,30 @@ static void check_pageblocks(struct machine *m, struct zone *z, struct invariant
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		sum += counts[mt];
 	if (sum != (z->spanned_pages + pageblock_nr_pages - 1) / pageblock_nr_pages)
-		fail(r, "node %u %s: pageblock types add up to %lu, the zone has %u pageblocks",
-		     z->node, z->name, sum, (z->spanned_pages + pageblock_nr_pages - 1) /
-		     pageblock_nr_pages);
+		check_fail(r, "node %u %s: pageblock types add up to %lu, the zone has %u pageblocks",
+			   z->node, z->name, sum, (z->spanned_pages + pageblock_nr_pages - 1) /
+			   pageblock_nr_pages);
 }
 
 char *check_invariants(struct machine *m)
 {
-	struct invariant_report r = { g_string_new(NULL), 0 };
+	struct check_report r = { g_string_new(NULL), 0 };
 
 	for_each_populated_zone(m, z) {
-		unsigned long entries = 0, heads = 0, pcp_heads = 0, pcp_entries;
+		unsigned long entries = 0, heads = 0, pcp_heads = 0;
 
 		check_free_lists(m, z, &r, &entries);
 		check_superpageblocks(z, &r);
 		check_blocks(m, z, &r, &heads, &pcp_heads);
 		check_pageblocks(m, z, &r);
-		pcp_entries = check_pcp(m, z, &r);
+		pcp_check_zone(m, z, pcp_heads, &r);
 		if (entries != heads)
-			fail(&r, "node %u %s: %lu free blocks in memory, %lu on free lists",
-			     z->node, z->name, heads, entries);
-		if (pcp_entries != pcp_heads)
-			fail(&r, "node %u %s: %lu per-CPU blocks in memory, %lu on per-CPU lists",
-			     z->node, z->name, pcp_heads, pcp_entries);
+			check_fail(&r, "node %u %s: %lu free blocks in memory, %lu on free lists",
+				   z->node, z->name, heads, entries);
 	}
 	char *spaces = mm_check_all(m);
 	if (spaces) {
-		fail(&r, "%s", spaces);
+		check_fail(&r, "%s", spaces);
 		g_free(spaces);
 	}
 	if (r.n == 0) {

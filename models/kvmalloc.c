@@ -11,6 +11,31 @@
 #define KMALLOC_MAX_CACHE_SIZE (2 * PAGE_SIZE)
 #define KVMALLOC_SOURCE 2       /* kernel allocation source id in owner words */
 
+struct kvmalloc_stats {
+	unsigned long taint_kmalloc, taint_vmalloc;
+};
+
+void kvmalloc_init(struct machine *m)
+{
+	m->kvmalloc = g_new0(struct kvmalloc_stats, 1);
+}
+
+void kvmalloc_destroy(struct machine *m)
+{
+	g_free(m->kvmalloc);
+	m->kvmalloc = NULL;
+}
+
+unsigned long kvmalloc_tainted_by_kmalloc(const struct machine *m)
+{
+	return m->kvmalloc->taint_kmalloc;
+}
+
+unsigned long kvmalloc_tainted_by_vmalloc(const struct machine *m)
+{
+	return m->kvmalloc->taint_vmalloc;
+}
+
 static unsigned get_order(size_t size)
 {
 	unsigned order = 0;
@@ -62,7 +87,7 @@ int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, b
 		unsigned long now = tainted_spbs(m);
 
 		if (now > tainted)
-			m->kvmalloc_taint_kmalloc += now - tainted;
+			m->kvmalloc->taint_kmalloc += now - tainted;
 		tainted = now;
 		if (out->block != PFN_NONE)
 			return 0;
@@ -82,7 +107,7 @@ int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, b
 	unsigned long now = tainted_spbs(m);
 
 	if (now > tainted)
-		m->kvmalloc_taint_vmalloc += now - tainted;
+		m->kvmalloc->taint_vmalloc += now - tainted;
 	return rc;
 }
 

@@ -23,4 +23,12 @@ int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, b
 		  struct kvmalloc_area *out);
 void kvfree(struct mm_ctx *ctx, struct machine *m, struct kvmalloc_area *a);
 
+/* The counters live and die with the machine. */
+void kvmalloc_init(struct machine *m);
+void kvmalloc_destroy(struct machine *m);
+/* Superpageblocks kvmalloc tainted (clean or empty before): by its
+ * contiguous kmalloc attempts, and by its vmalloc fallbacks' pages. */
+unsigned long kvmalloc_tainted_by_kmalloc(const struct machine *m);
+unsigned long kvmalloc_tainted_by_vmalloc(const struct machine *m);
+
 #endif

@@ -1,6 +1,7 @@
 #include "machine.h"
 #include "superpageblock.h"
 #include "buddy.h"
+#include "kvmalloc.h"
 #include "page_cache.h"
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
@@ -23,6 +24,8 @@ void machine_params_default(struct machine_params *p)
 	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
 	p->cpu_data_slice_kib = 1920;
 	p->hotplug_reserve = 0;
+	p->pinned_share = 0;
+	p->pin_seed = 1;
 }
 
 int mm_policy_parse(const char *name)
@@ -199,6 +202,10 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	*err = topology_validate(t, host_memory_bytes());
 	if (*err)
 		return NULL;
+	if (!(p->pinned_share >= 0 && p->pinned_share <= 1)) {
+		*err = g_strdup_printf("pinned_share must be between 0 and 1, got %g", p->pinned_share);
+		return NULL;
+	}
 	m = g_new0(struct machine, 1);
 	m->topo = *t;
 	m->nr_nodes = t->nr_nodes;
@@ -214,6 +221,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
+	m->pinned_share = p->pinned_share;
+	m->pin_seed = p->pin_seed;
 	m->nr_cpus = topology_nr_cpus(t);
 	m->cpu_online = g_new(bool, m->nr_cpus);
 	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
@@ -226,6 +235,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		return NULL;
 	}
 	m->pbstat = pbstat_create(m->mm.nr_frames);  /* pbstat */
+	kvmalloc_init(m);
 	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
 	layout_nodes(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
@@ -262,6 +272,7 @@ void machine_destroy(struct machine *m)
 	g_free(m->node_data);
 	memmap_destroy(&m->mm);
 	pbstat_destroy(m->pbstat);  /* pbstat */
+	kvmalloc_destroy(m);
 	g_free(m);
 }
 

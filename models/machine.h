@@ -17,6 +17,10 @@ struct machine_params {
 	/* Bytes of physical address space left above each node's memory for
 	 * online_memory_block(); the memmap covers it.  0: no hotplug. */
 	uint64_t hotplug_reserve;
+	/* Share (0..1) of anonymous pages long-term pinned when faulted, as
+	 * RDMA or vfio pin them; which ones follows from pin_seed. */
+	double pinned_share;
+	uint64_t pin_seed;
 };
 
 void machine_params_default(struct machine_params *p);

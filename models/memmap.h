@@ -34,6 +34,7 @@ enum page_kind {
 
 /* Per-frame page flags (the aux byte). */
 #define PG_pcp_buddy 0x01  /* PagePCPBuddy: mergeable buddy on its owner's PCP */
+#define PG_pinned 0x02     /* allocated head with a long-term pin (FOLL_LONGTERM): cannot migrate */
 
 /* Per-pageblock flag word: migratetype in the low bits, then the
  * standalone bits of pageblock-flags.h. */

@@ -24,6 +24,12 @@ enum mm_cost {
 	COST_FAULT,         /* a page fault's entry, handle_mm_fault and return */
 	COST_PTE,           /* set or clear one page-table entry */
 	COST_TLB_FLUSH,     /* flush the TLB after unmapping (munmap, madvise, exit) */
+	COST_MIGRATE_ISOLATE,   /* take a page off its LRU for migration, or put one on (lru_lock) */
+	COST_MIGRATE_UNMAP,     /* rmap walk and PTE turned into a migration entry, per mapping */
+	COST_MIGRATE_COPY,      /* copy one 4 KiB page to a node of the same socket */
+	COST_MIGRATE_COPY_REMOTE,   /* copy one 4 KiB page to another socket */
+	COST_MIGRATE_REMAP,     /* point a mapping (PTE or page-cache slot) at the new page */
+	COST_TLB_SHOOTDOWN,     /* flush one CPU's TLB for an address space after migration */
 	NR_MM_COSTS
 };
 

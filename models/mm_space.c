@@ -131,6 +131,8 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	mm->m = m;
 	mm->pid = pid;
 	mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vm_area_struct));
+	mm->cpumask = g_new0(unsigned long, (m->nr_cpus + CPUMASK_WORD_BITS - 1) / CPUMASK_WORD_BITS);
+	mm_cpumask_set(mm, ctx->cpu);
 	mm->pgd = pt_dir_new(pgd);
 	mm->nr_pgtables = 1;
 	g_tree_insert(reg->by_pid, GUINT_TO_POINTER(pid), mm);
@@ -142,6 +144,7 @@ static void mm_struct_free(struct mm_struct *mm)
 	if (mm->pgd)
 		free_table_tree(mm->pgd, PGTABLE_PGD);
 	g_array_free(mm->vmas, TRUE);
+	g_free(mm->cpumask);
 	g_free(mm);
 }
 
@@ -277,6 +280,7 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 	}
 	if (!detached)
 		return 0;
+	mm_cpumask_set(mm, ctx->cpu);
 	tlb_gather_init(&tlb, ctx, mm);
 	unmap_region(&tlb, token, addr, end);
 	tlb_finish_mmu(&tlb);
@@ -300,6 +304,7 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 	end = start + page_align(len);
 	if (end < start)
 		return -MM_EINVAL;
+	mm_cpumask_set(mm, ctx->cpu);
 	tlb_gather_init(&tlb, ctx, mm);
 	while (start < end) {
 		unsigned i = next_live(mm, start);
@@ -353,6 +358,7 @@ int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64
 	first = i = vma_lower_bound(mm, start);
 	if (i == mm->vmas->len || vma_at(mm, i)->dying || vma_at(mm, i)->vm_start > start)
 		return -MM_ENOMEM;
+	mm_cpumask_set(mm, ctx->cpu);
 	for (;;) {
 		uint64_t next;
 
@@ -464,4 +470,24 @@ bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mmp, uint64
 	*mmp = mm;
 	*addrp = addr;
 	return true;
+}
+
+bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
+{
+	struct pte_table *pt = pte_table_lookup(mm, addr);
+	unsigned i = level_index(addr, PGTABLE_PTE);
+
+	if (!pt || pt->pte[i] != old)
+		return false;
+	pt->pte[i] = new;
+	return true;
+}
+
+unsigned mm_cpumask_weight(const struct mm_struct *mm)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < (mm->m->nr_cpus + CPUMASK_WORD_BITS - 1) / CPUMASK_WORD_BITS; w++)
+		n += (unsigned)__builtin_popcountl(mm->cpumask[w]);
+	return n;
 }

@@ -108,6 +108,13 @@ struct mm_struct *mm_find(struct machine *m, unsigned pid);
 bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mm, uint64_t *addr);
 /* The page currently mapped at addr, or PFN_NONE. */
 pfn_t follow_page(struct mm_struct *mm, uint64_t addr);
+/* Migration's try_to_migrate and remove_migration_ptes in one step: the
+ * entry at addr, which must map old, maps new (lazy-free state kept);
+ * false if it does not map old. */
+bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new);
+/* CPUs in the address space's mm_cpumask: those that ran a fault, munmap,
+ * madvise or mprotect on it, or created it. */
+unsigned mm_cpumask_weight(const struct mm_struct *mm);
 
 /* The number of VMAs (map_count). */
 unsigned mm_map_count(const struct mm_struct *mm);

@@ -27,6 +27,7 @@
 #define PTRS_PER_TABLE 512
 #define PTE_TABLE_SHIFT 21      /* a PTE table maps 2 MiB */
 #define PAGEVEC_SIZE 31         /* mmu_gather frees through folio batches of 31 */
+#define CPUMASK_WORD_BITS (8 * sizeof(unsigned long))    /* CPUs per cpumask word */
 
 /* Bytes one entry of a table of this level maps (level 1: a page). */
 static inline uint64_t level_entry_size(int level)
@@ -80,6 +81,9 @@ struct mm_struct {
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
+	/* mm_cpumask: the CPUs that ran calls on this address space, whose
+	 * TLBs a migration must flush. */
+	unsigned long *cpumask;
 };
 
 /* The machine's process table. */
@@ -114,6 +118,12 @@ static inline void pte_set_lazyfree(struct pte_table *pt, unsigned i, bool on)
 		pt->lazyfree[i / 64] |= 1ULL << (i % 64);
 	else
 		pt->lazyfree[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* mm_space.c: the CPU ran this address space (mm_cpumask). */
+static inline void mm_cpumask_set(struct mm_struct *mm, unsigned cpu)
+{
+	mm->cpumask[cpu / CPUMASK_WORD_BITS] |= 1UL << (cpu % CPUMASK_WORD_BITS);
 }
 
 /* mm_space.c: VMA lookups. */

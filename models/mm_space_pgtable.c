@@ -137,6 +137,31 @@ static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
 	return 0;
 }
 
+/* splitmix64's finaliser: a well-mixed 64-bit hash of x. */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Whether the anonymous page faulted at addr into pfn gets a long-term pin
+ * (pin_user_pages with FOLL_LONGTERM, as RDMA or vfio take): a share
+ * pinned_share of them, picked by a hash of the run's seed, the pid and
+ * the virtual page, so that the choice does not depend on the order faults
+ * run in.  The kernel moves a page out of ZONE_MOVABLE before pinning it
+ * long-term; the model leaves pages there unpinned instead. */
+static bool fault_longterm_pin(const struct mm_struct *mm, uint64_t addr, pfn_t pfn)
+{
+	struct machine *m = mm->m;
+	uint64_t h;
+
+	if (m->pinned_share <= 0 || pfn_zone(m, pfn)->idx == ZONE_MOVABLE)
+		return false;
+	h = mix64(m->pin_seed ^ mix64((uint64_t)mm->pid << 32 | (addr >> PAGE_SHIFT)));
+	return (double)(h >> 11) * 0x1.0p-53 < m->pinned_share;
+}
+
 /* One pass of the fault, with no engine call: walk down from the PGD,
  * installing the tables and the data page allocated so far (stash, by
  * level, 0 = the data page).  0 when the page is present, -errno, or 1 with
@@ -185,6 +210,8 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 		return 1;
 	}
 	pt->pte[i] = stash[0];
+	if (fault_longterm_pin(mm, addr, stash[0]))
+		mm->m->mm.aux[stash[0]] |= PG_pinned;
 	stash[0] = PFN_NONE;
 	pt->nr_present++;
 	mm->rss++;
@@ -219,6 +246,7 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 
 	addr &= ~(PAGE_SIZE - 1);
 	*installed = false;
+	mm_cpumask_set(mm, ctx->cpu);
 	ret = fault_check(mm, addr, write);
 	if (ret == 0)
 		return 0;
@@ -304,6 +332,8 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 			if (pt->pte[i] == PFN_NONE)
 				continue;
 			tlb->pages[tlb->nr++] = pt->pte[i];
+			/* The pin goes with the mapping: the model has no unpin call. */
+			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
 			pt->pte[i] = PFN_NONE;
 			pt->nr_present--;
 			mm->rss--;

@@ -36,6 +36,8 @@ enum vm_event_item {
 	PGSTEAL_DIRECT,
 	PGSCAN_KSWAPD,
 	PGSCAN_DIRECT,
+	PGMIGRATE_SUCCESS,
+	PGMIGRATE_FAIL,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
 	NR_VM_EVENT_ITEMS
 };
@@ -62,6 +64,7 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 struct per_cpu_pages;
 struct mm_registry;
 struct page_cache;
+struct kvmalloc_stats;
 
 /* zone->flags bits */
 #define ZONE_BOOSTED_WATERMARK 0x1
@@ -107,26 +110,26 @@ struct zone {
 	/* With superpageblocks, free blocks live on the superpageblocks' lists
 	 * and free_area[o].nr_free and free_list[mt].nr are shadow counts. */
 	struct free_area free_area[NR_PAGE_ORDERS];
-	struct superpageblock *superpageblocks;  /* see zone_has_superpageblocks() */
+	struct superpageblock *superpageblocks;  /* see zone_has_spb() */
 	uint32_t nr_superpageblocks;
 	pfn_t superpageblock_base_pfn;
 	struct spb_list spb_empty, spb_isolated;
 	struct spb_list spb_lists[__NR_SB_CATEGORIES][__NR_SB_FULLNESS];
 };
 
-/* The allocator variant test of the shared buddy paths.  Policy spb gives
- * every zone populated at boot a superpageblock array and no other zone
- * ever gets one: zonelists hold only populated zones and hotplug grows
- * only those, so for every zone the buddy allocates from this equals
- * m->policy == POLICY_SPB. */
-static inline bool zone_has_superpageblocks(const struct zone *z)
-{
-	return z->superpageblocks != NULL;
-}
-
 static inline bool populated_zone(const struct zone *z)
 {
 	return z->present_pages != 0;
+}
+
+/* The zone's free blocks live on superpageblocks: the allocator variant
+ * test of the shared buddy and pageset paths.  Policy spb gives every zone
+ * populated at boot a superpageblock array and no other zone ever gets
+ * one: zonelists hold only populated zones and hotplug grows only those,
+ * so for every zone the allocator uses this equals m->policy == POLICY_SPB. */
+static inline bool zone_has_spb(const struct zone *z)
+{
+	return z->superpageblocks != NULL;
 }
 
 static inline bool zone_spans_pfn(const struct zone *z, pfn_t pfn)
@@ -176,6 +179,10 @@ struct machine {
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
 	bool thp;                           /* khugepaged raises min_free_kbytes */
+	/* Long-term pins (models/mm_space_pgtable.c): the share of anonymous
+	 * pages pinned when faulted, and the run's seed that picks them. */
+	double pinned_share;
+	uint64_t pin_seed;
 	pfn_t hotplug_reserve_pages;        /* memmap room above each node for hotplug */
 	unsigned nr_cpus;
 	bool *cpu_online;
@@ -183,9 +190,7 @@ struct machine {
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
-	/* Superpageblocks kvmalloc tainted (clean or empty before): by its
-	 * contiguous kmalloc attempt, and by its vmalloc fallback's pages. */
-	unsigned long kvmalloc_taint_kmalloc, kvmalloc_taint_vmalloc;
+	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 

@@ -73,6 +73,46 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 	return pfn;
 }
 
+/* The ring slot holding pfn, or -1.  A linear search: the model keeps no
+ * per-page link into the LRU. */
+static long lru_find(const struct lru *l, pfn_t pfn)
+{
+	for (unsigned long i = 0; i < l->len; i++)
+		if (l->ring[(l->head + i) % l->cap] == pfn)
+			return (long)((l->head + i) % l->cap);
+	return -1;
+}
+
+bool page_cache_on_lru(struct machine *m, pfn_t pfn)
+{
+	return m->page_cache && lru_find(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn) >= 0;
+}
+
+bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new)
+{
+	struct lru *from, *to;
+	long slot;
+
+	if (!m->page_cache)
+		return false;
+	from = &m->page_cache->lru[pfn_zone(m, old)->node];
+	to = &m->page_cache->lru[pfn_zone(m, new)->node];
+	slot = lru_find(from, old);
+	if (slot < 0)
+		return false;
+	if (from == to) {
+		from->ring[slot] = new;
+		return true;
+	}
+	/* Close the gap, then the new node's LRU takes the page as a new one. */
+	for (unsigned long i = ((unsigned long)slot + from->cap - from->head) % from->cap;
+	     i + 1 < from->len; i++)
+		from->ring[(from->head + i) % from->cap] = from->ring[(from->head + i + 1) % from->cap];
+	from->len--;
+	lru_push(to, new);
+	return true;
+}
+
 unsigned long page_cache_pages(const struct machine *m, int nid)
 {
 	return m->page_cache ? m->page_cache->lru[nid].len : 0;

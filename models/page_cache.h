@@ -20,6 +20,13 @@ void page_cache_destroy(struct machine *m);
 pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t file,
 		     uint32_t index);
 unsigned long page_cache_pages(const struct machine *m, int nid);
+/* Whether pfn is a file page on its node's LRU. */
+bool page_cache_on_lru(struct machine *m, pfn_t pfn);
+/* Migration's LRU side: new takes old's place on the LRU, the same slot
+ * when both are on one node (reclaim order unchanged; the kernel's
+ * folio_add_lru would make it the youngest), else the youngest slot of
+ * new's node.  false if old is not on an LRU. */
+bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new);
 
 /* shrink_inactive_list() reduced: free up to nr of the node's oldest file
  * pages (clean: no writeback), in batches through the per-CPU lists;

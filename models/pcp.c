@@ -1,43 +1,48 @@
-/* Per-CPU pagesets: what the upstream kernel and the per-cpu pageblock
- * buddy allocator (seed 001) share, and the upstream variants of the parts
- * seed 001 rewrote.  The seed-001 variants are in pcp_buddy.c. */
-#include "pcp.h"
+/* Per-CPU pagesets: what every variant shares (locking, sizing, the
+ * free path, draining, CPU hotplug).  Where the variants differ, each
+ * entry point calls the machine's variant through pcp_ops(); the variants
+ * are in pcp_upstream.c and pcp_buddy.c. */
+#include "pcp_internal.h"
 #include "buddy.h"
 #include "page_alloc.h"
 #include "pbstat.h"  /* pbstat */
-#include "pcp_buddy.h"
 #include "watermark.h"
 
 #include <glib.h>
 
 const char *const mm_policy_names[NR_MM_POLICIES] = { "upstream", "pcp_buddy", "spb" };
 
+/* The variant's pagesets by policy; a new variant adds its table here. */
+static const struct pcp_ops *const pcp_variants[NR_MM_POLICIES] = {
+	[POLICY_UPSTREAM] = &pcp_upstream_ops,
+	[POLICY_PCP_BUDDY] = &pcp_buddy_ops,
+	/* The superpageblock tip keeps seed 001's pagesets. */
+	[POLICY_SPB] = &pcp_buddy_ops,
+};
+
+static inline const struct pcp_ops *pcp_ops(const struct machine *m)
+{
+	return pcp_variants[m->policy];
+}
+
 unsigned order_to_pindex(const struct machine *m, int mt, unsigned order)
 {
-	/* Upstream keeps one THP list for movable and one shared by the
-	 * other two types. */
-	if (m->policy == POLICY_UPSTREAM && order > PAGE_ALLOC_COSTLY_ORDER)
-		return NR_LOWORDER_PCP_LISTS + (mt == MIGRATE_MOVABLE);
-	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+	return pcp_ops(m)->pindex[order][mt];
 }
 
 unsigned pindex_to_order(const struct machine *m, unsigned pindex)
 {
-	if (m->policy == POLICY_UPSTREAM && pindex >= NR_LOWORDER_PCP_LISTS)
-		return HPAGE_PMD_ORDER;
-	return pindex / MIGRATE_PCPTYPES;
+	return pcp_ops(m)->pindex_to_order(pindex);
 }
 
 unsigned nr_pcp_lists(const struct machine *m)
 {
-	return m->policy == POLICY_UPSTREAM ? NR_PCP_LISTS_UPSTREAM : NR_PCP_LISTS;
+	return pcp_ops(m)->nr_lists;
 }
 
 bool pcp_allowed_order(const struct machine *m, unsigned order)
 {
-	if (m->policy == POLICY_UPSTREAM)
-		return order <= PAGE_ALLOC_COSTLY_ORDER || order == HPAGE_PMD_ORDER;
-	return order <= pageblock_order;
+	return pcp_ops(m)->allowed_orders >> order & 1;
 }
 
 static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
@@ -57,6 +62,14 @@ void zone_lock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 bool zone_trylock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	return spin_trylock(ctx, &zone->lock, site);
+}
+
+bool rmqueue_bulk_lock(struct mm_ctx *ctx, struct zone *zone, unsigned alloc_flags)
+{
+	if (alloc_flags & ALLOC_TRYLOCK)
+		return zone_trylock(ctx, zone, SITE_RMQUEUE_BULK);
+	zone_lock(ctx, zone, SITE_RMQUEUE_BULK);
+	return true;
 }
 
 void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
@@ -330,25 +343,6 @@ int nr_pcp_free(struct per_cpu_pages *pcp, int batch, int high, bool free_high)
 
 /* ---- allocation ---- */
 
-/* Upstream __rmqueue_pcplist(): the exact list, refilled when empty. */
-static pfn_t rmqueue_pcplist_upstream(struct mm_ctx *ctx, struct zone *zone, unsigned order,
-				      int mt, unsigned alloc_flags, struct per_cpu_pages *pcp)
-{
-	struct machine *m = zone->machine;
-	struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, order)];
-
-	if (pfn_list_empty(list)) {
-		int batch = nr_pcp_alloc(pcp, zone, order);
-
-		rmqueue_bulk(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp);
-		if (pfn_list_empty(list))
-			return PFN_NONE;
-	}
-	pfn_t pfn = list->head;
-	pcp_dequeue(m, pcp, pfn);
-	return pfn;
-}
-
 pfn_t rmqueue_pcplist(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
 		      unsigned alloc_flags)
 {
@@ -360,10 +354,7 @@ pfn_t rmqueue_pcplist(struct mm_ctx *ctx, struct zone *zone, unsigned order, int
 		return PFN_NONE;
 	/* An allocation cuts the run of frees that sizes bulk frees. */
 	pcp->free_count >>= 1;
-	if (m->policy == POLICY_UPSTREAM)
-		pfn = rmqueue_pcplist_upstream(ctx, zone, order, mt, alloc_flags, pcp);
-	else
-		pfn = rmqueue_pcplist_buddy(ctx, zone, order, mt, alloc_flags, pcp);
+	pfn = pcp_ops(m)->rmqueue(ctx, zone, order, mt, alloc_flags, pcp);
 	pcp_unlock(ctx, pcp);
 	if (pfn != PFN_NONE)
 		m->vm_events[PGALLOC_DMA + zone->idx] += 1UL << order;
@@ -374,28 +365,7 @@ unsigned long rmqueue_bulk(struct mm_ctx *ctx, struct zone *zone, unsigned order
 			   unsigned long count, int mt, unsigned alloc_flags,
 			   struct per_cpu_pages *pcp)
 {
-	enum rmqueue_mode mode = RMQUEUE_NORMAL;
-	unsigned long refilled = 0;
-
-	if (zone->machine->policy != POLICY_UPSTREAM)
-		return rmqueue_bulk_buddy(ctx, zone, order, count, mt, alloc_flags, pcp);
-	if (alloc_flags & ALLOC_TRYLOCK) {
-		if (!zone_trylock(ctx, zone, SITE_RMQUEUE_BULK))
-			return 0;
-	} else {
-		zone_lock(ctx, zone, SITE_RMQUEUE_BULK);
-	}
-	for (unsigned long i = 0; i < count; i++) {
-		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
-
-		if (pfn == PFN_NONE)
-			break;
-		/* Tail: physically ordered pages help IO request merging. */
-		pcp_enqueue(zone->machine, pcp, pfn, mt, order, true);
-		refilled += 1UL << order;
-	}
-	zone_unlock(ctx, zone);
-	return refilled;
+	return pcp_ops(zone->machine)->rmqueue_bulk(ctx, zone, order, count, mt, alloc_flags, pcp);
 }
 
 /* ---- freeing ---- */
@@ -403,38 +373,7 @@ unsigned long rmqueue_bulk(struct mm_ctx *ctx, struct zone *zone, unsigned order
 void free_pcppages_bulk(struct mm_ctx *ctx, struct zone *zone, int count,
 			struct per_cpu_pages *pcp, int pindex)
 {
-	struct machine *m = zone->machine;
-	int nr_lists = (int)nr_pcp_lists(m);
-
-	if (m->policy != POLICY_UPSTREAM) {
-		free_pcppages_bulk_buddy(ctx, zone, count, pcp);
-		return;
-	}
-	if (count > pcp->count)
-		count = pcp->count;
-	/* The requested list is drained first. */
-	pindex--;
-	zone_lock(ctx, zone, SITE_FREE_PCPPAGES_BULK);
-	while (count > 0) {
-		struct pfn_list *list;
-
-		do {
-			if (++pindex > nr_lists - 1)
-				pindex = 0;
-			list = &pcp->lists[pindex];
-		} while (pfn_list_empty(list));
-		int nr_pages = 1 << pindex_to_order(m, (unsigned)pindex);
-		do {
-			pfn_t pfn = list->tail;
-			unsigned order = page_order(&m->mm, pfn);
-
-			pcp_dequeue(m, pcp, pfn);
-			count -= nr_pages;
-			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(&m->mm, pfn),
-					FPI_NONE);
-		} while (count > 0 && !pfn_list_empty(list));
-	}
-	zone_unlock(ctx, zone);
+	pcp_ops(zone->machine)->free_bulk(ctx, zone, count, pcp, pindex);
 }
 
 static void clear_below_high_if_recovered(struct zone *zone)
@@ -444,9 +383,6 @@ static void clear_below_high_if_recovered(struct zone *zone)
 		zone->flags &= ~ZONE_BELOW_HIGH;
 }
 
-/* free_frozen_page_commit(): queue the block, then trim the pageset back
- * under high.  Returns false if the upstream variant had to give up the
- * pcp lock (its relock between batches failed). */
 bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
 			     pfn_t pfn, int mt, unsigned order, unsigned fpi, bool owned)
 {
@@ -481,25 +417,8 @@ bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_c
 	if (pcp->count < high)
 		return true;
 	to_free = nr_pcp_free(pcp, batch, high, free_high);
-	if (m->policy == POLICY_UPSTREAM) {
-		int pindex = (int)order_to_pindex(m, mt, order);
-
-		/* Upstream frees a batch at a time, letting others at the
-		 * pcp lock in between. */
-		while (to_free > 0 && pcp->count > 0) {
-			int chunk = to_free < batch ? to_free : batch;
-
-			free_pcppages_bulk(ctx, zone, chunk, pcp, pindex);
-			to_free -= chunk;
-			if (to_free == 0 || pcp->count == 0)
-				break;
-			pcp_unlock(ctx, pcp);
-			if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES))
-				return false;
-		}
-	} else {
-		free_pcppages_bulk(ctx, zone, to_free, pcp, 0);
-	}
+	if (!pcp_ops(m)->free_to_high(ctx, zone, pcp, to_free, (int)order_to_pindex(m, mt, order)))
+		return false;
 	clear_below_high_if_recovered(zone);
 	return true;
 }
@@ -509,15 +428,6 @@ static void free_pages_prepare(struct machine *m, pfn_t pfn)
 {
 	pbstat_free(m->pbstat, pfn, page_order(&m->mm, pfn), page_extra(&m->mm, pfn));  /* pbstat */
 	page_clear(&m->mm, pfn);
-}
-
-/* The pageset a free goes to: upstream always the local one; seed 001
- * the owning CPU's for an owned block. */
-static unsigned free_target_cpu(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
-{
-	int owner = m->policy == POLICY_UPSTREAM ? -1 : get_pcpblock_owner(m, pfn);
-
-	return owner >= 0 ? (unsigned)owner : ctx->cpu;
 }
 
 void __free_frozen_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned order,
@@ -542,17 +452,13 @@ void __free_frozen_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsig
 		mt = MIGRATE_MOVABLE;
 	}
 
-	unsigned cpu = free_target_cpu(ctx, m, pfn);
+	const struct pcp_ops *ops = pcp_ops(m);
+	unsigned cpu = ops->free_target_cpu(ctx, m, pfn);
 	struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-	if (m->policy == POLICY_UPSTREAM || (fpi & FPI_TRYLOCK)) {
-		/* Upstream only ever trylocks the local pcp. */
-		if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES)) {
-			free_one_page(ctx, zone, pfn, order, fpi);
-			return;
-		}
-	} else {
-		pcp_lock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+	if (!ops->lock_for_free(ctx, pcp, fpi)) {
+		free_one_page(ctx, zone, pfn, order, fpi);
+		return;
 	}
 	if (pcp->flags & PCPF_CPU_DEAD) {
 		pcp_unlock(ctx, pcp);
@@ -566,6 +472,7 @@ void __free_frozen_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsig
 
 void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr)
 {
+	const struct pcp_ops *ops = pcp_ops(m);
 	struct per_cpu_pages *pcp = NULL;
 	struct zone *locked_zone = NULL;
 
@@ -581,7 +488,7 @@ void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns,
 			continue;
 		}
 		mt = get_pfnblock_migratetype(&m->mm, pfn);
-		unsigned cpu = free_target_cpu(ctx, m, pfn);
+		unsigned cpu = ops->free_target_cpu(ctx, m, pfn);
 
 		/* Relock when the zone or the target pageset changes. */
 		if (zone != locked_zone || mt == MIGRATE_ISOLATE || !pcp || pcp->cpu != cpu) {
@@ -595,14 +502,10 @@ void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns,
 				continue;
 			}
 			pcp = zone_pcp(zone, cpu);
-			if (m->policy == POLICY_UPSTREAM) {
-				if (!pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES)) {
-					pcp = NULL;
-					free_one_page(ctx, zone, pfn, order, FPI_NONE);
-					continue;
-				}
-			} else {
-				pcp_lock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+			if (!ops->lock_for_free(ctx, pcp, FPI_NONE)) {
+				pcp = NULL;
+				free_one_page(ctx, zone, pfn, order, FPI_NONE);
+				continue;
 			}
 			if (pcp->flags & PCPF_CPU_DEAD) {
 				pcp_unlock(ctx, pcp);
@@ -712,13 +615,8 @@ void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m)
 void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu)
 {
 	m->cpu_online[cpu] = false;
-	for_each_populated_zone(m, z) {
-		if (m->policy == POLICY_UPSTREAM) {
-			drain_pages_zone(ctx, cpu, z);
-			continue;
-		}
-		pcp_buddy_cpu_dead(ctx, z, zone_pcp(z, cpu));
-	}
+	for_each_populated_zone(m, z)
+		pcp_ops(m)->cpu_dead(ctx, z, zone_pcp(z, cpu));
 	for_each_populated_zone(m, z)
 		zone_pcp_update(z, 0);
 }

@@ -1,6 +1,6 @@
 /* Per-CPU page lists (mm/page_alloc.c): the upstream pagesets and the
  * per-cpu pageblock buddy allocator of seed 001, chosen by the machine's
- * policy. */
+ * policy (pcp_internal.h says what each variant provides). */
 #ifndef MMSIM_PCP_H
 #define MMSIM_PCP_H
 
@@ -12,7 +12,8 @@
 /* Upstream: orders 0..3 per type, plus two THP lists. */
 #define NR_LOWORDER_PCP_LISTS (MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
 #define NR_PCP_LISTS_UPSTREAM (NR_LOWORDER_PCP_LISTS + 2)
-/* Per-cpu pageblock buddy: every order up to PAGE_BLOCK_MAX_ORDER per type. */
+/* Per-cpu pageblock buddy: a list per type for every order (up to
+ * pageblock_order used). */
 #define NR_PCP_ORDERS (MAX_PAGE_ORDER + 1)
 #define NR_PCP_LISTS (MIGRATE_PCPTYPES * NR_PCP_ORDERS)
 
@@ -49,7 +50,7 @@ unsigned pindex_to_order(const struct machine *m, unsigned pindex);
 unsigned nr_pcp_lists(const struct machine *m);
 bool pcp_allowed_order(const struct machine *m, unsigned order);
 
-/* setup_zone_pageset(): boot pagesets, then sizes from the zone. */
+/* Boot pagesets (batch 1, nothing cached), then sizes from the zone. */
 void setup_zone_pageset(struct zone *zone);
 void zone_pcp_update(struct zone *zone, int cpu_online);
 int zone_batchsize(const struct zone *zone);
@@ -73,31 +74,37 @@ int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned order);
 int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high);
 int nr_pcp_free(struct per_cpu_pages *pcp, int batch, int high, bool free_high);
 
-/* rmqueue_pcplist(): PFN_NONE if the local pcp is busy or empty-handed. */
+/* From the local pageset: PFN_NONE if its lock is busy or neither it nor
+ * a refill could serve. */
 pfn_t rmqueue_pcplist(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
 		      unsigned alloc_flags);
-/* rmqueue_bulk(): refill pcp under zone->lock; pages added, 0 if none. */
+/* Refill pcp under zone->lock; pages added, 0 if none (or, with
+ * ALLOC_TRYLOCK, if zone->lock was busy). */
 unsigned long rmqueue_bulk(struct mm_ctx *ctx, struct zone *zone, unsigned order,
 			   unsigned long count, int mt, unsigned alloc_flags,
 			   struct per_cpu_pages *pcp);
-/* free_pcppages_bulk(): caller holds pcp->lock; takes zone->lock. */
+/* Give count pages of pcp back to the zone, in the order the variant
+ * chooses (upstream: from list pindex on); caller holds pcp->lock; takes
+ * zone->lock. */
 void free_pcppages_bulk(struct mm_ctx *ctx, struct zone *zone, int count,
 			struct per_cpu_pages *pcp, int pindex);
-/* free_frozen_page_commit(): queue a freed block on pcp (locked by the
- * caller) and trim the pageset under high; false if the pcp lock had to
- * be given up on the way (upstream only). */
+/* Queue a freed block on pcp (locked by the caller) and trim the pageset
+ * under high; false if the variant gave up the pcp lock while trimming
+ * (it is not held then).  owned: the block belongs to pcp's CPU and may
+ * merge there. */
 bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
 			     pfn_t pfn, int mt, unsigned order, unsigned fpi, bool owned);
-/* __free_frozen_pages(): free the allocated block starting at pfn. */
+/* Free the allocated block starting at pfn: to a pageset if the variant
+ * caches its order and can lock one, else straight to the zone. */
 void __free_frozen_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned order,
 			 unsigned fpi);
-/* free_unref_folios(): free a batch of allocated blocks, relocking only when the
+/* Free a batch of allocated blocks, relocking only when the
  * zone or the target pageset changes. */
 void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr);
 
 void drain_pages_zone(struct mm_ctx *ctx, unsigned cpu, struct zone *zone);
 void drain_pages(struct mm_ctx *ctx, struct machine *m, unsigned cpu);
-/* drain_all_pages(): every online CPU's pagesets, or one zone's. */
+/* Every online CPU's pagesets of every zone, or of zone if not NULL. */
 void drain_all_pages(struct mm_ctx *ctx, struct machine *m, struct zone *zone);
 bool decay_pcp_high(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp);
 /* The vmstat worker's per-CPU pass: decay_pcp_high on every zone. */
@@ -120,5 +127,16 @@ static inline bool PagePCPBuddy(const struct machine *m, pfn_t pfn)
 
 /* Total pages on every pageset of the zone. */
 unsigned long zone_pcp_pages(struct zone *zone);
+
+/* The checker (pcp_check.c), for check_invariants().  pcp_check_block: one
+ * block head met while walking zone z; only per-CPU blocks carry
+ * PagePCPBuddy, and a block whole in the zone buddy has no owner; returns
+ * 1 for a per-CPU block.  pcp_check_zone: every pageset of z is consistent
+ * (lists, counts, owned_blocks) and holds the pcp_heads per-CPU blocks the
+ * walk met. */
+struct check_report;
+unsigned pcp_check_block(struct machine *m, struct zone *z, pfn_t pfn, struct check_report *r);
+void pcp_check_zone(struct machine *m, struct zone *z, unsigned long pcp_heads,
+		    struct check_report *r);
 
 #endif

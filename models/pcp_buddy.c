@@ -1,8 +1,23 @@
+/* The per-cpu pageblock buddy pagesets (seed 001), also those of the
+ * superpageblock series tip: a list per order up to pageblock_order and
+ * type, pageblocks owned by the CPU that took them whole, frees routed to
+ * the owner, merging on the pageset. */
 #include "pcp_buddy.h"
+#include "pcp_internal.h"
 #include "buddy.h"
 #include "superpageblock.h"
 
 #define PB_NONE UINT32_MAX
+
+static unsigned buddy_order_to_pindex(int mt, unsigned order)
+{
+	return pcp_buddy_ops.pindex[order][mt];
+}
+
+static unsigned buddy_pindex_to_order(unsigned pindex)
+{
+	return pindex / MIGRATE_PCPTYPES;
+}
 
 /* ---- owned_blocks: pageblocks linked through pageblock_data.cpu_node ---- */
 
@@ -65,7 +80,7 @@ static void set_pcpblock_owner(struct machine *m, pfn_t pfn, unsigned cpu)
 pfn_t pcp_rmqueue_smallest(struct machine *m, struct per_cpu_pages *pcp, int mt, unsigned order)
 {
 	for (unsigned high = order; high <= pageblock_order; high++) {
-		struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, high)];
+		struct pfn_list *list = &pcp->lists[buddy_order_to_pindex(mt, high)];
 
 		if (pfn_list_empty(list))
 			continue;
@@ -86,20 +101,6 @@ pfn_t pcp_rmqueue_smallest(struct machine *m, struct per_cpu_pages *pcp, int mt,
 		return pfn;
 	}
 	return PFN_NONE;
-}
-
-pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
-			    unsigned alloc_flags, struct per_cpu_pages *pcp)
-{
-	struct machine *m = zone->machine;
-	pfn_t pfn = pcp_rmqueue_smallest(m, pcp, mt, order);
-
-	if (pfn != PFN_NONE)
-		return pfn;
-	int batch = nr_pcp_alloc(pcp, zone, order);
-	if (!rmqueue_bulk(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp))
-		return PFN_NONE;
-	return pcp_rmqueue_smallest(m, pcp, mt, order);
 }
 
 /* Phase 0: pull the free fragments of previously drained owned blocks of
@@ -143,67 +144,117 @@ static unsigned long refill_phase0(struct mm_ctx *ctx, struct zone *zone,
 	return refilled;
 }
 
-unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
-				 unsigned long count, int mt, unsigned alloc_flags,
-				 struct per_cpu_pages *pcp)
+/* Phase 1: whole pageblocks, owned by this CPU, as long as they fit the
+ * refill; take() picks each block. */
+static unsigned long refill_whole_blocks(struct mm_ctx *ctx, struct zone *zone,
+					 struct per_cpu_pages *pcp, int mt, unsigned alloc_flags,
+					 enum rmqueue_mode *mode, unsigned long needed,
+					 unsigned long refilled,
+					 pfn_t (*take)(struct zone *zone, int mt, unsigned alloc_flags,
+						       enum rmqueue_mode *mode))
 {
 	struct machine *m = zone->machine;
-	unsigned long needed = count << order, refilled = 0;
-	enum rmqueue_mode mode = RMQUEUE_NORMAL;
 
-	if (alloc_flags & ALLOC_TRYLOCK) {
-		if (!zone_trylock(ctx, zone, SITE_RMQUEUE_BULK))
-			return 0;
-	} else {
-		zone_lock(ctx, zone, SITE_RMQUEUE_BULK);
+	while (refilled + pageblock_nr_pages <= needed) {
+		pfn_t pfn = take(zone, mt, alloc_flags, mode);
+
+		if (pfn == PFN_NONE)
+			break;
+		set_pcpblock_owner(m, pfn, pcp->cpu);
+		mm_touch(ctx, &m->mm.pb_cl[pfn_to_pb(pfn)]);
+		m->mm.aux[pfn] |= PG_pcp_buddy;
+		pcp_enqueue(m, pcp, pfn, mt, pageblock_order, true);
+		refilled += pageblock_nr_pages;
 	}
-	/* A boot pageset (count 1) takes single pages. */
-	if (count > 1) {
-		refilled = refill_phase0(ctx, zone, pcp, mt, needed);
-		if (refilled >= needed)
-			goto out;
-		/* Phase 1: whole pageblocks, owned by this CPU, as long as they
-		 * fit the refill. */
-		while (refilled + pageblock_nr_pages <= needed) {
-			pfn_t pfn = PFN_NONE;
+	return refilled;
+}
 
-			/* At the series tip movable blocks come from the fullest
-			 * clean superpageblock first. */
-			if (zone->superpageblocks && mt == MIGRATE_MOVABLE) {
-				struct superpageblock *sb = sb_preferred_for_movable(zone);
+static pfn_t take_pageblock(struct zone *zone, int mt, unsigned alloc_flags,
+			    enum rmqueue_mode *mode)
+{
+	return __rmqueue(zone, pageblock_order, mt, alloc_flags, mode);
+}
 
-				if (sb)
-					pfn = __rmqueue_from_sb(zone, sb, pageblock_order, mt);
-			}
-			if (pfn == PFN_NONE)
-				pfn = __rmqueue(zone, pageblock_order, mt, alloc_flags, &mode);
+/* At the series tip movable blocks come from the fullest clean
+ * superpageblock first. */
+static pfn_t take_pageblock_spb(struct zone *zone, int mt, unsigned alloc_flags,
+				enum rmqueue_mode *mode)
+{
+	if (mt == MIGRATE_MOVABLE) {
+		struct superpageblock *sb = sb_preferred_for_movable(zone);
+		pfn_t pfn = sb ? __rmqueue_from_sb(zone, sb, pageblock_order, mt) : PFN_NONE;
+
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return take_pageblock(zone, mt, alloc_flags, mode);
+}
+
+/* Phase 2: same-type chunks from the zone lists, largest first, split on
+ * the pcp; no ownership, no fallback. */
+static unsigned long refill_chunks(struct zone *zone, struct per_cpu_pages *pcp,
+				   unsigned order, int mt, unsigned long needed,
+				   unsigned long refilled)
+{
+	for (int o = pageblock_order - 1; o > (int)order && refilled < needed; o--) {
+		while (refilled + (1UL << o) <= needed) {
+			pfn_t pfn = zone->free_area[o].free_list[mt].head;
 
 			if (pfn == PFN_NONE)
 				break;
-			set_pcpblock_owner(m, pfn, pcp->cpu);
-			mm_touch(ctx, &m->mm.pb_cl[pfn_to_pb(pfn)]);
-			m->mm.aux[pfn] |= PG_pcp_buddy;
-			pcp_enqueue(m, pcp, pfn, mt, pageblock_order, true);
-			refilled += pageblock_nr_pages;
-		}
-		if (refilled >= needed)
-			goto out;
-		/* Phase 2: same-type chunks from the zone lists, largest first,
-		 * split on the pcp; no ownership, no fallback.  Gone at the
-		 * series tip. */
-		for (int o = pageblock_order - 1;
-		     !zone->superpageblocks && o > (int)order && refilled < needed; o--) {
-			while (refilled + (1UL << o) <= needed) {
-				pfn_t pfn = zone->free_area[o].free_list[mt].head;
-
-				if (pfn == PFN_NONE)
-					break;
-				del_page_from_free_list(zone, pfn, (unsigned)o, mt);
-				pcp_enqueue(m, pcp, pfn, mt, (unsigned)o, true);
-				refilled += 1UL << o;
-			}
+			del_page_from_free_list(zone, pfn, (unsigned)o, mt);
+			pcp_enqueue(zone->machine, pcp, pfn, mt, (unsigned)o, true);
+			refilled += 1UL << o;
 		}
 	}
+	return refilled;
+}
+
+/* The phases of a refill before the page-by-page one: pages added. */
+typedef unsigned long refill_fn(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
+				unsigned order, int mt, unsigned alloc_flags,
+				enum rmqueue_mode *mode, unsigned long needed);
+
+/* Phases 0 to 2. */
+static unsigned long refill_blocks(struct mm_ctx *ctx, struct zone *zone,
+				   struct per_cpu_pages *pcp, unsigned order, int mt,
+				   unsigned alloc_flags, enum rmqueue_mode *mode,
+				   unsigned long needed)
+{
+	unsigned long refilled = refill_phase0(ctx, zone, pcp, mt, needed);
+
+	refilled = refill_whole_blocks(ctx, zone, pcp, mt, alloc_flags, mode, needed, refilled,
+				       take_pageblock);
+	return refill_chunks(zone, pcp, order, mt, needed, refilled);
+}
+
+/* The same at the series tip: whole blocks from superpageblocks, and
+ * Phase 2 is gone. */
+static unsigned long refill_blocks_spb(struct mm_ctx *ctx, struct zone *zone,
+				       struct per_cpu_pages *pcp, unsigned order, int mt,
+				       unsigned alloc_flags, enum rmqueue_mode *mode,
+				       unsigned long needed)
+{
+	unsigned long refilled = refill_phase0(ctx, zone, pcp, mt, needed);
+
+	(void)order;
+	return refill_whole_blocks(ctx, zone, pcp, mt, alloc_flags, mode, needed, refilled,
+				   take_pageblock_spb);
+}
+
+static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+					unsigned long count, int mt, unsigned alloc_flags,
+					struct per_cpu_pages *pcp)
+{
+	refill_fn *refill = zone_has_spb(zone) ? refill_blocks_spb : refill_blocks;
+	unsigned long needed = count << order, refilled = 0;
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
+
+	if (!rmqueue_bulk_lock(ctx, zone, alloc_flags))
+		return 0;
+	/* A boot pageset (count 1) takes single pages. */
+	if (count > 1)
+		refilled = refill(ctx, zone, pcp, order, mt, alloc_flags, &mode, needed);
 	/* Phase 3: page by page with migratetype fallback, queued under the
 	 * requested type whatever block they came from. */
 	while (refilled < needed) {
@@ -211,12 +262,27 @@ unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned
 
 		if (pfn == PFN_NONE)
 			break;
-		pcp_enqueue(m, pcp, pfn, mt, order, true);
+		pcp_enqueue(zone->machine, pcp, pfn, mt, order, true);
 		refilled += 1UL << order;
 	}
-out:
 	zone_unlock(ctx, zone);
 	return refilled;
+}
+
+/* Split from the pageset's own stock first, refill only when it has no
+ * block large enough. */
+static pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+				   unsigned alloc_flags, struct per_cpu_pages *pcp)
+{
+	struct machine *m = zone->machine;
+	pfn_t pfn = pcp_rmqueue_smallest(m, pcp, mt, order);
+
+	if (pfn != PFN_NONE)
+		return pfn;
+	int batch = nr_pcp_alloc(pcp, zone, order);
+	if (!rmqueue_bulk_buddy(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp))
+		return PFN_NONE;
+	return pcp_rmqueue_smallest(m, pcp, mt, order);
 }
 
 /* ---- freeing ---- */
@@ -229,7 +295,7 @@ static void pcp_merge_pass(struct machine *m, struct per_cpu_pages *pcp)
 
 	for (unsigned order = 0; order < pageblock_order; order++) {
 		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
-			struct pfn_list *list = &pcp->lists[order_to_pindex(m, mt, order)];
+			struct pfn_list *list = &pcp->lists[buddy_order_to_pindex(mt, order)];
 			pfn_t pfn = list->head;
 
 			while (pfn != PFN_NONE) {
@@ -256,18 +322,18 @@ static void pcp_merge_pass(struct machine *m, struct per_cpu_pages *pcp)
 	}
 }
 
-void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
-			      struct per_cpu_pages *pcp)
+/* Merge on the pageset first, then give back whole pageblocks first,
+ * whatever list the caller named (pindex). */
+static void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
+				     struct per_cpu_pages *pcp, int pindex)
 {
 	struct machine *m = zone->machine;
 	struct memmap *mm = &m->mm;
-	int pindex;
 
 	if (count > pcp->count)
 		count = pcp->count;
 	pcp_merge_pass(m, pcp);
-	/* Whole pageblocks go first. */
-	pindex = (int)order_to_pindex(m, 0, pageblock_order) - 1;
+	pindex = (int)buddy_order_to_pindex(0, pageblock_order) - 1;
 	zone_lock(ctx, zone, SITE_FREE_PCPPAGES_BULK);
 	while (count > 0) {
 		struct pfn_list *list;
@@ -277,7 +343,7 @@ void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
 				pindex = 0;
 			list = &pcp->lists[pindex];
 		} while (pfn_list_empty(list));
-		unsigned order = pindex_to_order(m, (unsigned)pindex);
+		unsigned order = buddy_pindex_to_order((unsigned)pindex);
 		do {
 			pfn_t pfn = list->tail;
 			unsigned fpi = FPI_NONE;
@@ -302,7 +368,34 @@ void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int count,
 	zone_unlock(ctx, zone);
 }
 
-void pcp_buddy_cpu_dead(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp)
+/* One bulk free of all to_free pages, keeping the pcp lock throughout. */
+static bool free_to_high_buddy(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp,
+			       int to_free, int pindex)
+{
+	free_pcppages_bulk_buddy(ctx, zone, to_free, pcp, pindex);
+	return true;
+}
+
+/* The owning CPU's pageset for an owned block, else the local one. */
+static unsigned free_target_cpu_buddy(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	int owner = get_pcpblock_owner(m, pfn);
+
+	return owner >= 0 ? (unsigned)owner : ctx->cpu;
+}
+
+/* The owner's pageset may be remote: wait for its lock, unless the caller
+ * may not spin. */
+static bool lock_for_free_buddy(struct mm_ctx *ctx, struct per_cpu_pages *pcp, unsigned fpi)
+{
+	if (fpi & FPI_TRYLOCK)
+		return pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+	pcp_lock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+	return true;
+}
+
+/* Mark, drain, forget the owned blocks. */
+static void cpu_dead_buddy(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp)
 {
 	struct machine *m = zone->machine;
 
@@ -320,3 +413,23 @@ void pcp_buddy_cpu_dead(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pa
 	zone_unlock(ctx, zone);
 	pcp_unlock(ctx, pcp);
 }
+
+/* A list per order and type; every order up to pageblock_order cached. */
+_Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order");
+const struct pcp_ops pcp_buddy_ops = {
+	.nr_lists = NR_PCP_LISTS,
+	.pindex = {
+		PCP_ORDER_LISTS(0), PCP_ORDER_LISTS(1), PCP_ORDER_LISTS(2), PCP_ORDER_LISTS(3),
+		PCP_ORDER_LISTS(4), PCP_ORDER_LISTS(5), PCP_ORDER_LISTS(6), PCP_ORDER_LISTS(7),
+		PCP_ORDER_LISTS(8), PCP_ORDER_LISTS(9), PCP_ORDER_LISTS(10),
+	},
+	.allowed_orders = (1u << (pageblock_order + 1)) - 1,
+	.pindex_to_order = buddy_pindex_to_order,
+	.rmqueue = rmqueue_pcplist_buddy,
+	.rmqueue_bulk = rmqueue_bulk_buddy,
+	.free_bulk = free_pcppages_bulk_buddy,
+	.free_to_high = free_to_high_buddy,
+	.free_target_cpu = free_target_cpu_buddy,
+	.lock_for_free = lock_for_free_buddy,
+	.cpu_dead = cpu_dead_buddy,
+};

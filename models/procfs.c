@@ -80,10 +80,10 @@ void proc_zoneinfo(struct machine *m, GString *out)
 		g_string_append_printf(out, "Node %u, zone %8s", z->node, z->name);
 		g_string_append_printf(out, "\n  pages free     %lu", zone_page_state(z, NR_FREE_PAGES));
 		g_string_append_printf(out, "\n        boost    %lu", z->watermark_boost);
-		g_string_append_printf(out, "\n        min      %lu", z->_watermark[WMARK_MIN]);
-		g_string_append_printf(out, "\n        low      %lu", z->_watermark[WMARK_LOW]);
-		g_string_append_printf(out, "\n        high     %lu", z->_watermark[WMARK_HIGH]);
-		g_string_append_printf(out, "\n        promo    %lu", z->_watermark[WMARK_PROMO]);
+		g_string_append_printf(out, "\n        min      %lu", wmark_pages(z, WMARK_MIN));
+		g_string_append_printf(out, "\n        low      %lu", wmark_pages(z, WMARK_LOW));
+		g_string_append_printf(out, "\n        high     %lu", wmark_pages(z, WMARK_HIGH));
+		g_string_append_printf(out, "\n        promo    %lu", wmark_pages(z, WMARK_PROMO));
 		g_string_append_printf(out, "\n        spanned  %lu", (unsigned long)z->spanned_pages);
 		g_string_append_printf(out, "\n        present  %lu", (unsigned long)z->present_pages);
 		g_string_append_printf(out, "\n        managed  %lu", z->managed_pages);
@@ -141,6 +141,8 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "pgsteal_direct", PGSTEAL_DIRECT },
 		{ "pgscan_kswapd", PGSCAN_KSWAPD },
 		{ "pgscan_direct", PGSCAN_DIRECT },
+		{ "pgmigrate_success", PGMIGRATE_SUCCESS },
+		{ "pgmigrate_fail", PGMIGRATE_FAIL },
 	};
 
 	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));

@@ -2,7 +2,7 @@
  * usage bits, per-superpageblock counters and the zone lists that sort
  * superpageblocks by category and fullness.  Callers hold the zone lock.
  *
- * The shared buddy paths (buddy.c) test zone_has_superpageblocks() once
+ * The shared buddy paths (buddy.c) test zone_has_spb() once
  * and call their twins here; the lists and counters are kept by
  * superpageblock.c alone (superpageblock_internal.h). */
 #ifndef MMSIM_SUPERPAGEBLOCK_H
@@ -35,7 +35,7 @@ static inline struct superpageblock *pfn_to_superpageblock(struct zone *zone, pf
 {
 	uint32_t idx;
 
-	if (!zone_has_superpageblocks(zone))
+	if (!zone_has_spb(zone))
 		return NULL;
 	idx = (pfn - zone->superpageblock_base_pfn) >> SUPERPAGEBLOCK_ORDER;
 	return idx < zone->nr_superpageblocks ? &zone->superpageblocks[idx] : NULL;
@@ -127,8 +127,8 @@ void spb_count_states(struct machine *m, struct spb_counts *c);
 /* The checker (superpageblock_check.c): counters against the pageblocks'
  * bits and the free lists, and the zone lists against each superpageblock's
  * state; violations go to r. */
-struct invariant_report;
-void check_superpageblocks(struct zone *z, struct invariant_report *r);
+struct check_report;
+void check_superpageblocks(struct zone *z, struct check_report *r);
 
 extern const char *const sb_category_names[__NR_SB_CATEGORIES];
 extern const char *const sb_fullness_names[__NR_SB_FULLNESS];

@@ -1,20 +1,20 @@
 /* The superpageblock checker (check_superpageblocks), called by
  * check_invariants() for each zone. */
 #include "superpageblock_internal.h"
-#include "invariants.h"
+#include "check_report.h"
 
 /* Superpageblocks: counters are the popcounts of their pageblocks' bits,
  * nr_free_pages and each area's nr_free match the lists, debugfs invariant
  * 1 holds, a wholly free pageblock is inside a free block of pageblock
  * order or more and carries no usage bits, and every superpageblock with
  * pageblocks is on exactly the zone list its state selects. */
-void check_superpageblocks(struct zone *z, struct invariant_report *r)
+void check_superpageblocks(struct zone *z, struct check_report *r)
 {
 	struct memmap *mm = &z->machine->mm;
 	uint32_t on_lists = 0, with_pbs = 0;
 	struct spb_list *lists[NR_ZONE_SPB_LISTS];
 
-	if (!zone_has_superpageblocks(z))
+	if (!zone_has_spb(z))
 		return;
 	for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
 		struct superpageblock *sb = &z->superpageblocks[i];
@@ -41,11 +41,11 @@ void check_superpageblocks(struct zone *z, struct invariant_report *r)
 				}
 				if (!PageBuddy(mm, head) || page_order(mm, head) < pageblock_order ||
 				    head + (1u << page_order(mm, head)) <= pfn)
-					invariant_fail(r, "node %u %s: pageblock at %#x is "
+					check_fail(r, "node %u %s: pageblock at %#x is "
 						"PB_all_free but not in a free block", z->node,
 						z->name, pfn);
 				if (f & (PB_has_unmovable | PB_has_reclaimable | PB_has_movable))
-					invariant_fail(r, "node %u %s: pageblock at %#x is "
+					check_fail(r, "node %u %s: pageblock at %#x is "
 						"PB_all_free with usage bits %#x", z->node, z->name,
 						pfn, f);
 			}
@@ -53,14 +53,14 @@ void check_superpageblocks(struct zone *z, struct invariant_report *r)
 		if (total != sb->total_pageblocks || cnt[0] != sb->nr_unmovable ||
 		    cnt[1] != sb->nr_reclaimable || cnt[2] != sb->nr_movable ||
 		    cnt[3] != sb->nr_free)
-			invariant_fail(r, "node %u %s: sb[%u] counts unmov=%u recl=%u mov=%u "
+			check_fail(r, "node %u %s: sb[%u] counts unmov=%u recl=%u mov=%u "
 				"free=%u total=%u, pageblock bits say %u %u %u %u %u", z->node,
 				z->name, i, sb->nr_unmovable, sb->nr_reclaimable, sb->nr_movable,
 				sb->nr_free, sb->total_pageblocks, cnt[0], cnt[1], cnt[2], cnt[3],
 				total);
 		if ((unsigned)sb->nr_unmovable + sb->nr_reclaimable + sb->nr_movable + sb->nr_free <
 		    (unsigned)sb->total_pageblocks - sb->nr_reserved)
-			invariant_fail(r, "node %u %s: sb[%u] types and free undercount the %u "
+			check_fail(r, "node %u %s: sb[%u] types and free undercount the %u "
 				"initialised pageblocks", z->node, z->name, i,
 				sb->total_pageblocks - sb->nr_reserved);
 		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
@@ -69,21 +69,21 @@ void check_superpageblocks(struct zone *z, struct invariant_report *r)
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 				n += sb->free_area[o].free_list[mt].nr;
 			if (n != sb->free_area[o].nr_free)
-				invariant_fail(r, "node %u %s: sb[%u] free_area[%u].nr_free %lu, "
+				check_fail(r, "node %u %s: sb[%u] free_area[%u].nr_free %lu, "
 					"lists hold %lu", z->node, z->name, i, o,
 					sb->free_area[o].nr_free, n);
 			pages += n << o;
 		}
 		if (pages != sb->nr_free_pages)
-			invariant_fail(r, "node %u %s: sb[%u] nr_free_pages %lu, lists hold %lu",
+			check_fail(r, "node %u %s: sb[%u] nr_free_pages %lu, lists hold %lu",
 				z->node, z->name, i, sb->nr_free_pages, pages);
 		if (sb->total_pageblocks) {
 			with_pbs++;
 			if (sb->on_list != spb_target_list(z, sb))
-				invariant_fail(r, "node %u %s: sb[%u] is on the wrong zone list",
+				check_fail(r, "node %u %s: sb[%u] is on the wrong zone list",
 					z->node, z->name, i);
 		} else if (sb->on_list) {
-			invariant_fail(r, "node %u %s: sb[%u] has no pageblocks but is listed",
+			check_fail(r, "node %u %s: sb[%u] has no pageblocks but is listed",
 				z->node, z->name, i);
 		}
 	}
@@ -98,16 +98,16 @@ void check_superpageblocks(struct zone *z, struct invariant_report *r)
 			if (++n > z->nr_superpageblocks || i >= z->nr_superpageblocks)
 				break;
 			if (sb->on_list != lists[k] || sb->list_prev != prev)
-				invariant_fail(r, "node %u %s: zone superpageblock list %u is "
+				check_fail(r, "node %u %s: zone superpageblock list %u is "
 					"corrupt at sb[%u]", z->node, z->name, k, i);
 			prev = i;
 		}
 		if (n != lists[k]->nr || lists[k]->tail != prev)
-			invariant_fail(r, "node %u %s: zone superpageblock list %u holds %u, "
+			check_fail(r, "node %u %s: zone superpageblock list %u holds %u, "
 				"count %u", z->node, z->name, k, n, lists[k]->nr);
 		on_lists += n;
 	}
 	if (on_lists != with_pbs)
-		invariant_fail(r, "node %u %s: %u superpageblocks on zone lists, %u have "
+		check_fail(r, "node %u %s: %u superpageblocks on zone lists, %u have "
 			"pageblocks", z->node, z->name, on_lists, with_pbs);
 }

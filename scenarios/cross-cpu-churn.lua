@@ -5,10 +5,10 @@
 -- `batch` pages to a consumer CPU, round robin.  The other half consume:
 -- each frees the batches it receives through free_unref_folios (as
 -- munmap/MADV_DONTNEED do), spending `free_work_ns` per page.  This is the
--- affinity violation seed 001 targets: upstream drains the consumers'
--- pagesets into the zone and refills the producers' from it, both under
--- zone->lock; the per-cpu pageblock buddy routes the frees back to the
--- producing CPU.
+-- affinity violation the per-cpu pageblock buddy (commit 0352d5f0)
+-- targets: upstream drains the consumers' pagesets into the zone and
+-- refills the producers' from it, both under zone->lock; the per-cpu
+-- pageblock buddy routes the frees back to the producing CPU.
 --
 --   ./run scenarios/cross-cpu-churn.lua -D policy=pcp_buddy -D cpus=32
 local p = mmsim.params{

@@ -1,4 +1,4 @@
--- Memory hotplug: a node grows while a workload runs (seed 002).
+-- Memory hotplug: a node grows while a workload runs (superpageblock resize, commit 03139c56).
 --
 -- The machine boots with 6 GiB on each node and room to grow; every 10 ms
 -- another memory block is onlined at the top of node 0's Normal zone while

@@ -1,4 +1,4 @@
--- kvmalloc and clean superpageblocks (seed 006).
+-- kvmalloc and clean superpageblocks (kvmalloc __GFP_NORETRY, commit d307be85).
 --
 -- Kernel code asks kvmalloc for buffers of 16 KiB to 1 MiB: a physically
 -- contiguous kmalloc attempt first, vmalloc's order-0 pages if it fails.
@@ -10,8 +10,8 @@
 -- the later series' "caller has a fallback" rule makes the attempt fail and
 -- kvmalloc uses vmalloc pages instead. Those are ordinary unmovable
 -- allocations: when a run of them makes the CPU's pageset refill a whole
--- pageblock (seed 001's Phase 1) and no tainted superpageblock has a free
--- one, they taint a clean one too; the run reports both causes.
+-- pageblock (pcp_buddy's refill Phase 1, docs/MODEL.md) and no tainted
+-- superpageblock has a free one, they taint a clean one too; the run reports both causes.
 --
 --   ./run scenarios/kvmalloc-taint.lua -D kvmalloc_noretry=true
 local p = mmsim.params{

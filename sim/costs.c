@@ -29,6 +29,21 @@
  * written or cleared in a page table; tlb_flush a local flush plus the
  * shootdown after an unmap.  Estimates as well.
  *
+ * Page migration (models/migrate.c); all five are guesses, not
+ * measurements.  migrate_isolate is taking a page off an LRU or putting one
+ * on under the lruvec lock: a lock round trip and a list operation, about
+ * 50 ns uncontended.  migrate_unmap is try_to_migrate's rmap walk (anon_vma
+ * lock, page_vma_mapped_walk) and the PTE turned into a migration entry,
+ * migrate_remap remove_migration_ptes' walk back; a few hundred ns each,
+ * the remap less since the walk is warm.  migrate_copy is copy_page on
+ * 4 KiB: it reads and writes, so at about half the 16 GB/s that zero_page
+ * assumes, 500 ns; migrate_copy_remote the same across the socket link,
+ * which gives one core about 60% of its local bandwidth, 800 ns.
+ * tlb_shootdown is per CPU in the address space's mm_cpumask: migration
+ * flushes once per batch of up to 512 pages (the TTU_BATCH_FLUSH path of
+ * migrate_pages_batch), and each CPU takes an IPI and a flush, about half
+ * the tlb_flush figure above.
+ *
  * A contended cache line moves between cores of one socket in about 50 ns
  * and between sockets in 110-200 ns; 150 ns is the middle of that range. */
 static const struct {
@@ -46,6 +61,17 @@ static const struct {
 	[COST_FAULT] = { "fault", 500, "fixed part of a page fault" },
 	[COST_PTE] = { "pte", 5, "set or clear one page-table entry" },
 	[COST_TLB_FLUSH] = { "tlb_flush", 1000, "TLB flush and shootdown after an unmap" },
+	[COST_MIGRATE_ISOLATE] = { "migrate_isolate", 50,
+				   "take a page off an LRU for migration, or put one on" },
+	[COST_MIGRATE_UNMAP] = { "migrate_unmap", 300,
+				 "rmap walk and PTE made a migration entry, per mapping" },
+	[COST_MIGRATE_COPY] = { "migrate_copy", 500, "copy a 4 KiB page within a socket" },
+	[COST_MIGRATE_COPY_REMOTE] = { "migrate_copy_remote", 800,
+				       "copy a 4 KiB page to another socket" },
+	[COST_MIGRATE_REMAP] = { "migrate_remap", 200,
+				 "point a mapping or page-cache slot at the new page" },
+	[COST_TLB_SHOOTDOWN] = { "tlb_shootdown", 500,
+				 "flush one CPU's TLB for an address space after migration" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

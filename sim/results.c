@@ -2,6 +2,7 @@
 #include "sim/results.h"
 
 #include <errno.h>
+#include <json-glib/json-glib.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -228,53 +229,15 @@ void results_ts_close(struct results_ts *ts)
 
 /* ---- JSON ---- */
 
-enum jtype { J_OBJECT, J_INT, J_UINT, J_DOUBLE, J_STRING, J_BOOL };
-
-struct jnode {
-	char *name;
-	enum jtype type;
-	union {
-		int64_t i;
-		uint64_t u;
-		double d;
-		char *s;
-		bool b;
-		GPtrArray *members;     /* J_OBJECT: struct jnode *, in order */
-	};
-};
-
 struct results_json {
-	struct jnode root;
+	JsonObject *root;
 };
-
-static void jnode_clear(struct jnode *n)
-{
-	if (n->type == J_OBJECT)
-		g_ptr_array_free(n->members, TRUE);
-	else if (n->type == J_STRING)
-		g_free(n->s);
-}
-
-static void jnode_free(gpointer p)
-{
-	struct jnode *n = p;
-
-	jnode_clear(n);
-	g_free(n->name);
-	g_free(n);
-}
-
-static void jnode_init_object(struct jnode *n)
-{
-	n->type = J_OBJECT;
-	n->members = g_ptr_array_new_with_free_func(jnode_free);
-}
 
 struct results_json *results_json_new(void)
 {
 	struct results_json *j = g_new0(struct results_json, 1);
 
-	jnode_init_object(&j->root);
+	j->root = json_object_new();
 	return j;
 }
 
@@ -282,39 +245,22 @@ void results_json_free(struct results_json *j)
 {
 	if (!j)
 		return;
-	jnode_clear(&j->root);
+	json_object_unref(j->root);
 	g_free(j);
 }
 
-static struct jnode *jnode_member(const struct jnode *obj, const char *name)
-{
-	for (guint i = 0; i < obj->members->len; i++) {
-		struct jnode *m = g_ptr_array_index(obj->members, i);
-
-		if (!strcmp(m->name, name))
-			return m;
-	}
-	return NULL;
-}
-
-static struct jnode *jnode_add(struct jnode *obj, const char *name)
-{
-	struct jnode *m = g_new0(struct jnode, 1);
-
-	m->name = g_strdup(name);
-	g_ptr_array_add(obj->members, m);
-	return m;
-}
-
-/* The value node for key, created or emptied for a new value; NULL if key
- * is invalid or conflicts with the tree.  Conflicts can only be met on
- * existing nodes, before anything is created, so a failure changes
- * nothing. */
-static struct jnode *json_slot(struct results_json *j, const char *key)
+/* The object that holds the last component of key, creating the objects
+ * on the way, and that component in *name (g_free it); NULL if key is
+ * invalid or conflicts with the tree: a component before the last names
+ * a value, or the last names an object and object is false (a value when
+ * it is true).  Conflicts are checked before anything is created, so a
+ * failure changes nothing. */
+static JsonObject *json_parent(struct results_json *j, const char *key, bool object,
+			       char **name)
 {
 	char **parts = g_strsplit(key, ".", -1);
-	struct jnode *n = &j->root, *m = NULL;
 	guint last = g_strv_length(parts) - 1;
+	JsonObject *o = j->root;
 
 	if (!parts[0])          /* g_strsplit("") is empty */
 		goto fail;
@@ -322,176 +268,178 @@ static struct jnode *json_slot(struct results_json *j, const char *key)
 		if (!parts[i][0])
 			goto fail;
 	for (guint i = 0; i <= last; i++) {
-		m = jnode_member(n, parts[i]);
-		if (!m) {
-			m = jnode_add(n, parts[i]);
-			if (i < last)
-				jnode_init_object(m);
-		} else if ((m->type == J_OBJECT) != (i < last)) {
+		JsonNode *n = json_object_get_member(o, parts[i]);
+
+		if (!n)
+			break;
+		if (JSON_NODE_HOLDS_OBJECT(n) != (i < last || object))
 			goto fail;
-		} else if (i == last) {
-			jnode_clear(m);
-		}
-		n = m;
+		if (i < last)
+			o = json_node_get_object(n);
 	}
+	o = j->root;
+	for (guint i = 0; i < last; i++) {
+		if (!json_object_has_member(o, parts[i]))
+			json_object_set_object_member(o, parts[i], json_object_new());
+		o = json_object_get_object_member(o, parts[i]);
+	}
+	*name = g_strdup(parts[last]);
 	g_strfreev(parts);
-	return m;
+	return o;
 fail:
 	g_strfreev(parts);
 	return NULL;
 }
 
-bool results_json_set_int(struct results_json *j, const char *key, int64_t v)
+/* Set key to the value node n (taken). */
+static bool json_set(struct results_json *j, const char *key, JsonNode *n)
 {
-	struct jnode *n = json_slot(j, key);
+	char *name;
+	JsonObject *o = json_parent(j, key, false, &name);
 
-	if (!n)
+	if (!o) {
+		json_node_unref(n);
 		return false;
-	n->type = J_INT;
-	n->i = v;
+	}
+	json_object_set_member(o, name, n);
+	g_free(name);
 	return true;
 }
 
+bool results_json_set_int(struct results_json *j, const char *key, int64_t v)
+{
+	return json_set(j, key, json_node_init_int(json_node_alloc(), v));
+}
+
+/* json-glib's integers are signed 64-bit. */
 bool results_json_set_uint(struct results_json *j, const char *key, uint64_t v)
 {
-	struct jnode *n = json_slot(j, key);
-
-	if (!n)
-		return false;
-	n->type = J_UINT;
-	n->u = v;
-	return true;
+	if (v > G_MAXINT64)
+		return results_json_set_double(j, key, (double)v);
+	return results_json_set_int(j, key, (int64_t)v);
 }
 
 bool results_json_set_double(struct results_json *j, const char *key, double v)
 {
-	struct jnode *n = json_slot(j, key);
+	JsonNode *n = json_node_alloc();
 
-	if (!n)
-		return false;
-	n->type = J_DOUBLE;
-	n->d = v;
-	return true;
+	return json_set(j, key, isfinite(v) ? json_node_init_double(n, v) : json_node_init_null(n));
 }
 
 bool results_json_set_string(struct results_json *j, const char *key, const char *v)
 {
-	struct jnode *n = json_slot(j, key);
+	char *valid = g_utf8_make_valid(v, -1);
+	bool ok = json_set(j, key, json_node_init_string(json_node_alloc(), valid));
 
-	if (!n)
-		return false;
-	n->type = J_STRING;
-	n->s = g_utf8_make_valid(v, -1);
-	return true;
+	g_free(valid);
+	return ok;
 }
 
 bool results_json_set_bool(struct results_json *j, const char *key, bool v)
 {
-	struct jnode *n = json_slot(j, key);
-
-	if (!n)
-		return false;
-	n->type = J_BOOL;
-	n->b = v;
-	return true;
+	return json_set(j, key, json_node_init_boolean(json_node_alloc(), v));
 }
 
-static void append_json_string(GString *out, const char *s)
+bool results_json_set_tree(struct results_json *j, const char *key,
+			   const struct results_json *from)
 {
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	GList *names = json_object_get_members(from->root);
+	JsonObject *o = NULL;
+	char *name = NULL;
 
-		switch (c) {
-		case '"':  g_string_append(out, "\\\""); break;
-		case '\\': g_string_append(out, "\\\\"); break;
-		case '\n': g_string_append(out, "\\n"); break;
-		case '\r': g_string_append(out, "\\r"); break;
-		case '\t': g_string_append(out, "\\t"); break;
-		case '\b': g_string_append(out, "\\b"); break;
-		case '\f': g_string_append(out, "\\f"); break;
-		default:
-			if (c < 0x20)
-				g_string_append_printf(out, "\\u%04x", c);
-			else
-				g_string_append_c(out, (char)c);
+	if (names && (o = json_parent(j, key, true, &name))) {
+		if (!json_object_has_member(o, name))
+			json_object_set_object_member(o, name, json_object_new());
+		o = json_object_get_object_member(o, name);
+		for (GList *l = names; l; l = l->next)
+			json_object_set_member(o, l->data,
+					       json_node_copy(json_object_get_member(from->root,
+										     l->data)));
+	}
+	g_free(name);
+	g_list_free(names);
+	return !names || o;
+}
+
+/* json-glib 1.6 appends ".0" to every double it prints without a '.',
+ * which turns 1e-08 into 1e-08.0, not JSON: drop it after an exponent,
+ * outside strings, in s from offset from. */
+static void json_fix_exponents(GString *s, gsize from)
+{
+	bool string = false, exponent = false;
+	gsize w = from;
+
+	for (gsize r = from; r < s->len; r++) {
+		char c = s->str[r];
+
+		if (string && c == '\\') {
+			s->str[w++] = c;
+			c = s->str[++r];
+		} else if (c == '"') {
+			string = !string;
+		} else if (!string && exponent && c == '.') {
+			r++;                    /* and the '0' */
+			exponent = false;
+			continue;
+		} else if (!string) {
+			exponent = c == 'e' || (exponent && (c == '+' || c == '-' ||
+							     g_ascii_isdigit(c)));
 		}
+		s->str[w++] = c;
 	}
-	g_string_append_c(out, '"');
-}
-
-/* A scalar as JSON (json) or as a CSV field. */
-static void append_scalar(GString *out, const struct jnode *n, bool json)
-{
-	switch (n->type) {
-	case J_INT:
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, n->i);
-		break;
-	case J_UINT:
-		g_string_append_printf(out, "%" G_GUINT64_FORMAT, n->u);
-		break;
-	case J_DOUBLE:
-		if (isfinite(n->d))
-			append_double(out, n->d);
-		else if (json)
-			g_string_append(out, "null");
-		break;
-	case J_STRING:
-		if (json)
-			append_json_string(out, n->s);
-		else
-			append_csv_field(out, n->s);
-		break;
-	case J_BOOL:
-		g_string_append(out, n->b ? "true" : "false");
-		break;
-	case J_OBJECT:
-		g_assert_not_reached();
-	}
-}
-
-static void print_node(const struct jnode *n, GString *out, unsigned depth)
-{
-	if (n->type != J_OBJECT) {
-		append_scalar(out, n, true);
-		return;
-	}
-	if (!n->members->len) {
-		g_string_append(out, "{}");
-		return;
-	}
-	g_string_append(out, "{\n");
-	for (guint i = 0; i < n->members->len; i++) {
-		const struct jnode *m = g_ptr_array_index(n->members, i);
-
-		g_string_append_printf(out, "%*s", (int)(depth + 1) * 2, "");
-		append_json_string(out, m->name);
-		g_string_append(out, ": ");
-		print_node(m, out, depth + 1);
-		g_string_append(out, i + 1 < n->members->len ? ",\n" : "\n");
-	}
-	g_string_append_printf(out, "%*s}", (int)depth * 2, "");
+	g_string_truncate(s, w);
 }
 
 void results_json_print(const struct results_json *j, GString *out)
 {
-	print_node(&j->root, out, 0);
+	JsonNode *root = json_node_init_object(json_node_alloc(), j->root);
+	JsonGenerator *gen = json_generator_new();
+	gsize from = out->len;
+
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_indent(gen, 2);
+	json_generator_set_root(gen, root);
+	json_generator_to_gstring(gen, out);
+	json_fix_exponents(out, from);
 	g_string_append_c(out, '\n');
+	g_object_unref(gen);
+	json_node_unref(root);
+}
+
+/* A value as a CSV field. */
+static void append_csv_value(GString *out, JsonNode *n)
+{
+	if (JSON_NODE_HOLDS_NULL(n))
+		return;
+	switch (json_node_get_value_type(n)) {
+	case G_TYPE_INT64:
+		g_string_append_printf(out, "%" G_GINT64_FORMAT, json_node_get_int(n));
+		break;
+	case G_TYPE_DOUBLE:
+		append_double(out, json_node_get_double(n));
+		break;
+	case G_TYPE_BOOLEAN:
+		g_string_append(out, json_node_get_boolean(n) ? "true" : "false");
+		break;
+	default:
+		append_csv_field(out, json_node_get_string(n));
+	}
 }
 
 /* Append the leaves under obj: their dotted keys (header) or values. */
-static void csv_leaves(const struct jnode *obj, GString *prefix, GString *out, bool header,
-		       bool *first)
+static void csv_leaves(JsonObject *obj, GString *prefix, GString *out, bool header, bool *first)
 {
-	for (guint i = 0; i < obj->members->len; i++) {
-		const struct jnode *m = g_ptr_array_index(obj->members, i);
+	GList *names = json_object_get_members(obj);
+
+	for (GList *l = names; l; l = l->next) {
+		JsonNode *n = json_object_get_member(obj, l->data);
 		gsize plen = prefix->len;
 
 		if (plen)
 			g_string_append_c(prefix, '.');
-		g_string_append(prefix, m->name);
-		if (m->type == J_OBJECT) {
-			csv_leaves(m, prefix, out, header, first);
+		g_string_append(prefix, l->data);
+		if (JSON_NODE_HOLDS_OBJECT(n)) {
+			csv_leaves(json_node_get_object(n), prefix, out, header, first);
 		} else {
 			if (!*first)
 				g_string_append_c(out, ',');
@@ -499,10 +447,11 @@ static void csv_leaves(const struct jnode *obj, GString *prefix, GString *out, b
 			if (header)
 				append_csv_field(out, prefix->str);
 			else
-				append_scalar(out, m, false);
+				append_csv_value(out, n);
 		}
 		g_string_truncate(prefix, plen);
 	}
+	g_list_free(names);
 }
 
 void results_json_print_csv(const struct results_json *j, GString *out)
@@ -512,7 +461,7 @@ void results_json_print_csv(const struct results_json *j, GString *out)
 	for (int header = 1; header >= 0; header--) {
 		bool first = true;
 
-		csv_leaves(&j->root, prefix, out, header, &first);
+		csv_leaves(j->root, prefix, out, header, &first);
 		g_string_append_c(out, '\n');
 	}
 	g_string_free(prefix, TRUE);

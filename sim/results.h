@@ -2,14 +2,17 @@
  * atomically, a time series CSV appended as the run goes, a JSON summary
  * with its one-line CSV twin, gnuplot plots, and a progress line.
  *
- * Numbers are printed the same way everywhere (JSON and CSV):
+ * Numbers in CSV files (timeseries.csv, summary.csv):
  *   - integers (int64, uint64) in decimal;
  *   - doubles as the shortest of %.15g, %.16g, %.17g that reads back as
  *     the same double (C locale: "0.1", "3", "1e+20", "2.5e-07"), so they
  *     are exact and identical from run to run;
- *   - a non-finite double is `null` in JSON and an empty field in CSV.
+ *   - a non-finite double is an empty field.
  * CSV fields holding a comma, a double quote, a line break or a leading
- * or trailing space are double-quoted with "" for a quote (RFC 4180). */
+ * or trailing space are double-quoted with "" for a quote (RFC 4180).
+ * summary.json is json-glib's: integers in decimal, doubles with 17
+ * significant digits (0.1 is 0.10000000000000001: the same double), a
+ * non-finite double as null. */
 #ifndef MMSIM_RESULTS_H
 #define MMSIM_RESULTS_H
 
@@ -63,15 +66,22 @@ void results_json_free(struct results_json *j);
  * "zone_lock" if needed.  Members keep the order in which they were first
  * set; setting a key again replaces its value in place.  false (and
  * nothing changed) if the key is empty, has an empty component, or goes
- * through a value or ends on an object. */
+ * through a value or ends on an object.  Integers are signed 64-bit (a
+ * uint above G_MAXINT64 is kept as the nearest double); strings are
+ * UTF-8, invalid sequences replaced by U+FFFD. */
 bool results_json_set_int(struct results_json *j, const char *key, int64_t v);
 bool results_json_set_uint(struct results_json *j, const char *key, uint64_t v);
 bool results_json_set_double(struct results_json *j, const char *key, double v);
 bool results_json_set_string(struct results_json *j, const char *key, const char *v);
 bool results_json_set_bool(struct results_json *j, const char *key, bool v);
+/* Copy every member of from into the object at key, created if needed
+ * (nothing if from is empty).  false (and nothing changed) as above, or
+ * if key holds a value. */
+bool results_json_set_tree(struct results_json *j, const char *key,
+			   const struct results_json *from);
 
-/* Append the tree pretty-printed (2-space indent, trailing newline);
- * strings are escaped, invalid UTF-8 is replaced by U+FFFD. */
+/* Append the tree pretty-printed by json-glib (2-space indent, "key" :
+ * value, trailing newline).  json-glib 1.6 does not escape U+001F. */
 void results_json_print(const struct results_json *j, GString *out);
 /* Append the flat CSV form: a header line of the dotted keys of every
  * value in document order, then one line of values (strings unquoted

@@ -11,7 +11,7 @@ if grep -q 'warning' "$out/stderr"; then
 	exit 1
 fi
 head -1 "$out/timeseries.csv" | grep -q ',gb_free_now,gb_movable_only,gb_movable_obtainable,spb_empty,spb_clean,spb_tainted$'
-grep -q '"total_regions": 7' "$out/summary.json"
+grep -q '"total_regions" : 7' "$out/summary.json"
 for f in memory_map.png memory_map-before.png gb_yield.png memmap.dat memmap-before.dat; do
 	test -s "$out/$f"
 done

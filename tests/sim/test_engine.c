@@ -609,8 +609,9 @@ static void test_costs(void)
 	g_assert_null(costs_name(NR_COST_PARAMS));
 	g_assert_nonnull(costs_help(COST_PB_SCAN));
 	g_assert_cmpstr(names, ==, "list_op, merge_step, split_step, pb_scan, zone_section, "
-		       "pcp_section, zero_page, fault, pte, tlb_flush, cacheline_same_cpu, "
-			"cacheline_same_socket, "
+		       "pcp_section, zero_page, fault, pte, tlb_flush, migrate_isolate, "
+		       "migrate_unmap, migrate_copy, migrate_copy_remote, migrate_remap, "
+		       "tlb_shootdown, cacheline_same_cpu, cacheline_same_socket, "
 		       "cacheline_other_socket");
 	g_free(names);
 }

@@ -1,9 +1,10 @@
-/* The results folder: JSON and CSV rendering, number formats, atomic
+/* The results folder: JSON (json-glib) and CSV rendering, number formats, atomic
  * files, the time series, gnuplot plots and the progress line. */
 #include "sim/results.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -64,19 +65,19 @@ static void test_json_nesting(void)
 	s = json_text(j);
 	g_assert_cmpstr(s, ==,
 		"{\n"
-		"  \"scenario\": \"cross-cpu-churn\",\n"
-		"  \"zone_lock\": {\n"
-		"    \"acquisitions\": 1234,\n"
-		"    \"wait_share\": 0.25\n"
+		"  \"scenario\" : \"cross-cpu-churn\",\n"
+		"  \"zone_lock\" : {\n"
+		"    \"acquisitions\" : 1234,\n"
+		"    \"wait_share\" : 0.25\n"
 		"  },\n"
-		"  \"params\": {\n"
-		"    \"cpus\": 16,\n"
-		"    \"thp\": true\n"
+		"  \"params\" : {\n"
+		"    \"cpus\" : 16,\n"
+		"    \"thp\" : true\n"
 		"  },\n"
-		"  \"a\": {\n"
-		"    \"b\": {\n"
-		"      \"c\": {\n"
-		"        \"d\": -1\n"
+		"  \"a\" : {\n"
+		"    \"b\" : {\n"
+		"      \"c\" : {\n"
+		"        \"d\" : -1\n"
 		"      }\n"
 		"    }\n"
 		"  }\n"
@@ -131,56 +132,119 @@ static void test_json_conflicts(void)
 	results_json_free(j);
 }
 
+/* The string value of member name of the JSON text s, through
+ * json-glib's parser. */
+static char *parsed_string(const char *s, const char *name)
+{
+	JsonParser *p = json_parser_new();
+	char *v;
+
+	g_assert_true(json_parser_load_from_data(p, s, -1, NULL));
+	v = g_strdup(json_object_get_string_member(json_node_get_object(json_parser_get_root(p)),
+						   name));
+	g_object_unref(p);
+	return v;
+}
+
 static void test_json_escaping(void)
 {
+	static const char q[] = "say \"hi\"\\path\n\ttab\r\x01\x1e end \"e-1.0 2e+5.0";
 	struct results_json *j = results_json_new();
-	char *s;
+	char *s, *back;
 
-	results_json_set_string(j, "q", "say \"hi\"\\path\n\ttab\r\x01\x1f end");
+	results_json_set_string(j, "q", q);
 	results_json_set_string(j, "utf8", "µs \xff bad");
 	results_json_set_string(j, "key \"quoted\"", "");
 	s = json_text(j);
 	g_assert_cmpstr(s, ==,
 		"{\n"
-		"  \"q\": \"say \\\"hi\\\"\\\\path\\n\\ttab\\r\\u0001\\u001f end\",\n"
-		"  \"utf8\": \"µs \xef\xbf\xbd bad\",\n"
-		"  \"key \\\"quoted\\\"\": \"\"\n"
+		"  \"q\" : \"say \\\"hi\\\"\\\\path\\n\\ttab\\r\\u0001\\u001e end \\\"e-1.0 2e+5.0\",\n"
+		"  \"utf8\" : \"µs \xef\xbf\xbd bad\",\n"
+		"  \"key \\\"quoted\\\"\" : \"\"\n"
 		"}\n");
+	back = parsed_string(s, "q");
+	g_assert_cmpstr(back, ==, q);
+	g_free(back);
 	g_free(s);
 	results_json_free(j);
 }
 
+/* summary.csv keeps the shortest text that reads back as the same double;
+ * summary.json has json-glib's 17 digits, which read back as the same
+ * double too (and no "1e-08.0", json-glib 1.6's own). */
 static void test_numbers(void)
 {
-	static const struct { double v; const char *text; } cases[] = {
-		{ 0.1, "0.1" }, { 1.0 / 3, "0.3333333333333333" }, { 3.0, "3" },
-		{ -2.0, "-2" }, { 1e20, "1e+20" }, { 2.5e-7, "2.5e-07" },
-		{ -0.0, "0" }, { 123456789012345678.0, "1.2345678901234568e+17" },
-		{ 9007199254740993.0, "9007199254740992" }, { 0.30000000000000004,
-		  "0.30000000000000004" }, { NAN, "null" }, { INFINITY, "null" },
+	static const struct { double v; const char *csv, *json; } cases[] = {
+		{ 0.1, "0.1", "0.10000000000000001" },
+		{ 1.0 / 3, "0.3333333333333333", "0.33333333333333331" },
+		{ 3.0, "3", "3.0" }, { -2.0, "-2", "-2.0" },
+		{ 2.5e-7, "2.5e-07", "2.4999999999999999e-07" }, { -0.0, "0", "-0.0" },
+		{ 123456789012345678.0, "1.2345678901234568e+17", "1.2345678901234568e+17" },
+		{ 9007199254740993.0, "9007199254740992", "9007199254740992.0" },
+		{ 0.30000000000000004, "0.30000000000000004", "0.30000000000000004" },
+		{ 1e17, "1e+17", "1e+17" }, { 1e20, "1e+20", "1e+20" }, { 1e-08, "1e-08", "1e-08" },
+		{ NAN, "", "null" }, { INFINITY, "", "null" },
 	};
 	struct results_json *j = results_json_new();
+	JsonParser *p = json_parser_new();
 	char *s;
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		char *expect = g_strdup_printf("{\n  \"v\": %s\n}\n", cases[i].text);
+		char *json = g_strdup_printf("{\n  \"v\" : %s\n}\n", cases[i].json);
+		char *csv = g_strdup_printf("v\n%s\n", cases[i].csv);
+		JsonNode *n;
 
 		results_json_set_double(j, "v", cases[i].v);
 		s = json_text(j);
-		g_assert_cmpstr(s, ==, expect);
+		g_assert_cmpstr(s, ==, json);
+		g_assert_true(json_parser_load_from_data(p, s, -1, NULL));
+		n = json_object_get_member(json_node_get_object(json_parser_get_root(p)), "v");
+		if (!JSON_NODE_HOLDS_NULL(n))
+			g_assert_true(json_node_get_double(n) == cases[i].v);
 		g_free(s);
-		g_free(expect);
+		s = csv_text(j);
+		g_assert_cmpstr(s, ==, csv);
+		g_free(s);
+		g_free(csv);
+		g_free(json);
 	}
+	g_object_unref(p);
 	results_json_free(j);
 
 	j = results_json_new();
 	results_json_set_int(j, "min", G_MININT64);
-	results_json_set_uint(j, "max", G_MAXUINT64);
+	results_json_set_uint(j, "max", G_MAXINT64);
+	results_json_set_uint(j, "over", G_MAXUINT64);
 	results_json_set_double(j, "nan", NAN);
 	results_json_set_bool(j, "no", false);
 	s = csv_text(j);
-	g_assert_cmpstr(s, ==, "min,max,nan,no\n-9223372036854775808,18446744073709551615,,false\n");
+	g_assert_cmpstr(s, ==, "min,max,over,nan,no\n-9223372036854775808,9223372036854775807,"
+			"1.8446744073709552e+19,,false\n");
 	g_free(s);
+	results_json_free(j);
+}
+
+/* A tree of its own goes under a key in its order; an empty one adds
+ * nothing; a value in the way is a failure. */
+static void test_json_tree(void)
+{
+	struct results_json *j = results_json_new(), *t = results_json_new();
+	struct results_json *empty = results_json_new();
+	char *s;
+
+	results_json_set_int(t, "cpus", 16);
+	results_json_set_string(t, "a.b", "x");
+	results_json_set_int(j, "seed", 1);
+	g_assert_true(results_json_set_tree(j, "params", t));
+	g_assert_true(results_json_set_tree(j, "results", empty));
+	g_assert_false(results_json_set_tree(j, "seed", t));
+	g_assert_false(results_json_set_tree(j, "params.cpus", t));
+	results_json_set_int(j, "after", 2);
+	s = csv_text(j);
+	g_assert_cmpstr(s, ==, "seed,params.cpus,params.a.b,after\n1,16,x,2\n");
+	g_free(s);
+	results_json_free(empty);
+	results_json_free(t);
 	results_json_free(j);
 }
 
@@ -289,7 +353,7 @@ static void test_summary_files(void)
 	g_assert_cmpint(results_write_summary(r, j, NULL), ==, 0);
 	text = read_text(tmp, "summary.json");
 	g_assert_cmpstr(text, ==,
-		"{\n  \"seed\": 7,\n  \"zone_lock\": {\n    \"wait_share\": 0.5\n  }\n}\n");
+		"{\n  \"seed\" : 7,\n  \"zone_lock\" : {\n    \"wait_share\" : 0.5\n  }\n}\n");
 	g_free(text);
 	text = read_text(tmp, "summary.csv");
 	g_assert_cmpstr(text, ==, "seed,zone_lock.wait_share\n7,0.5\n");
@@ -463,6 +527,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/results/json/order", test_json_order);
 	g_test_add_func("/results/json/conflicts", test_json_conflicts);
 	g_test_add_func("/results/json/escaping", test_json_escaping);
+	g_test_add_func("/results/json/tree", test_json_tree);
 	g_test_add_func("/results/numbers", test_numbers);
 	g_test_add_func("/results/summary-csv", test_summary_csv);
 	g_test_add_func("/results/default-dir", test_default_dir);

@@ -5,6 +5,7 @@
  * order (memblock frees to the tail). */
 #include "helpers.h"
 #include "models/page_alloc.h"
+#include "models/procfs.h"
 
 static struct zone *dma(struct machine *m)
 {
@@ -426,6 +427,41 @@ static void test_checker_catches_corruption(void)
 	machine_destroy(m);
 }
 
+/* An upstream sub-pageblock fallback boosts the zone's watermarks by one
+ * pageblock (boost_watermark: max_boost is at least pageblock_nr_pages),
+ * and /proc/zoneinfo prints min/low/high with the boost included, as
+ * zoneinfo_show_print() does through min_wmark_pages() and friends.
+ * DMA32 of a 128 MiB node (28672 of 32768 pages): pages_min = 1448 kB / 4
+ * = 362; min = 362 * 28672 / 32768 = 316; step = max(316 >> 2, 28) = 79;
+ * so min 316, low 395, high 474, and 828, 907, 986 with a 512-page boost. */
+static void test_fallback_boost_in_zoneinfo(void)
+{
+	struct machine *m = test_machine(128 * MiB, false);
+	struct zone *z = dma32(m);
+	enum rmqueue_mode mode = RMQUEUE_NORMAL;
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; i < 28; i++)
+		mark_allocated(m, __rmqueue_smallest(z, 10, MIGRATE_MOVABLE), 10, MIGRATE_MOVABLE);
+	page_clear(&m->mm, 4096);
+	__free_one_page(z, 4096, 0, MIGRATE_MOVABLE, FPI_NONE);
+	g_assert_cmpuint(z->watermark_boost, ==, 0);
+
+	/* The only free page is movable: the unmovable request falls back. */
+	g_assert_cmpuint(__rmqueue(z, 0, MIGRATE_UNMOVABLE, 0, &mode), ==, 4096);
+	g_assert_cmpuint(z->watermark_boost, ==, pageblock_nr_pages);
+	g_assert_cmpuint(z->_watermark[WMARK_MIN], ==, 316);
+	proc_zoneinfo(m, s);
+	g_assert_nonnull(strstr(s->str, "Node 0, zone    DMA32\n"
+				"  pages free     0\n"
+				"        boost    512\n"
+				"        min      828\n"
+				"        low      907\n"
+				"        high     986\n"));
+	g_string_free(s, TRUE);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -438,6 +474,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/buddy/claim-refused-then-steal", test_claim_refused_then_steal);
 	g_test_add_func("/buddy/unmovable-sub-block-claim", test_unmovable_sub_block_claim);
 	g_test_add_func("/buddy/merge-respects-migratetypes", test_merge_respects_migratetypes);
+	g_test_add_func("/buddy/fallback-boost-in-zoneinfo", test_fallback_boost_in_zoneinfo);
 	g_test_add_func("/buddy/checker-catches-corruption", test_checker_catches_corruption);
 	return g_test_run();
 }

@@ -305,6 +305,33 @@ static void test_decay(void)
 	machine_destroy(m);
 }
 
+/* The pageset checker must notice a broken pageset and a stray
+ * PagePCPBuddy flag, or the tests that rely on it prove nothing. */
+static void test_checker_catches_corruption(void)
+{
+	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
+	pfn_t b;
+	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
+	char *report;
+
+	take_two(m, pcp0, b);
+	assert_invariants(m);
+	pcp0->count++;
+	report = check_invariants(m);
+	g_assert_nonnull(report);
+	g_assert_nonnull(strstr(report, "pcp->count is 511, its lists hold 510 pages"));
+	g_free(report);
+	pcp0->count--;
+
+	/* b is allocated: it may not carry the pcp's merge flag. */
+	m->mm.aux[b] |= PG_pcp_buddy;
+	report = check_invariants(m);
+	g_assert_nonnull(report);
+	g_assert_nonnull(strstr(report, "is PagePCPBuddy but not on a per-CPU list"));
+	g_free(report);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -317,5 +344,6 @@ int main(int argc, char **argv)
 			test_phase0_recovers_drained_block);
 	g_test_add_func("/pcp_buddy/dead-cpu-frees-go-to-zone", test_dead_cpu_frees_go_to_zone);
 	g_test_add_func("/pcp/decay", test_decay);
+	g_test_add_func("/pcp_buddy/checker-catches-corruption", test_checker_catches_corruption);
 	return g_test_run();
 }

@@ -1,0 +1,87 @@
+/* Page migration (mm/migrate.c): move allocated pages to new frames that
+ * the caller's callback provides, keeping every mapping of them.
+ *
+ * Movable here: anonymous pages of live processes (found through the
+ * owner record, the model's reverse map) and page-cache pages on an LRU,
+ * all of order 0.  Page tables, kvmalloc and other kernel pages never
+ * move.  A long-term pinned page (PG_pinned) fails as in the kernel: the
+ * pin's extra reference makes folio_migrate_mapping refuse it, and after
+ * the retries it is counted in pgmigrate_fail and left where it was.
+ *
+ * The caller isolates the pages (isolate_migratepage, the kernel's
+ * folio_isolate_lru), passes them to migrate_pages, and puts the ones not
+ * moved back (putback_movable_pages), as compaction, alloc_contig_range
+ * and move_pages(2) do; migrate_pages_to_node does all three for a list
+ * of pfns. */
+#ifndef MMSIM_MIGRATE_H
+#define MMSIM_MIGRATE_H
+
+#include "mm_env.h"
+#include "mmzone.h"
+
+/* At most this many pages share one TLB flush per address space
+ * (NR_MAX_BATCHED_MIGRATION, HPAGE_PMD_NR). */
+#define NR_MAX_BATCHED_MIGRATION 512
+
+enum migrate_mode {
+	MIGRATE_ASYNC,          /* compaction's first passes: one try per page */
+	MIGRATE_SYNC_LIGHT,
+	MIGRATE_SYNC,           /* pages that failed are tried again one at a time */
+};
+
+/* What happened to each page of a call. */
+enum migrate_status {
+	MIGRATE_MOVED,          /* moved, or freed by its owner meanwhile (the kernel counts both) */
+	MIGRATE_NOT_MOVABLE,    /* refused at isolation: not an anonymous or page-cache page */
+	MIGRATE_PINNED,         /* long-term pinned: left in place, counted in pgmigrate_fail */
+	MIGRATE_NO_TARGET,      /* the callback had no destination: counted in pgmigrate_fail */
+	MIGRATE_UNTRIED,        /* not tried: an earlier page had no destination */
+};
+
+struct migrate_stats {
+	unsigned long nr_succeeded;     /* pgmigrate_success */
+	unsigned long nr_failed_pages;  /* pgmigrate_fail: pinned and no destination */
+	unsigned long nr_pinned;
+	unsigned long nr_not_movable;
+	unsigned long nr_untried;
+};
+
+/* new_folio_t: a block allocated for src's contents, of src's order, or
+ * PFN_NONE.  Its owner record is overwritten with src's. */
+typedef pfn_t (*new_folio_t)(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private);
+/* free_folio_t: take back a destination that was not used. */
+typedef void (*free_folio_t)(struct mm_ctx *ctx, struct machine *m, pfn_t dst, void *private);
+
+/* folio_isolate_lru() for migration: whether pfn is a page migration can
+ * move, charging the LRU lock for it if so. */
+bool isolate_migratepage(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
+
+/* migrate_pages(): move the nr isolated pages at pfns to destinations from
+ * get_new_folio (given private); destinations not used go to put_new_folio
+ * (NULL: freed).  status[i] (may be NULL) says what became of pfns[i];
+ * stats (may be NULL) adds the counts, and pgmigrate_success/fail count
+ * them too.  Returns the number of pages not moved, or -MM_ENOMEM when the
+ * callback ran out (the pages after that one are not tried). */
+int migrate_pages(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr,
+		  new_folio_t get_new_folio, free_folio_t put_new_folio, void *private,
+		  enum migrate_mode mode, enum migrate_status *status, struct migrate_stats *stats);
+
+/* putback_movable_pages(): the pages migrate_pages did not move go back to
+ * their LRUs (the LRU lock, charged per page). */
+void putback_movable_pages(struct mm_ctx *ctx, const enum migrate_status *status, unsigned nr);
+
+/* alloc_migration_target() for node nid (private points to an int): an
+ * order-0 movable page on that node, or PFN_NONE (__GFP_THISNODE). */
+pfn_t alloc_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private);
+
+/* A list of pfns to node nid, as move_pages(2) does after looking the
+ * pages up: isolate each (a pfn listed twice fails the second time, as a
+ * page already isolated does), migrate them in MIGRATE_SYNC mode with
+ * alloc_migration_target, put back the rest.  Unlike move_pages(2), pages
+ * already on nid move too (within the node, as compaction moves them).
+ * Returns migrate_pages' value; status[i] (may be NULL) for pfns[i], stats
+ * added to. */
+int migrate_pages_to_node(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr,
+		       int nid, enum migrate_status *status, struct migrate_stats *stats);
+
+#endif

@@ -1,0 +1,39 @@
+/* The report of a run: its figures, read from the machine and the engine
+ * through one table (report.c) that gives both timeseries.csv's columns
+ * and summary.json's figures, and the rest of its results folder: the
+ * kernel-format files, cpu_wait.csv, memory maps and plots. */
+#ifndef MMSIM_REPORT_H
+#define MMSIM_REPORT_H
+
+#include "models/mmzone.h"
+#include "sim/engine.h"
+#include "sim/results.h"
+
+#include <stdint.h>
+
+struct report;
+
+/* Open the results folder dir (NULL: results/SCENARIO-TIMESTAMP) of the
+ * run of scenario with seed; plot_format is png, pdf or svg (NULL: png).
+ * NULL and a g_malloc'ed *err if the folder cannot be made. */
+struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
+			   const char *plot_format, char **err);
+/* The simulated time the current run stops at (0: open-ended), for the
+ * progress line. */
+void report_set_target(struct report *rep, uint64_t until_ns);
+/* Start timeseries.csv: a row now and one every interval_ns of simulated
+ * time, from a sampler thread of e, whose machine is m.  Only the first
+ * call counts; interval_ns 0 samples nothing. */
+void report_start_sampling(struct report *rep, struct machine *m, struct engine *e,
+			   uint64_t interval_ns);
+/* memmap-LABEL.dat and memory_map-LABEL.<format> now. */
+void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
+		       const char *label);
+/* End the run and free rep: the last row, summary.json/csv (with the
+ * scenario's params.* and results.*, each a tree of its own), the
+ * kernel-format files and the plots of machine m (NULL if the script
+ * built none) and its engine e (NULL if it never ran). */
+void report_close(struct report *rep, struct machine *m, struct engine *e,
+		  const struct results_json *params, const struct results_json *results);
+
+#endif
