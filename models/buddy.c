@@ -32,23 +32,17 @@ void account_freepages(struct zone *zone, long nr_pages, int mt)
 		zone->nr_free_highatomic += nr_pages;
 }
 
-/* __add_to_free_list() + set_buddy_order().  With superpageblocks the
- * block goes on its superpageblock's list (pfn_sb_free_area()) and the
- * zone's free_area keeps shadow counts. */
+/* __add_to_free_list() + set_buddy_order(); with superpageblocks the
+ * block goes on its superpageblock's list instead of the zone's. */
 static void add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
 	page_set(zmm(zone), pfn, PG_KIND_BUDDY, order, 0);
-	if (sb) {
-		pfn_list_add(zmm(zone), &sb->free_area[order].free_list[mt], pfn, tail);
-		sb->free_area[order].nr_free++;
-		sb->nr_free_pages += 1UL << order;
-		area->free_list[mt].nr++;
-	} else {
+	if (zone_has_spb(zone))
+		spb_add_to_free_list(zone, pfn, order, mt, tail);
+	else
 		pfn_list_add(zmm(zone), &area->free_list[mt], pfn, tail);
-	}
 	area->nr_free++;
 	zone->work.list_ops++;
 }
@@ -57,16 +51,11 @@ static void add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 static void del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
-	if (sb) {
-		pfn_list_del(zmm(zone), &sb->free_area[order].free_list[mt], pfn);
-		sb->free_area[order].nr_free--;
-		sb->nr_free_pages -= 1UL << order;
-		area->free_list[mt].nr--;
-	} else {
+	if (zone_has_spb(zone))
+		spb_del_from_free_list(zone, pfn, order, mt);
+	else
 		pfn_list_del(zmm(zone), &area->free_list[mt], pfn);
-	}
 	page_clear(zmm(zone), pfn);
 	area->nr_free--;
 	zone->work.list_ops++;
@@ -82,13 +71,9 @@ void del_page_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 static void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
-	if (sb) {
-		pfn_list_del(zmm(zone), &sb->free_area[order].free_list[old_mt], pfn);
-		pfn_list_add(zmm(zone), &sb->free_area[order].free_list[new_mt], pfn, true);
-		area->free_list[old_mt].nr--;
-		area->free_list[new_mt].nr++;
+	if (zone_has_spb(zone)) {
+		spb_move_to_free_list(zone, pfn, order, old_mt, new_mt);
 	} else {
 		pfn_list_del(zmm(zone), &area->free_list[old_mt], pfn);
 		pfn_list_add(zmm(zone), &area->free_list[new_mt], pfn, true);
@@ -123,25 +108,19 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 	struct memmap *mm = zmm(zone);
 	pfn_t buddy_pfn = 0;
 	bool to_tail;
-	bool spb = zone->superpageblocks != NULL;
+	bool spb = zone_has_spb(zone);
 	unsigned orig_order = order;
 
-	if (spb && order >= pageblock_order) {
-		/* Whole pageblocks coming back lose their type and usage bits;
-		 * each is judged by its own type. */
-		for (pfn_t p = pfn; p < pfn + (1u << order); p += pageblock_nr_pages) {
-			int pmt = get_pfnblock_migratetype(mm, p);
-
-			mark_pageblock_free(zone, p, &pmt);
-		}
-		if (mt != MIGRATE_CMA && mt != MIGRATE_ISOLATE)
-			mt = MIGRATE_MOVABLE;
+	/* A whole pageblock back in the zone buddy belongs to no CPU any more
+	 * (the per-cpu pageblock buddy's rule), whether it came whole or
+	 * merged up below; with superpageblocks it also drops its usage bits. */
+	if (spb) {
+		if (order >= pageblock_order)
+			mt = spb_free_pageblocks(zone, pfn, order, mt);
+	} else if (order == pageblock_order) {
+		clear_pcpblock_owner(zone->machine, pfn);
 	}
 	account_freepages(zone, 1L << order, mt);
-	/* A whole pageblock back in the zone buddy belongs to no CPU any
-	 * more (seed 001), whether it came whole or merged up below. */
-	if (!spb && order == pageblock_order)
-		clear_pcpblock_owner(zone->machine, pfn);
 
 	while (order < MAX_PAGE_ORDER) {
 		int buddy_mt = mt;
@@ -165,17 +144,10 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 		order++;
 		zone->work.merge_steps++;
 		if (order == pageblock_order) {
-			if (spb) {
-				int old_mt = mt;
-
-				mark_pageblock_free(zone, pfn, &mt);
-				if (mt != old_mt) {
-					account_freepages(zone, -(1L << orig_order), old_mt);
-					account_freepages(zone, 1L << orig_order, mt);
-				}
-			} else {
+			if (spb)
+				mt = spb_merged_pageblock_free(zone, pfn, mt, orig_order);
+			else
 				clear_pcpblock_owner(zone->machine, pfn);
-			}
 		}
 	}
 
@@ -212,159 +184,34 @@ unsigned expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int m
 	return nr_added;
 }
 
-/* The superpageblock side of page_del_and_expand(): the covered
- * pageblocks are in use (all of them, even those whose halves stay
- * free) and have handed out mt. */
-static void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt)
-{
-	struct memmap *mm = zmm(zone);
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
-
-	if (!sb)
-		return;
-	if (high >= pageblock_order) {
-		for (pfn_t p = pfn; p < pfn + (1u << high); p += pageblock_nr_pages) {
-			uint16_t *f = &mm->pb_flags[pfn_to_pb(p)];
-
-			if (*f & PB_all_free) {
-				*f &= (uint16_t)~PB_all_free;
-				superpageblock_pb_now_used(zone, p);
-			}
-			__spb_set_has_type(zone, p, mt);
-		}
-	} else {
-		__spb_set_has_type(zone, pfn, mt);
-	}
-	spb_update_list(sb);
-}
-
 void page_del_and_expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned high, int mt)
 {
 	long nr_pages = 1L << high;
 
-	spb_mark_taken(zone, pfn, high, mt);
-
+	if (zone_has_spb(zone))
+		spb_mark_taken(zone, pfn, high, mt);
 	del_from_free_list(zone, pfn, high, mt);
 	nr_pages -= expand(zone, pfn, low, high, mt);
 	account_freepages(zone, -nr_pages, mt);
 }
 
-/* claim_whole_block(): free pageblocks change type whole. */
-static pfn_t claim_whole_block(struct zone *zone, pfn_t pfn, unsigned current_order,
-			       unsigned order, int new_mt, int old_mt)
+pfn_t claim_whole_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
+			int new_mt, int old_mt)
 {
-	struct memmap *mm = zmm(zone);
 	unsigned nr_added;
 
-	for (pfn_t p = pfn; p < pfn + (1u << current_order); p += pageblock_nr_pages) {
-		uint16_t *f = &mm->pb_flags[pfn_to_pb(p)];
-
-		if (*f & PB_all_free) {
-			*f &= (uint16_t)~PB_all_free;
-			superpageblock_pb_now_used(zone, p);
-		}
-		__spb_set_has_type(zone, p, new_mt);
-	}
 	del_page_from_free_list(zone, pfn, current_order, old_mt);
-	change_pageblock_range(mm, pfn, current_order, new_mt);
+	change_pageblock_range(zmm(zone), pfn, current_order, new_mt);
 	nr_added = expand(zone, pfn, order, current_order, new_mt);
 	account_freepages(zone, nr_added, new_mt);
-	spb_update_list(pfn_to_superpageblock(zone, pfn));
 	return pfn;
-}
-
-/* The first block of order order..MAX_PAGE_ORDER on sb's mt lists. */
-static pfn_t sb_take(struct zone *zone, struct superpageblock *sb, unsigned order,
-		     unsigned from, int mt)
-{
-	for (unsigned o = from; o < NR_PAGE_ORDERS; o++) {
-		pfn_t pfn = sb->free_area[o].free_list[mt].head;
-
-		if (pfn == PFN_NONE)
-			continue;
-		page_del_and_expand(zone, pfn, order, o, mt);
-		return pfn;
-	}
-	return PFN_NONE;
-}
-
-/* __rmqueue_smallest() with superpageblocks: the passes of MODEL 4.5. */
-static pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
-{
-	bool movable = mt == MIGRATE_MOVABLE;
-	int pref = movable ? SB_CLEAN : SB_TAINTED;
-	unsigned big = order > pageblock_order ? order : pageblock_order;
-	pfn_t pfn;
-
-	/* Pass 1: the preferred category, fullest first. */
-	for (int full = 0; full < __NR_SB_FULLNESS; full++)
-		for_each_spb_on(zone, &zone->spb_lists[pref][full], sb) {
-			if (!sb->nr_free_pages)
-				continue;
-			pfn = sb_take(zone, sb, order, order, mt);
-			if (pfn != PFN_NONE)
-				return pfn;
-		}
-	/* Pass 2: non-movable work claims free pageblocks of tainted ones. */
-	if (!movable && mt != MIGRATE_CMA) {
-		for (int full = 0; full < __NR_SB_FULLNESS; full++)
-			for_each_spb_on(zone, &zone->spb_lists[SB_TAINTED][full], sb) {
-				if (!sb->nr_free)
-					continue;
-				for (unsigned o = big; o < NR_PAGE_ORDERS; o++) {
-					pfn = sb->free_area[o].free_list[MIGRATE_MOVABLE].head;
-					if (pfn == PFN_NONE)
-						continue;
-					int bmt = get_pfnblock_migratetype(zmm(zone), pfn);
-
-					if (bmt == MIGRATE_ISOLATE || bmt == MIGRATE_CMA)
-						continue;
-					return claim_whole_block(zone, pfn, o, order, mt,
-								 MIGRATE_MOVABLE);
-				}
-			}
-	}
-	/* Pass 3: whole pageblocks of empty superpageblocks. */
-	for_each_spb_on(zone, &zone->spb_empty, sb) {
-		if (!sb->nr_free_pages)
-			continue;
-		pfn = sb_take(zone, sb, order, big, mt);
-		if (pfn != PFN_NONE)
-			return pfn;
-	}
-	/* Pass 4: movable work may use tainted ones above their reserve. */
-	if (movable) {
-		for (int full = 0; full < __NR_SB_FULLNESS; full++)
-			for_each_spb_on(zone, &zone->spb_lists[SB_TAINTED][full], sb) {
-				if (!sb->nr_free_pages || sb->nr_free <= SPB_TAINTED_RESERVE)
-					continue;
-				pfn = sb_take(zone, sb, order, order, MIGRATE_MOVABLE);
-				if (pfn != PFN_NONE)
-					return pfn;
-			}
-	}
-	return PFN_NONE;
-}
-
-/* __rmqueue_from_sb(): a MOVABLE pageblock-or-larger block of one superpageblock. */
-pfn_t __rmqueue_from_sb(struct zone *zone, struct superpageblock *sb, unsigned order, int mt)
-{
-	return sb_take(zone, sb, order, order, mt);
 }
 
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
 {
-	if (zone->superpageblocks)
+	if (zone_has_spb(zone))
 		return __rmqueue_smallest_spb(zone, order, mt);
-	for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
-		pfn_t pfn = zone->free_area[o].free_list[mt].head;
-
-		if (pfn == PFN_NONE)
-			continue;
-		page_del_and_expand(zone, pfn, order, o, mt);
-		return pfn;
-	}
-	return PFN_NONE;
+	return rmqueue_first_free(zone, zone->free_area, order, order, mt);
 }
 
 static pfn_t __rmqueue_cma_fallback(struct zone *zone, unsigned order)
@@ -482,46 +329,22 @@ bool should_try_claim_block(unsigned order, int start_mt)
 int find_suitable_fallback(const struct free_area *area, unsigned order, int mt, bool claimable)
 {
 	if (claimable && !should_try_claim_block(order, mt))
-		return -2;
+		return FALLBACK_NOT_CLAIMABLE;
 	if (area->nr_free == 0)
-		return -1;
+		return FALLBACK_NONE;
 	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
 		int fmt = fallbacks[mt][i];
 
 		if (!free_area_empty(area, fmt))
 			return fmt;
 	}
-	return -1;
+	return FALLBACK_NONE;
 }
 
-pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
-			 int start_type, int block_type, unsigned alloc_flags)
+pfn_t __try_to_claim_block(struct zone *zone, pfn_t pfn, int start_type, int block_type)
 {
-	struct memmap *mm = zmm(zone);
 	int free_pages, movable_pages, alike_pages;
 	pfn_t start_pfn;
-
-	if (zone->superpageblocks) {
-		int bmt = get_pfnblock_migratetype(mm, pfn);
-
-		if (bmt == MIGRATE_ISOLATE || bmt == MIGRATE_CMA)
-			return PFN_NONE;
-		if (current_order >= pageblock_order)
-			return claim_whole_block(zone, pfn, current_order, order, start_type,
-						 block_type);
-	}
-	if (current_order >= pageblock_order) {
-		del_from_free_list(zone, pfn, current_order, block_type);
-		account_freepages(zone, -(1L << current_order), block_type);
-		change_pageblock_range(mm, pfn, current_order, start_type);
-		unsigned nr_added = expand(zone, pfn, order, current_order, start_type);
-		account_freepages(zone, nr_added, start_type);
-		return pfn;
-	}
-
-	/* The series tip does not boost. */
-	if (!zone->superpageblocks && boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
-		zone->flags |= ZONE_BOOSTED_WATERMARK;
 
 	if (!prep_move_freepages_block(zone, pfn, &start_pfn, &free_pages, &movable_pages))
 		return PFN_NONE;
@@ -533,116 +356,34 @@ pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, u
 	else
 		alike_pages = 0;
 
-	if (free_pages + alike_pages >= (1 << (pageblock_order - 1))) {
-		__move_freepages_block(zone, start_pfn, block_type, start_type);
-		set_pageblock_migratetype(mm, start_pfn, start_type);
-		if (zone->superpageblocks) {
-			__spb_set_has_type(zone, start_pfn, start_type);
-			__spb_set_has_type(zone, start_pfn, block_type);
-			spb_update_list(pfn_to_superpageblock(zone, start_pfn));
-		}
-		return __rmqueue_smallest(zone, order, start_type);
-	}
-	return PFN_NONE;
+	if (free_pages + alike_pages < (1 << (pageblock_order - 1)))
+		return PFN_NONE;
+	__move_freepages_block(zone, start_pfn, block_type, start_type);
+	set_pageblock_migratetype(zmm(zone), start_pfn, start_type);
+	return start_pfn;
 }
 
-#define SB_SEARCH_PREFERRED 0x1
-#define SB_SEARCH_EMPTY 0x2
-#define SB_SEARCH_FALLBACK 0x4
-
-/* The first fallback type with a block of this order on sb's lists, or -1. */
-static int sb_fallback_type(const struct superpageblock *sb, unsigned order, int start)
+pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
+			 int start_type, int block_type, unsigned alloc_flags)
 {
-	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
-		int f = fallbacks[start][i];
-
-		if (!pfn_list_empty(&sb->free_area[order].free_list[f]))
-			return f;
-	}
-	return -1;
-}
-
-static pfn_t sb_find_in_category(struct zone *zone, int cat, unsigned order, int start, int *fmt)
-{
-	for (int full = 0; full < __NR_SB_FULLNESS; full++)
-		for_each_spb_on(zone, &zone->spb_lists[cat][full], sb) {
-			if (start == MIGRATE_MOVABLE && cat == SB_TAINTED &&
-			    sb->nr_free <= SPB_TAINTED_RESERVE)
-				continue;
-			int f = sb_fallback_type(sb, order, start);
-
-			if (f >= 0) {
-				*fmt = f;
-				return sb->free_area[order].free_list[f].head;
-			}
-		}
-	return PFN_NONE;
-}
-
-/* __rmqueue_sb_find_fallback() */
-static pfn_t __rmqueue_sb_find_fallback(struct zone *zone, unsigned order, int start, int *fmt,
-					unsigned cats)
-{
-	int pref = start == MIGRATE_MOVABLE ? SB_CLEAN : SB_TAINTED;
-	pfn_t pfn;
-
-	if (cats & SB_SEARCH_PREFERRED) {
-		pfn = sb_find_in_category(zone, pref, order, start, fmt);
-		if (pfn != PFN_NONE)
-			return pfn;
-	}
-	if (cats & SB_SEARCH_EMPTY) {
-		for_each_spb_on(zone, &zone->spb_empty, sb) {
-			int f = sb_fallback_type(sb, order, start);
-
-			if (f >= 0) {
-				*fmt = f;
-				return sb->free_area[order].free_list[f].head;
-			}
-		}
-	}
-	if (cats & SB_SEARCH_FALLBACK)
-		return sb_find_in_category(zone, !pref, order, start, fmt);
-	return PFN_NONE;
-}
-
-/* __rmqueue_claim() with superpageblocks: category-major, largest first. */
-static pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt,
-				 unsigned alloc_flags)
-{
-	static const unsigned steps[] = { SB_SEARCH_PREFERRED, SB_SEARCH_EMPTY, SB_SEARCH_FALLBACK };
-	int min_order = (int)order;
-	/* A caller with a fallback stays in its preferred category. */
-	unsigned nr_steps = (alloc_flags & ALLOC_HAS_FALLBACK) ? 1 : 3;
-
-	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
-		min_order = pageblock_order;
-	for (unsigned i = 0; i < nr_steps; i++) {
-		for (int o = MAX_PAGE_ORDER; o >= min_order; o--) {
-			int fmt;
-
-			if (!should_try_claim_block((unsigned)o, start_mt))
-				break;
-			pfn_t pfn = __rmqueue_sb_find_fallback(zone, (unsigned)o, start_mt, &fmt,
-							       steps[i]);
-			if (pfn == PFN_NONE)
-				continue;
-			pfn = try_to_claim_block(zone, pfn, (unsigned)o, order, start_mt, fmt,
-						 alloc_flags);
-			if (pfn != PFN_NONE)
-				return pfn;
-		}
-	}
-	return PFN_NONE;
+	if (zone_has_spb(zone))
+		return try_to_claim_block_spb(zone, pfn, current_order, order, start_type,
+					      block_type);
+	if (current_order >= pageblock_order)
+		return claim_whole_block(zone, pfn, current_order, order, start_type, block_type);
+	if (boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
+		zone->flags |= ZONE_BOOSTED_WATERMARK;
+	if (__try_to_claim_block(zone, pfn, start_type, block_type) == PFN_NONE)
+		return PFN_NONE;
+	return __rmqueue_smallest(zone, order, start_type);
 }
 
 pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
 	int min_order = (int)order;
 
-	if (zone->superpageblocks)
+	if (zone_has_spb(zone))
 		return __rmqueue_claim_spb(zone, order, start_mt, alloc_flags);
-
 	/* Under NOFRAGMENT only whole pageblocks may change hands; the caller
 	 * retries the zonelist without it before fragmenting. */
 	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
@@ -653,9 +394,9 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 		struct free_area *area = &zone->free_area[o];
 		int fmt = find_suitable_fallback(area, (unsigned)o, start_mt, true);
 
-		if (fmt == -1)
+		if (fmt == FALLBACK_NONE)
 			continue;
-		if (fmt == -2)
+		if (fmt == FALLBACK_NOT_CLAIMABLE)
 			break;
 		pfn_t pfn = area->free_list[fmt].head;
 		pfn = try_to_claim_block(zone, pfn, (unsigned)o, order, start_mt, fmt, alloc_flags);
@@ -667,31 +408,13 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 
 pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
-	if (zone->superpageblocks) {
-		unsigned cats = SB_SEARCH_PREFERRED;
-
-		if (!(alloc_flags & ALLOC_HAS_FALLBACK))
-			cats |= SB_SEARCH_FALLBACK;
-		for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
-			int fmt;
-			pfn_t pfn = __rmqueue_sb_find_fallback(zone, o, start_mt, &fmt, cats);
-
-			if (pfn == PFN_NONE)
-				continue;
-			page_del_and_expand(zone, pfn, order, o, fmt);
-			if (fmt != start_mt) {
-				__spb_set_has_type(zone, pfn, start_mt);
-				spb_update_list(pfn_to_superpageblock(zone, pfn));
-			}
-			return pfn;
-		}
-		return PFN_NONE;
-	}
+	if (zone_has_spb(zone))
+		return __rmqueue_steal_spb(zone, order, start_mt, alloc_flags);
 	for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
 		struct free_area *area = &zone->free_area[o];
 		int fmt = find_suitable_fallback(area, o, start_mt, false);
 
-		if (fmt == -1)
+		if (fmt == FALLBACK_NONE)
 			continue;
 		pfn_t pfn = area->free_list[fmt].head;
 		page_del_and_expand(zone, pfn, order, o, fmt);

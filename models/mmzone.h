@@ -74,11 +74,8 @@ struct kvmalloc_stats;
 struct machine;
 
 /* Superpageblocks (policy spb): 1 GiB regions of a zone, each with its own
- * buddy free lists, sorted on zone lists by category and fullness. */
-#define SUPERPAGEBLOCK_NR_PAGEBLOCKS (SUPERPAGEBLOCK_NR_PAGES / pageblock_nr_pages)
-#define SPB_TAINTED_RESERVE 4
-#define SPB_NONE UINT32_MAX
-
+ * buddy free lists, sorted on zone lists by category and fullness.  The
+ * zone embeds its lists; the rest is in superpageblock.h. */
 enum sb_category { SB_CLEAN, SB_TAINTED, __NR_SB_CATEGORIES };
 enum sb_fullness { SB_FULL, SB_FULL_75, SB_FULL_50, SB_FULL_25, SB_ALMOST_EMPTY,
 		   __NR_SB_FULLNESS };
@@ -88,19 +85,7 @@ struct spb_list {
 	uint32_t head, tail, nr;
 };
 
-struct superpageblock {
-	uint16_t nr_free;           /* pageblocks with PB_all_free */
-	uint16_t nr_unmovable, nr_reclaimable, nr_movable;  /* PB_has_* counts */
-	uint16_t nr_reserved;       /* slots in the zone span never initialised */
-	uint16_t total_pageblocks;  /* slots inside the zone span */
-	bool contig_allocated;
-	unsigned long nr_free_pages;    /* pages on this superpageblock's free lists */
-	uint32_t list_next, list_prev;  /* the list link */
-	struct spb_list *on_list;       /* the zone list it is on, NULL if none */
-	pfn_t start_pfn;
-	struct zone *zone;
-	struct free_area free_area[NR_PAGE_ORDERS];
-};
+struct superpageblock;
 
 struct zone {
 	struct machine *machine;
@@ -125,7 +110,7 @@ struct zone {
 	/* With superpageblocks, free blocks live on the superpageblocks' lists
 	 * and free_area[o].nr_free and free_list[mt].nr are shadow counts. */
 	struct free_area free_area[NR_PAGE_ORDERS];
-	struct superpageblock *superpageblocks;  /* NULL unless policy spb */
+	struct superpageblock *superpageblocks;  /* see zone_has_spb() */
 	uint32_t nr_superpageblocks;
 	pfn_t superpageblock_base_pfn;
 	struct spb_list spb_empty, spb_isolated;
@@ -137,7 +122,11 @@ static inline bool populated_zone(const struct zone *z)
 	return z->present_pages != 0;
 }
 
-/* The zone's free blocks live on superpageblocks (policy spb). */
+/* The zone's free blocks live on superpageblocks: the allocator variant
+ * test of the shared buddy and pageset paths.  Policy spb gives every zone
+ * populated at boot a superpageblock array and no other zone ever gets
+ * one: zonelists hold only populated zones and hotplug grows only those,
+ * so for every zone the allocator uses this equals m->policy == POLICY_SPB. */
 static inline bool zone_has_spb(const struct zone *z)
 {
 	return z->superpageblocks != NULL;

@@ -1,7 +1,7 @@
-#include "superpageblock.h"
+#include "superpageblock_internal.h"
+#include "buddy.h"
 #include "pcp.h"
 
-#include <glib.h>
 #include <string.h>
 
 const char *const sb_category_names[__NR_SB_CATEGORIES] = { "clean", "tainted" };
@@ -9,7 +9,8 @@ const char *const sb_fullness_names[__NR_SB_FULLNESS] = {
 	"full", "75pct", "50pct", "25pct", "almost_empty",
 };
 
-/* spb_get_category() */
+/* spb_get_category(): tainted as soon as one pageblock holds non-movable
+ * memory or is still reserved. */
 enum sb_category spb_get_category(const struct superpageblock *sb)
 {
 	if (sb->nr_unmovable || sb->nr_reclaimable || sb->nr_reserved)
@@ -45,7 +46,7 @@ static uint32_t spb_index(struct zone *zone, const struct superpageblock *sb)
 	return (uint32_t)(sb - zone->superpageblocks);
 }
 
-void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb)
+static void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb)
 {
 	uint32_t i = spb_index(zone, sb);
 
@@ -60,7 +61,7 @@ void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpagebl
 	sb->on_list = l;
 }
 
-void spb_list_del(struct zone *zone, struct superpageblock *sb)
+static void spb_list_del(struct zone *zone, struct superpageblock *sb)
 {
 	struct spb_list *l = sb->on_list;
 
@@ -89,7 +90,7 @@ struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock 
 }
 
 /* spb_update_list(): always to the tail, which rotates a bucket. */
-void spb_update_list(struct superpageblock *sb)
+static void spb_update_list(struct superpageblock *sb)
 {
 	struct zone *zone = sb->zone;
 
@@ -97,6 +98,23 @@ void spb_update_list(struct superpageblock *sb)
 		return;
 	spb_list_del(zone, sb);
 	spb_list_add_tail(zone, spb_target_list(zone, sb), sb);
+}
+
+/* migratetype_to_has_bit(): 0 for types that leave no mark. */
+static uint16_t migratetype_to_has_bit(int mt)
+{
+	switch (mt) {
+	case MIGRATE_UNMOVABLE:
+	case MIGRATE_HIGHATOMIC:
+		return PB_has_unmovable;
+	case MIGRATE_RECLAIMABLE:
+		return PB_has_reclaimable;
+	case MIGRATE_MOVABLE:
+	case MIGRATE_CMA:
+		return PB_has_movable;
+	default:
+		return 0;
+	}
 }
 
 static uint16_t *spb_counter(struct superpageblock *sb, uint16_t bit)
@@ -111,8 +129,9 @@ static uint16_t *spb_counter(struct superpageblock *sb, uint16_t bit)
 	}
 }
 
-/* __spb_set_has_type() */
-void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt)
+/* __spb_set_has_type(): the pageblock at pfn has handed out mt; only the
+ * first mark of each kind counts. */
+static void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 	uint16_t bit = migratetype_to_has_bit(mt);
@@ -124,8 +143,8 @@ void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt)
 	(*spb_counter(sb, bit))++;
 }
 
-/* __spb_clear_has_type() */
-void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt)
+/* __spb_clear_has_type(): undoes __spb_set_has_type() for mt. */
+static void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 	uint16_t bit = migratetype_to_has_bit(mt);
@@ -140,8 +159,9 @@ void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt)
 		(*c)--;
 }
 
-/* superpageblock_pb_now_free() */
-void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn)
+/* superpageblock_pb_now_free(): one more wholly free pageblock, which may
+ * move the superpageblock to another zone list. */
+static void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
@@ -151,8 +171,8 @@ void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn)
 	spb_update_list(sb);
 }
 
-/* superpageblock_pb_now_used() */
-void superpageblock_pb_now_used(struct zone *zone, pfn_t pfn)
+/* superpageblock_pb_now_used(): one wholly free pageblock fewer, likewise. */
+static void superpageblock_pb_now_used(struct zone *zone, pfn_t pfn)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
@@ -163,8 +183,9 @@ void superpageblock_pb_now_used(struct zone *zone, pfn_t pfn)
 	spb_update_list(sb);
 }
 
-/* mark_pageblock_free() */
-void mark_pageblock_free(struct zone *zone, pfn_t pfn, int *mt)
+/* mark_pageblock_free(): the pageblock at pfn is wholly free again: no
+ * usage bits, no CPU owner; a non-movable label (and *mt) turns MOVABLE. */
+static void mark_pageblock_free(struct zone *zone, pfn_t pfn, int *mt)
 {
 	struct memmap *mm = &zone->machine->mm;
 	uint16_t *f = &mm->pb_flags[pfn_to_pb(pfn)];
@@ -183,7 +204,19 @@ void mark_pageblock_free(struct zone *zone, pfn_t pfn, int *mt)
 	}
 }
 
-/* init_pageblock_migratetype(): the block becomes real memory. */
+/* mark_pageblock_used(): the pageblock at pfn hands out mt, so it is no
+ * longer wholly free. */
+static void mark_pageblock_used(struct zone *zone, pfn_t pfn, int mt)
+{
+	uint16_t *f = &zone->machine->mm.pb_flags[pfn_to_pb(pfn)];
+
+	if (*f & PB_all_free) {
+		*f &= (uint16_t)~PB_all_free;
+		superpageblock_pb_now_used(zone, pfn);
+	}
+	__spb_set_has_type(zone, pfn, mt);
+}
+
 void init_pageblock_migratetype(struct zone *zone, pfn_t pfn, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
@@ -207,10 +240,7 @@ static void spb_list_init(struct spb_list *l)
  * until init_pageblock_migratetype() reaches them. */
 static void init_one_superpageblock(struct zone *zone, struct superpageblock *sb, uint64_t s)
 {
-	uint64_t start = zone->zone_start_pfn, end = zone_end_pfn(zone);
-	uint64_t e = s + SUPERPAGEBLOCK_NR_PAGES;
-	uint64_t lo = MAX(s, start), hi = MIN(e, end);
-	uint64_t pages = hi > lo ? hi - lo : 0;
+	pfn_t lo, hi;
 
 	memset(sb, 0, sizeof(*sb));
 	sb->zone = zone;
@@ -219,25 +249,32 @@ static void init_one_superpageblock(struct zone *zone, struct superpageblock *sb
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			pfn_list_init(&sb->free_area[o].free_list[mt], (unsigned)o);
-	sb->total_pageblocks = sb->nr_reserved =
-		(uint16_t)((pages + pageblock_nr_pages - 1) / pageblock_nr_pages);
+	sb->total_pageblocks = sb->nr_reserved = spb_span(zone, s, &lo, &hi);
 }
 
-/* setup_superpageblocks() + init_one_superpageblock() */
-void setup_superpageblocks(struct zone *zone)
+/* The superpageblock-aligned cover of the zone span: its first pfn, and
+ * the number of superpageblocks in it. */
+static uint64_t zone_spb_cover(const struct zone *zone, uint32_t *nr)
 {
-	pfn_t start = zone->zone_start_pfn, end = zone_end_pfn(zone);
-	uint64_t base = start & ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
-	uint64_t top = ((uint64_t)end + SUPERPAGEBLOCK_NR_PAGES - 1) &
+	uint64_t base = zone->zone_start_pfn & ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
+	uint64_t top = ((uint64_t)zone_end_pfn(zone) + SUPERPAGEBLOCK_NR_PAGES - 1) &
 		       ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
 
-	spb_list_init(&zone->spb_empty);
-	spb_list_init(&zone->spb_isolated);
-	for (int c = 0; c < __NR_SB_CATEGORIES; c++)
-		for (int f = 0; f < __NR_SB_FULLNESS; f++)
-			spb_list_init(&zone->spb_lists[c][f]);
+	*nr = (uint32_t)((top - base) >> SUPERPAGEBLOCK_ORDER);
+	return base;
+}
+
+/* setup_superpageblocks(): the array covering the zone span, every
+ * superpageblock with slots starting on the tainted/full list (its slots
+ * are reserved) until init_pageblock_migratetype() reaches them. */
+void setup_superpageblocks(struct zone *zone)
+{
+	uint64_t base = zone_spb_cover(zone, &zone->nr_superpageblocks);
+	struct spb_list *lists[NR_ZONE_SPB_LISTS];
+
+	for (unsigned k = 0, nl = zone_spb_lists(zone, lists); k < nl; k++)
+		spb_list_init(lists[k]);
 	zone->superpageblock_base_pfn = (pfn_t)base;
-	zone->nr_superpageblocks = (uint32_t)((top - base) >> SUPERPAGEBLOCK_ORDER);
 	zone->superpageblocks = g_new0(struct superpageblock, zone->nr_superpageblocks);
 	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
 		struct superpageblock *sb = &zone->superpageblocks[i];
@@ -253,6 +290,18 @@ static uint32_t shift_index(uint32_t i, uint32_t off)
 	return i == SPB_NONE ? SPB_NONE : i + off;
 }
 
+/* The zone span grew into sb: the new slots are reserved. */
+static void spb_grow_total(struct superpageblock *sb)
+{
+	pfn_t lo, hi;
+	uint16_t pbs = spb_span(sb->zone, sb->start_pfn, &lo, &hi);
+
+	if (pbs > sb->total_pageblocks) {
+		sb->nr_reserved += pbs - sb->total_pageblocks;
+		sb->total_pageblocks = pbs;
+	}
+}
+
 /* resize_zone_superpageblocks(): a new array covering the grown span; old
  * superpageblocks keep their free lists and list positions (their links
  * are indices, shifted if the base moved down), new slots start reserved,
@@ -263,28 +312,17 @@ static uint32_t shift_index(uint32_t i, uint32_t off)
  * skips the reallocation), so counters stay within the total. */
 void resize_zone_superpageblocks(struct zone *zone)
 {
-	pfn_t start = zone->zone_start_pfn, end = zone_end_pfn(zone);
-	uint64_t base = start & ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
-	uint64_t top = ((uint64_t)end + SUPERPAGEBLOCK_NR_PAGES - 1) &
-		       ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
-	uint32_t nr = (uint32_t)((top - base) >> SUPERPAGEBLOCK_ORDER);
+	uint32_t nr;
+	uint64_t base = zone_spb_cover(zone, &nr);
 	uint32_t off = (uint32_t)((zone->superpageblock_base_pfn - base) >> SUPERPAGEBLOCK_ORDER);
 	struct superpageblock *old = zone->superpageblocks, *sbs;
 	uint32_t old_nr = zone->nr_superpageblocks;
-	struct spb_list *lists[2 + __NR_SB_CATEGORIES * __NR_SB_FULLNESS];
-	unsigned nl = 0;
+	struct spb_list *lists[NR_ZONE_SPB_LISTS];
 
 	if (!zone->spanned_pages || !old)
 		return;
 	if (base == zone->superpageblock_base_pfn && nr == old_nr) {
-		struct superpageblock *sb = &old[old_nr - 1];
-		uint64_t lo = MAX((uint64_t)sb->start_pfn, (uint64_t)start);
-		uint16_t pbs = (uint16_t)((end - lo + pageblock_nr_pages - 1) / pageblock_nr_pages);
-
-		if (pbs > sb->total_pageblocks) {
-			sb->nr_reserved += pbs - sb->total_pageblocks;
-			sb->total_pageblocks = pbs;
-		}
+		spb_grow_total(&old[old_nr - 1]);
 		return;
 	}
 	sbs = g_new0(struct superpageblock, nr);
@@ -295,24 +333,13 @@ void resize_zone_superpageblocks(struct zone *zone)
 	}
 	for (uint32_t i = 0; i < old_nr; i++) {
 		struct superpageblock *sb = &sbs[i + off];
-		uint64_t s = old[i].start_pfn;
-		uint64_t lo = MAX(s, (uint64_t)start), hi = MIN(s + SUPERPAGEBLOCK_NR_PAGES, (uint64_t)end);
-		uint16_t pbs = (uint16_t)((hi - lo + pageblock_nr_pages - 1) / pageblock_nr_pages);
 
 		*sb = old[i];
 		sb->list_next = shift_index(sb->list_next, off);
 		sb->list_prev = shift_index(sb->list_prev, off);
-		if (pbs > sb->total_pageblocks) {
-			sb->nr_reserved += pbs - sb->total_pageblocks;
-			sb->total_pageblocks = pbs;
-		}
+		spb_grow_total(sb);
 	}
-	lists[nl++] = &zone->spb_empty;
-	lists[nl++] = &zone->spb_isolated;
-	for (int c = 0; c < __NR_SB_CATEGORIES; c++)
-		for (int f = 0; f < __NR_SB_FULLNESS; f++)
-			lists[nl++] = &zone->spb_lists[c][f];
-	for (unsigned k = 0; k < nl; k++) {
+	for (unsigned k = 0, nl = zone_spb_lists(zone, lists); k < nl; k++) {
 		lists[k]->head = shift_index(lists[k]->head, off);
 		lists[k]->tail = shift_index(lists[k]->tail, off);
 	}
@@ -333,6 +360,260 @@ void free_superpageblocks(struct zone *zone)
 	zone->nr_superpageblocks = 0;
 }
 
+int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	struct memmap *mm = &zone->machine->mm;
+
+	/* Each pageblock is judged by its own type; the block as a whole
+	 * goes back MOVABLE. */
+	for (pfn_t p = pfn; p < pfn + (1u << order); p += pageblock_nr_pages) {
+		int pmt = get_pfnblock_migratetype(mm, p);
+
+		mark_pageblock_free(zone, p, &pmt);
+	}
+	if (mt != MIGRATE_CMA && mt != MIGRATE_ISOLATE)
+		mt = MIGRATE_MOVABLE;
+	return mt;
+}
+
+int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order)
+{
+	int old_mt = mt;
+
+	mark_pageblock_free(zone, pfn, &mt);
+	if (mt != old_mt) {
+		account_freepages(zone, -(1L << orig_order), old_mt);
+		account_freepages(zone, 1L << orig_order, mt);
+	}
+	return mt;
+}
+
+void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
+	if (high >= pageblock_order) {
+		for (pfn_t p = pfn; p < pfn + (1u << high); p += pageblock_nr_pages)
+			mark_pageblock_used(zone, p, mt);
+	} else {
+		__spb_set_has_type(zone, pfn, mt);
+	}
+	spb_update_list(sb);
+}
+
+static pfn_t sb_take(struct zone *zone, struct superpageblock *sb, unsigned order,
+		     unsigned from, int mt)
+{
+	return rmqueue_first_free(zone, sb->free_area, order, from, mt);
+}
+
+pfn_t __rmqueue_from_sb(struct zone *zone, struct superpageblock *sb, unsigned order, int mt)
+{
+	return sb_take(zone, sb, order, order, mt);
+}
+
+/* claim_whole_block() at the series tip: the pageblocks are in use by
+ * new_mt before they change type whole. */
+static pfn_t claim_whole_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
+				   unsigned order, int new_mt, int old_mt)
+{
+	spb_mark_taken(zone, pfn, current_order, new_mt);
+	return claim_whole_block(zone, pfn, current_order, order, new_mt, old_mt);
+}
+
+/* The series tip's four passes, each over superpageblocks in list order. */
+pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
+{
+	bool movable = mt == MIGRATE_MOVABLE;
+	int pref = movable ? SB_CLEAN : SB_TAINTED;
+	unsigned big = order > pageblock_order ? order : pageblock_order;
+	pfn_t pfn;
+
+	/* Pass 1: the preferred category, fullest first. */
+	for_each_spb_in_category(zone, pref, sb) {
+		if (!sb->nr_free_pages)
+			continue;
+		pfn = sb_take(zone, sb, order, order, mt);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	/* Pass 2: non-movable work claims free pageblocks of tainted ones. */
+	if (!movable && mt != MIGRATE_CMA) {
+		for_each_spb_in_category(zone, SB_TAINTED, sb) {
+			if (!sb->nr_free)
+				continue;
+			for (unsigned o = big; o < NR_PAGE_ORDERS; o++) {
+				pfn = sb->free_area[o].free_list[MIGRATE_MOVABLE].head;
+				if (pfn == PFN_NONE)
+					continue;
+				int bmt = get_pfnblock_migratetype(&zone->machine->mm, pfn);
+
+				if (bmt == MIGRATE_ISOLATE || bmt == MIGRATE_CMA)
+					continue;
+				return claim_whole_block_spb(zone, pfn, o, order, mt, MIGRATE_MOVABLE);
+			}
+		}
+	}
+	/* Pass 3: whole pageblocks of empty superpageblocks. */
+	for_each_spb_on(zone, &zone->spb_empty, sb) {
+		if (!sb->nr_free_pages)
+			continue;
+		pfn = sb_take(zone, sb, order, big, mt);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	/* Pass 4: movable work may use tainted ones above their reserve. */
+	if (movable) {
+		for_each_spb_in_category(zone, SB_TAINTED, sb) {
+			if (!sb->nr_free_pages || sb->nr_free <= SPB_TAINTED_RESERVE)
+				continue;
+			pfn = sb_take(zone, sb, order, order, MIGRATE_MOVABLE);
+			if (pfn != PFN_NONE)
+				return pfn;
+		}
+	}
+	return PFN_NONE;
+}
+
+/* Isolated and CMA pageblocks are never claimed; the series tip does not
+ * boost the watermark. */
+pfn_t try_to_claim_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
+			     unsigned order, int start_type, int block_type)
+{
+	int bmt = get_pfnblock_migratetype(&zone->machine->mm, pfn);
+	pfn_t start;
+
+	if (bmt == MIGRATE_ISOLATE || bmt == MIGRATE_CMA)
+		return PFN_NONE;
+	if (current_order >= pageblock_order)
+		return claim_whole_block_spb(zone, pfn, current_order, order, start_type,
+					     block_type);
+	start = __try_to_claim_block(zone, pfn, start_type, block_type);
+	if (start == PFN_NONE)
+		return PFN_NONE;
+	__spb_set_has_type(zone, start, start_type);
+	__spb_set_has_type(zone, start, block_type);
+	spb_update_list(pfn_to_superpageblock(zone, start));
+	return __rmqueue_smallest_spb(zone, order, start_type);
+}
+
+/* Which categories __rmqueue_sb_find_fallback() searches, in this order. */
+#define SB_SEARCH_PREFERRED 0x1
+#define SB_SEARCH_EMPTY 0x2
+#define SB_SEARCH_FALLBACK 0x4
+
+/* The first fallback type of start with a block of this order on sb's
+ * lists, or -1. */
+static int sb_fallback_type(const struct superpageblock *sb, unsigned order, int start)
+{
+	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		int f = fallbacks[start][i];
+
+		if (!pfn_list_empty(&sb->free_area[order].free_list[f]))
+			return f;
+	}
+	return -1;
+}
+
+/* The first fallback block of this order in category cat (for movable work,
+ * tainted superpageblocks only above their reserve); its type in *fmt. */
+static pfn_t sb_find_in_category(struct zone *zone, int cat, unsigned order, int start, int *fmt)
+{
+	for_each_spb_in_category(zone, cat, sb) {
+		if (start == MIGRATE_MOVABLE && cat == SB_TAINTED &&
+		    sb->nr_free <= SPB_TAINTED_RESERVE)
+			continue;
+		int f = sb_fallback_type(sb, order, start);
+
+		if (f >= 0) {
+			*fmt = f;
+			return sb->free_area[order].free_list[f].head;
+		}
+	}
+	return PFN_NONE;
+}
+
+/* __rmqueue_sb_find_fallback(): the first fallback block of this order in
+ * the categories cats names (SB_SEARCH_*), preferred one first; its type
+ * in *fmt, PFN_NONE if none. */
+static pfn_t __rmqueue_sb_find_fallback(struct zone *zone, unsigned order, int start, int *fmt,
+					unsigned cats)
+{
+	int pref = start == MIGRATE_MOVABLE ? SB_CLEAN : SB_TAINTED;
+	pfn_t pfn;
+
+	if (cats & SB_SEARCH_PREFERRED) {
+		pfn = sb_find_in_category(zone, pref, order, start, fmt);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	if (cats & SB_SEARCH_EMPTY) {
+		for_each_spb_on(zone, &zone->spb_empty, sb) {
+			int f = sb_fallback_type(sb, order, start);
+
+			if (f >= 0) {
+				*fmt = f;
+				return sb->free_area[order].free_list[f].head;
+			}
+		}
+	}
+	if (cats & SB_SEARCH_FALLBACK)
+		return sb_find_in_category(zone, !pref, order, start, fmt);
+	return PFN_NONE;
+}
+
+/* Category-major, largest order first within each category. */
+pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+{
+	static const unsigned steps[] = { SB_SEARCH_PREFERRED, SB_SEARCH_EMPTY, SB_SEARCH_FALLBACK };
+	int min_order = (int)order;
+	/* A caller with a fallback stays in its preferred category. */
+	unsigned nr_steps = (alloc_flags & ALLOC_HAS_FALLBACK) ? 1 : 3;
+
+	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
+		min_order = pageblock_order;
+	for (unsigned i = 0; i < nr_steps; i++) {
+		for (int o = MAX_PAGE_ORDER; o >= min_order; o--) {
+			int fmt;
+
+			if (!should_try_claim_block((unsigned)o, start_mt))
+				break;
+			pfn_t pfn = __rmqueue_sb_find_fallback(zone, (unsigned)o, start_mt, &fmt,
+							       steps[i]);
+			if (pfn == PFN_NONE)
+				continue;
+			pfn = try_to_claim_block_spb(zone, pfn, (unsigned)o, order, start_mt, fmt);
+			if (pfn != PFN_NONE)
+				return pfn;
+		}
+	}
+	return PFN_NONE;
+}
+
+/* Smallest order first; the block keeps its type, but its superpageblock
+ * now has start_mt in use too. */
+pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+{
+	unsigned cats = SB_SEARCH_PREFERRED;
+
+	if (!(alloc_flags & ALLOC_HAS_FALLBACK))
+		cats |= SB_SEARCH_FALLBACK;
+	for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
+		int fmt;
+		pfn_t pfn = __rmqueue_sb_find_fallback(zone, o, start_mt, &fmt, cats);
+
+		if (pfn == PFN_NONE)
+			continue;
+		page_del_and_expand(zone, pfn, order, o, fmt);
+		if (fmt != start_mt) {
+			__spb_set_has_type(zone, pfn, start_mt);
+			spb_update_list(pfn_to_superpageblock(zone, pfn));
+		}
+		return pfn;
+	}
+	return PFN_NONE;
+}
+
 /* sb_preferred_for_movable(): the fullest clean superpageblock with a free
  * pageblock, not counting full or empty ones. */
 struct superpageblock *sb_preferred_for_movable(struct zone *zone)
@@ -348,7 +629,7 @@ void spb_count_states(struct machine *m, struct spb_counts *c)
 {
 	*c = (struct spb_counts){ 0 };
 	for_each_populated_zone(m, z) {
-		for (uint32_t i = 0; z->superpageblocks && i < z->nr_superpageblocks; i++) {
+		for (uint32_t i = 0; zone_has_spb(z) && i < z->nr_superpageblocks; i++) {
 			struct superpageblock *sb = &z->superpageblocks[i];
 
 			if (!sb->total_pageblocks)

@@ -1,77 +1,134 @@
 /* Superpageblocks (policy spb, the series tip 832e6bcd): per-pageblock
  * usage bits, per-superpageblock counters and the zone lists that sort
- * superpageblocks by category and fullness.  Callers hold the zone lock. */
+ * superpageblocks by category and fullness.  Callers hold the zone lock.
+ *
+ * The shared buddy paths (buddy.c) test zone_has_spb() once
+ * and call their twins here; the lists and counters are kept by
+ * superpageblock.c alone (superpageblock_internal.h). */
 #ifndef MMSIM_SUPERPAGEBLOCK_H
 #define MMSIM_SUPERPAGEBLOCK_H
 
 #include "mmzone.h"
+
+#define SUPERPAGEBLOCK_NR_PAGEBLOCKS (SUPERPAGEBLOCK_NR_PAGES / pageblock_nr_pages)
+/* Movable work leaves this many free pageblocks of a tainted superpageblock
+ * to non-movable work. */
+#define SPB_TAINTED_RESERVE 4
+#define SPB_NONE UINT32_MAX
+
+struct superpageblock {
+	uint16_t nr_free;           /* pageblocks with PB_all_free */
+	uint16_t nr_unmovable, nr_reclaimable, nr_movable;  /* PB_has_* counts */
+	uint16_t nr_reserved;       /* slots in the zone span never initialised */
+	uint16_t total_pageblocks;  /* slots inside the zone span */
+	bool contig_allocated;
+	unsigned long nr_free_pages;    /* pages on this superpageblock's free lists */
+	uint32_t list_next, list_prev;  /* the list link */
+	struct spb_list *on_list;       /* the zone list it is on, NULL if none */
+	pfn_t start_pfn;
+	struct zone *zone;
+	struct free_area free_area[NR_PAGE_ORDERS];
+};
 
 /* pfn_to_superpageblock(): NULL if the zone has no array or pfn is outside it. */
 static inline struct superpageblock *pfn_to_superpageblock(struct zone *zone, pfn_t pfn)
 {
 	uint32_t idx;
 
-	if (!zone->superpageblocks)
+	if (!zone_has_spb(zone))
 		return NULL;
 	idx = (pfn - zone->superpageblock_base_pfn) >> SUPERPAGEBLOCK_ORDER;
 	return idx < zone->nr_superpageblocks ? &zone->superpageblocks[idx] : NULL;
 }
 
-/* migratetype_to_has_bit(): 0 for types that leave no mark. */
-static inline uint16_t migratetype_to_has_bit(int mt)
+/* The free-list twins of buddy.c's add, del and move: with superpageblocks
+ * a free block sits on its superpageblock's list (the array covers the
+ * zone span, so every block of the zone has one) and the zone's
+ * free_list[mt].nr only counts it.  The caller keeps the page state, the
+ * zone's nr_free and the work counters.  Inline: every list operation of
+ * a zone with superpageblocks runs one. */
+static inline void spb_add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt,
+					bool tail)
 {
-	switch (mt) {
-	case MIGRATE_UNMOVABLE:
-	case MIGRATE_HIGHATOMIC:
-		return PB_has_unmovable;
-	case MIGRATE_RECLAIMABLE:
-		return PB_has_reclaimable;
-	case MIGRATE_MOVABLE:
-	case MIGRATE_CMA:
-		return PB_has_movable;
-	default:
-		return 0;
-	}
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
+	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn, tail);
+	sb->free_area[order].nr_free++;
+	sb->nr_free_pages += 1UL << order;
+	zone->free_area[order].free_list[mt].nr++;
 }
+
+static inline void spb_del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
+	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn);
+	sb->free_area[order].nr_free--;
+	sb->nr_free_pages -= 1UL << order;
+	zone->free_area[order].free_list[mt].nr--;
+}
+
+/* To the tail of the new type's list. */
+static inline void spb_move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order,
+					 int old_mt, int new_mt)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+	struct free_area *area = &zone->free_area[order];
+
+	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[old_mt], pfn);
+	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[new_mt], pfn, true);
+	area->free_list[old_mt].nr--;
+	area->free_list[new_mt].nr++;
+}
+
+/* The twins of __free_one_page()'s pageblock steps.  A block of order
+ * pageblock_order or more (the caller tests it) coming back: each of its
+ * pageblocks drops its usage bits and CPU owner; returns the type the
+ * block is freed as (MOVABLE unless CMA or isolated). */
+int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt);
+/* Merging made the pageblock at pfn wholly free: as above, and a block
+ * freed as non-movable turns MOVABLE, its orig_order pages moving in the
+ * free counts; returns the type the merge goes on with. */
+int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order);
+/* page_del_and_expand()'s twin step: the pageblocks a 2^high block at pfn
+ * covers are in use (all of them, even those whose halves stay free) and
+ * have handed out mt. */
+void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt);
+
+/* The allocation twins of the buddy.c functions of the same name without
+ * _spb; each returns the block's first pfn or PFN_NONE. */
+pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt);
+pfn_t try_to_claim_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
+			     unsigned order, int start_type, int block_type);
+pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
+pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
+/* __rmqueue_from_sb(): from one superpageblock's mt lists, order and up. */
+pfn_t __rmqueue_from_sb(struct zone *zone, struct superpageblock *sb, unsigned order, int mt);
+/* sb_preferred_for_movable(): NULL if none. */
+struct superpageblock *sb_preferred_for_movable(struct zone *zone);
 
 enum sb_category spb_get_category(const struct superpageblock *sb);
 enum sb_fullness sb_get_fullness(const struct superpageblock *sb);
-void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb);
-void spb_list_del(struct zone *zone, struct superpageblock *sb);
-static inline struct superpageblock *spb_list_first(struct zone *zone, const struct spb_list *l)
-{
-	return l->head == SPB_NONE ? NULL : &zone->superpageblocks[l->head];
-}
-static inline struct superpageblock *spb_list_next(struct zone *zone, const struct superpageblock *sb)
-{
-	return sb->list_next == SPB_NONE ? NULL : &zone->superpageblocks[sb->list_next];
-}
-#define for_each_spb_on(zone, l, sb) \
-	for (struct superpageblock *sb = spb_list_first(zone, l); sb; sb = spb_list_next(zone, sb))
-
-/* The zone list an SPB belongs on given its counters (spb_update_list's choice). */
-struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock *sb);
-void spb_update_list(struct superpageblock *sb);
-void __spb_set_has_type(struct zone *zone, pfn_t pfn, int mt);
-void __spb_clear_has_type(struct zone *zone, pfn_t pfn, int mt);
-void superpageblock_pb_now_free(struct zone *zone, pfn_t pfn);
-void superpageblock_pb_now_used(struct zone *zone, pfn_t pfn);
-/* mark_pageblock_free(): may relabel the block MOVABLE and update *mt. */
-void mark_pageblock_free(struct zone *zone, pfn_t pfn, int *mt);
+/* init_pageblock_migratetype(): the pageblock at pfn becomes real memory,
+ * labelled mt; its superpageblock has one reserved slot fewer. */
 void init_pageblock_migratetype(struct zone *zone, pfn_t pfn, int mt);
 /* setup_superpageblocks() (mm_init.c) for one zone. */
 void setup_superpageblocks(struct zone *zone);
 void free_superpageblocks(struct zone *zone);
 /* resize_zone_superpageblocks() (mm_init.c): after the zone span grew. */
 void resize_zone_superpageblocks(struct zone *zone);
-/* sb_preferred_for_movable(): NULL if none. */
-struct superpageblock *sb_preferred_for_movable(struct zone *zone);
 
 /* Superpageblocks of the machine by state (all 0 without policy spb). */
 struct spb_counts {
 	unsigned long total, empty, clean, tainted, isolated;
 };
 void spb_count_states(struct machine *m, struct spb_counts *c);
+
+/* The checker (superpageblock_check.c): counters against the pageblocks'
+ * bits and the free lists, and the zone lists against each superpageblock's
+ * state; violations go to r. */
+struct check_report;
+void check_superpageblocks(struct zone *z, struct check_report *r);
 
 extern const char *const sb_category_names[__NR_SB_CATEGORIES];
 extern const char *const sb_fullness_names[__NR_SB_FULLNESS];

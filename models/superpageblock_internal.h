@@ -1,0 +1,60 @@
+/* The superpageblock lists and counters, shared by superpageblock.c and
+ * its checker (superpageblock_check.c); not part of the API. */
+#ifndef MMSIM_SUPERPAGEBLOCK_INTERNAL_H
+#define MMSIM_SUPERPAGEBLOCK_INTERNAL_H
+
+#include "superpageblock.h"
+
+#include <glib.h>
+
+static inline struct superpageblock *spb_list_first(struct zone *zone, const struct spb_list *l)
+{
+	return l->head == SPB_NONE ? NULL : &zone->superpageblocks[l->head];
+}
+
+static inline struct superpageblock *spb_list_next(struct zone *zone, const struct superpageblock *sb)
+{
+	return sb->list_next == SPB_NONE ? NULL : &zone->superpageblocks[sb->list_next];
+}
+
+#define for_each_spb_on(zone, l, sb) \
+	for (struct superpageblock *sb = spb_list_first(zone, l); sb; sb = spb_list_next(zone, sb))
+
+/* Every superpageblock of category cat, fullest bucket first, each bucket
+ * head to tail.  A break leaves only the current bucket. */
+#define for_each_spb_in_category(zone, cat, sb)                        \
+	for (int _full = 0; _full < __NR_SB_FULLNESS; _full++)        \
+		for_each_spb_on(zone, &(zone)->spb_lists[cat][_full], sb)
+
+/* spb_span(): the part [*lo, *hi) of the superpageblock starting at s that
+ * lies inside the zone span (empty: *hi <= *lo); returns its pageblocks. */
+static inline uint16_t spb_span(const struct zone *zone, uint64_t s, pfn_t *lo, pfn_t *hi)
+{
+	uint64_t l = MAX(s, (uint64_t)zone->zone_start_pfn);
+	uint64_t h = MIN(s + SUPERPAGEBLOCK_NR_PAGES, (uint64_t)zone_end_pfn(zone));
+
+	*lo = (pfn_t)l;
+	*hi = (pfn_t)h;
+	return h > l ? (uint16_t)((h - l + pageblock_nr_pages - 1) / pageblock_nr_pages) : 0;
+}
+
+#define NR_ZONE_SPB_LISTS (2 + __NR_SB_CATEGORIES * __NR_SB_FULLNESS)
+
+/* Fills lists with every zone list of superpageblocks; returns
+ * NR_ZONE_SPB_LISTS. */
+static inline unsigned zone_spb_lists(struct zone *zone, struct spb_list **lists)
+{
+	unsigned nl = 0;
+
+	lists[nl++] = &zone->spb_empty;
+	lists[nl++] = &zone->spb_isolated;
+	for (int c = 0; c < __NR_SB_CATEGORIES; c++)
+		for (int f = 0; f < __NR_SB_FULLNESS; f++)
+			lists[nl++] = &zone->spb_lists[c][f];
+	return nl;
+}
+
+/* The zone list a superpageblock belongs on given its counters. */
+struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock *sb);
+
+#endif
