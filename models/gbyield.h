@@ -1,4 +1,4 @@
-/* 1GB yield (DESIGN.md section 5) and the pageblock classes of the memory
+/* 1GB yield (README, "What a run produces") and the pageblock classes of the memory
  * map, read from the per-pageblock accounting of pbstat.h: O(1 GiB
  * regions) for the yield, O(pageblocks) for the map, never O(frames).
  *

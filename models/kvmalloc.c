@@ -46,7 +46,7 @@ static unsigned get_order(size_t size)
 }
 
 /* kmalloc_gfp_adjust(): larger requests may not be disruptive: no direct
- * reclaim (kswapd still wakes), no warning; seed 006 adds NORETRY since
+ * reclaim (kswapd still wakes), no warning; commit d307be85 adds NORETRY since
  * vmalloc is the fallback. */
 static gfp_t kmalloc_gfp_adjust(gfp_t flags, size_t size, bool noretry)
 {
@@ -66,8 +66,6 @@ static unsigned long tainted_spbs(struct machine *m)
 {
 	struct spb_counts c;
 
-	if (m->policy != POLICY_SPB)
-		return 0;
 	spb_count_states(m, &c);
 	return c.tainted;
 }

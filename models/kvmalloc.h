@@ -16,7 +16,7 @@ struct kvmalloc_area {
 	unsigned nr_pages;
 };
 
-/* kvmalloc_node(ctx, size, GFP_KERNEL, nid).  noretry: seed 006's
+/* kvmalloc_node(ctx, size, GFP_KERNEL, nid).  noretry: commit d307be85's
  * __GFP_NORETRY on the kmalloc attempt (kmalloc_gfp_adjust).  0, or -1 if
  * even vmalloc failed (nothing is held then). */
 int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,

@@ -133,7 +133,7 @@ static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t st
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
 
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
-		if (z->superpageblocks)
+		if (zone_has_spb(z))
 			init_pageblock_migratetype(z, pfn, MIGRATE_MOVABLE);
 		else
 			set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
@@ -179,7 +179,7 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	/* move_pfn_range_to_zone(): the span grows, then the superpageblocks. */
 	z->spanned_pages += nr;
 	pgdat->node_spanned_pages += nr;
-	if (z->superpageblocks)
+	if (zone_has_spb(z))
 		resize_zone_superpageblocks(z);
 	/* online_pages(): the new pages go to the buddy. */
 	zone_init_and_free_range(m, z, start, end);

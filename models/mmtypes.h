@@ -73,7 +73,7 @@ enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, WMARK_PROMO, NR_WMARK }
 #define ALLOC_HIGHATOMIC 0x200
 #define ALLOC_TRYLOCK 0x400
 #define ALLOC_KSWAPD 0x800
-/* Model-only, from the later superpageblock series (MODEL.md sections 5-6):
+/* Model-only, from the later superpageblock series (docs/MODEL.md, "The later series' rule"):
  * the caller has a fallback (__GFP_NORETRY without direct reclaim), so the
  * request may fall back only inside tainted superpageblocks and
  * get_page_from_freelist does not relax ALLOC_NOFRAGMENT for it. */

@@ -51,10 +51,10 @@ struct mm_work {
 	unsigned long pb_scan;      /* frames looked at while scanning pageblocks */
 };
 
-/* The allocator variant, chosen per machine (DESIGN.md section 2). */
+/* The allocator variant, chosen per machine (docs/MODEL.md, section 1). */
 enum mm_policy {
 	POLICY_UPSTREAM,    /* BASE: the parent of the per-cpu pageblock buddy */
-	POLICY_PCP_BUDDY,   /* seed 001: per-cpu pageblock buddy allocator */
+	POLICY_PCP_BUDDY,   /* 0352d5f0: per-cpu pageblock buddy allocator */
 	POLICY_SPB,         /* the superpageblock series tip (832e6bcd), on top of pcp_buddy */
 	NR_MM_POLICIES
 };

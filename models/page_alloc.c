@@ -228,8 +228,8 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 
 	alloc_flags = ALLOC_WMARK_LOW | alloc_flags_nofragment(m, ac.preferred_zone, gfp);
 	/* Superpageblock policy only: the later series' "caller has a
-	 * fallback" rule (MODEL.md sections 5-6). */
-	unsigned has_fallback = m->policy == POLICY_SPB && (gfp & __GFP_NORETRY) &&
+	 * fallback" rule (docs/MODEL.md, "The later series' rule"). */
+	unsigned has_fallback = zone_has_spb(ac.preferred_zone) && (gfp & __GFP_NORETRY) &&
 				!(gfp & __GFP_DIRECT_RECLAIM) ? ALLOC_HAS_FALLBACK : 0;
 	alloc_flags |= has_fallback;
 	if (ac.migratetype == MIGRATE_MOVABLE)

@@ -16,7 +16,7 @@ const char *const mm_policy_names[NR_MM_POLICIES] = { "upstream", "pcp_buddy", "
 static const struct pcp_ops *const pcp_variants[NR_MM_POLICIES] = {
 	[POLICY_UPSTREAM] = &pcp_upstream_ops,
 	[POLICY_PCP_BUDDY] = &pcp_buddy_ops,
-	/* The superpageblock tip keeps seed 001's pagesets. */
+	/* The superpageblock tip keeps pcp_buddy's pagesets. */
 	[POLICY_SPB] = &pcp_buddy_ops,
 };
 

@@ -1,5 +1,5 @@
 /* Per-CPU page lists (mm/page_alloc.c): the upstream pagesets and the
- * per-cpu pageblock buddy allocator of seed 001, chosen by the machine's
+ * per-cpu pageblock buddy allocator (pcp_buddy, docs/MODEL.md), chosen by the machine's
  * policy (pcp_internal.h says what each variant provides). */
 #ifndef MMSIM_PCP_H
 #define MMSIM_PCP_H
@@ -36,7 +36,7 @@ struct per_cpu_pages {
 	uint8_t flags;
 	uint8_t alloc_factor;
 	short free_count;
-	struct pb_list owned_blocks;    /* seed 001: blocks to recover in Phase 0 */
+	struct pb_list owned_blocks;    /* pcp_buddy: blocks to recover in Phase 0 */
 	struct pfn_list lists[NR_PCP_LISTS];
 };
 

@@ -1,5 +1,5 @@
-/* The per-cpu pageblock buddy pagesets (seed 001), also those of the
- * superpageblock series tip: a list per order up to pageblock_order and
+/* The per-cpu pageblock buddy pagesets (commit 0352d5f0, docs/MODEL.md),
+ * also those of the superpageblock series tip: a list per order up to pageblock_order and
  * type, pageblocks owned by the CPU that took them whole, frees routed to
  * the owner, merging on the pageset. */
 #include "pcp_buddy.h"

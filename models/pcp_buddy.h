@@ -1,4 +1,4 @@
-/* The per-cpu pageblock buddy allocator (seed 001, commit 0352d5f0):
+/* The per-cpu pageblock buddy allocator (commit 0352d5f0, docs/MODEL.md):
  * pageblock ownership, the four-phase refill, PCP-level merging, frees
  * routed to the owning CPU.  Its entry points are the pcp_buddy_ops of
  * pcp_internal.h. */

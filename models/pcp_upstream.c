@@ -1,4 +1,4 @@
-/* The upstream per-CPU pagesets (BASE, the parent of seed 001): lists for
+/* The upstream per-CPU pagesets (BASE, the parent of commit 0352d5f0): lists for
  * orders 0..3 and THPs, refilled and drained under zone->lock, frees
  * always to the local pageset and only if its lock is free. */
 #include "pcp_internal.h"

@@ -162,7 +162,7 @@ void proc_vmstat(struct machine *m, GString *out)
 void proc_superpageblocks(struct machine *m, GString *out)
 {
 	for_each_populated_zone(m, z) {
-		if (!z->superpageblocks)
+		if (!zone_has_spb(z))
 			continue;
 		g_string_append_printf(out, "Node %u, zone %8s: %u superpageblocks, base_pfn=0x%x\n",
 				       z->node, z->name, z->nr_superpageblocks,

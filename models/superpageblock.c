@@ -629,7 +629,8 @@ void spb_count_states(struct machine *m, struct spb_counts *c)
 {
 	*c = (struct spb_counts){ 0 };
 	for_each_populated_zone(m, z) {
-		for (uint32_t i = 0; zone_has_spb(z) && i < z->nr_superpageblocks; i++) {
+		/* Zones without superpageblocks have none to count. */
+		for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
 			struct superpageblock *sb = &z->superpageblocks[i];
 
 			if (!sb->total_pageblocks)

@@ -1,4 +1,4 @@
-/* The results folder of a run (DESIGN.md section 5): whole files written
+/* The results folder of a run (README, "What a run produces"): whole files written
  * atomically, a time series CSV appended as the run goes, a JSON summary
  * with its one-line CSV twin, gnuplot plots, and a progress line.
  *

@@ -1,4 +1,4 @@
-/* Hand-worked cases of the per-CPU pagesets, upstream and seed 001
+/* Hand-worked cases of the per-CPU pagesets, upstream and pcp_buddy
  * (per-cpu pageblock buddy), on the 8 GiB test machine (4 CPUs; the Normal
  * zone is pfns 1048576-2097151, 1048576 pages: batch 63, high_min =
  * low watermark 10560 / 4 CPUs = 2640, high_max = 1048576 / 8 / 4 = 32768). */

@@ -277,7 +277,7 @@ static void test_movable_tainted_reserve(void)
 /* A pageblock that becomes wholly free loses its usage bits and is
  * relabelled MOVABLE; its superpageblock's counters and list follow.  The
  * other half of the claimed order-10 block merges in under the new label
- * but keeps its PB_has_unmovable (MODEL 4.3's quirk): sb0 stays tainted. */
+ * but keeps its PB_has_unmovable (docs/MODEL.md, "Pageblock usage bits"): sb0 stays tainted. */
 static void test_free_pageblock_relabelled(void)
 {
 	struct machine *m = spb_machine(6 * GiB);

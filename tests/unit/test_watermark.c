@@ -65,7 +65,7 @@ static void test_8g_with_thp(void)
 	machine_destroy(m);
 }
 
-/* MODEL.md's example: a 4 TiB machine of eight 512 GiB nodes.  Only zone
+/* A 4 TiB machine of eight 512 GiB nodes.  Only zone
  * sizes matter, so the zones are set up by hand without a memmap.
  * lowmem = 2^30 pages = 2^32 kB; int_sqrt(2^36) = 2^18 = 262144, the cap.
  * pages_min = 65536; each zone gets 65536 / 8 = 8192.
