@@ -5,6 +5,9 @@
 
 #include <glib.h>
 
+/* Violations reported in full; the rest are only counted. */
+#define MAX_REPORTS 20
+
 struct check_report {
 	GString *s;
 	unsigned n;         /* violations found, reported or not */

@@ -7,20 +7,6 @@
 
 #include <glib.h>
 
-#define MAX_REPORTS 20
-
-void check_fail(struct check_report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->n++ >= MAX_REPORTS)
-		return;
-	va_start(ap, fmt);
-	g_string_append_vprintf(r->s, fmt, ap);
-	va_end(ap);
-	g_string_append_c(r->s, '\n');
-}
-
 /* One free list: links consistent both ways, entries are buddy heads of
  * the list's order, aligned, inside the zone (and inside sb if given), on
  * the list of their pageblock's type.  Returns the entries seen. */
