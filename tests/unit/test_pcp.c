@@ -338,7 +338,7 @@ static void test_decay_count_bound(void)
 /* The free side, on a 1 GiB node whose DMA32 zone (258048 managed pages)
  * has batch 63, high_min 1266 / 4 = 316 and high_max 258048 / 8 / 4 =
  * 8064, small enough for a run of frees to need more than high_min.
- * PCPF_FREE_HIGH_BATCH is set (the default 2048 KiB cache slice holds 512
+ * PCPF_FREE_HIGH_BATCH is set (the default 1920 KiB cache slice holds 480
  * pages > 3 batches). */
 static struct machine *free_side_machine(struct zone **z)
 {
