@@ -537,33 +537,6 @@ static void test_alloc_trylock_fails(void)
 	}
 }
 
-/* The pageset checker must notice a broken pageset and a stray
- * PagePCPBuddy flag, or the tests that rely on it prove nothing. */
-static void test_checker_catches_corruption(void)
-{
-	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
-	pfn_t b;
-	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
-	char *report;
-
-	take_two(m, pcp0, b);
-	assert_invariants(m);
-	pcp0->count++;
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "pcp->count is 511, its lists hold 510 pages"));
-	g_free(report);
-	pcp0->count--;
-
-	/* b is allocated: it may not carry the pcp's merge flag. */
-	m->mm.aux[b] |= PG_pcp_buddy;
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "is PagePCPBuddy but not on a per-CPU list"));
-	g_free(report);
-	machine_destroy(m);
-}
-
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -583,6 +556,5 @@ int main(int argc, char **argv)
 	g_test_add_func("/pcp/reclaim-active-shrinks", test_reclaim_active_shrinks);
 	g_test_add_func("/pcp/upstream-free-trylock-fails", test_upstream_free_trylock_fails);
 	g_test_add_func("/pcp/alloc-trylock-fails", test_alloc_trylock_fails);
-	g_test_add_func("/pcp_buddy/checker-catches-corruption", test_checker_catches_corruption);
 	return g_test_run();
 }
