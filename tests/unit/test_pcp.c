@@ -487,30 +487,36 @@ static void test_reclaim_active_shrinks(void)
 	machine_destroy(m);
 }
 
-/* Upstream frees only trylock the local pageset: when another CPU holds
- * it (a drain, say), the page goes straight to the zone (free_one_page),
- * one zone->lock hold, and the pageset is untouched. */
-static void test_upstream_free_trylock_fails(void)
+/* Upstream frees only trylock the local pageset, and so does a single free
+ * at the superpageblock tip (__free_frozen_pages: "always use trylock"):
+ * when another CPU holds it (a drain, say), the page goes straight to the
+ * zone (free_one_page), one zone->lock hold, and the pageset is untouched. */
+static void test_free_trylock_fails(void)
 {
-	struct machine *m = pcp_machine(POLICY_UPSTREAM);
-	struct mm_ctx c0 = cpu_ctx(0);
-	struct per_cpu_pages *pcp0 = zone_pcp(normal(m), 0);
-	pfn_t pfn = alloc_elsewhere(m, 0);
-	unsigned long free_before = zone_page_state(normal(m), NR_FREE_PAGES);
-	unsigned long pgfree = m->vm_events[PGFREE];
+	static const enum mm_policy policies[] = { POLICY_UPSTREAM, POLICY_SPB };
 
-	pcp0->lock.owner = 3;
-	memset(&rec, 0, sizeof(rec));
-	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
-	g_assert_cmpint(pcp0->count, ==, 0);
-	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
-	g_assert_cmpint(rec.last_zone_site, ==, SITE_FREE_ONE_PAGE);
-	g_assert_true(PageBuddy(&m->mm, pfn));
-	g_assert_cmpuint(zone_page_state(normal(m), NR_FREE_PAGES), ==, free_before + 1);
-	g_assert_cmpuint(m->vm_events[PGFREE], ==, pgfree + 1);
-	pcp0->lock.owner = -1;
-	assert_invariants(m);
-	machine_destroy(m);
+	for (unsigned i = 0; i < G_N_ELEMENTS(policies); i++) {
+		struct machine *m = pcp_machine(policies[i]);
+		struct mm_ctx c0 = cpu_ctx(0);
+		struct per_cpu_pages *pcp0 = zone_pcp(normal(m), 0);
+		pfn_t pfn = alloc_elsewhere(m, 0);
+		unsigned long free_before = zone_page_state(normal(m), NR_FREE_PAGES);
+		unsigned long pgfree = m->vm_events[PGFREE];
+
+		g_assert_cmpint(get_pcpblock_owner(m, pfn), <, 0);
+		pcp0->lock.owner = 3;
+		memset(&rec, 0, sizeof(rec));
+		g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
+		g_assert_cmpint(pcp0->count, ==, 0);
+		g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
+		g_assert_cmpint(rec.last_zone_site, ==, SITE_FREE_ONE_PAGE);
+		g_assert_true(PageBuddy(&m->mm, pfn));
+		g_assert_cmpuint(zone_page_state(normal(m), NR_FREE_PAGES), ==, free_before + 1);
+		g_assert_cmpuint(m->vm_events[PGFREE], ==, pgfree + 1);
+		pcp0->lock.owner = -1;
+		assert_invariants(m);
+		machine_destroy(m);
+	}
 }
 
 /* An allocation whose pcp trylock fails takes its page from the zone
@@ -554,7 +560,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/pcp/free-high-order-batch", test_free_high_order_batch);
 	g_test_add_func("/pcp/below-high-shrinks", test_below_high_shrinks);
 	g_test_add_func("/pcp/reclaim-active-shrinks", test_reclaim_active_shrinks);
-	g_test_add_func("/pcp/upstream-free-trylock-fails", test_upstream_free_trylock_fails);
+	g_test_add_func("/pcp/free-trylock-fails", test_free_trylock_fails);
 	g_test_add_func("/pcp/alloc-trylock-fails", test_alloc_trylock_fails);
 	return g_test_run();
 }
