@@ -98,17 +98,17 @@ void pcp_unlock(struct mm_ctx *ctx, struct per_cpu_pages *pcp)
 	spin_unlock(ctx, &pcp->lock);
 }
 
-void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn, int mt,
-		 unsigned order, bool tail)
+void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, struct mm_work *w, pfn_t pfn,
+		 int mt, unsigned order, bool tail)
 {
 	page_set(&m->mm, pfn, PG_KIND_PCP, order, (unsigned)mt);
 	pfn_list_add(&m->mm, &pcp->lists[order_to_pindex(m, mt, order)], pfn, tail);
 	pcp->count += 1 << order;
 	pbstat_pcp(m->pbstat, pfn, order, +1);  /* pbstat */
-	pcp->work.list_ops++;
+	w->list_ops++;
 }
 
-void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn)
+void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, struct mm_work *w, pfn_t pfn)
 {
 	unsigned order = page_order(&m->mm, pfn);
 	int mt = (int)page_extra(&m->mm, pfn);
@@ -118,7 +118,7 @@ void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn)
 	page_clear(&m->mm, pfn);
 	pcp->count -= 1 << order;
 	pbstat_pcp(m->pbstat, pfn, order, -1);  /* pbstat */
-	pcp->work.list_ops++;
+	w->list_ops++;
 }
 
 /* ---- sizing: zone_batchsize, zone_highsize, pageset setup ---- */
@@ -395,7 +395,7 @@ bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_c
 	/* Only pages of blocks this pcp owns may merge on it. */
 	if (owned)
 		m->mm.aux[pfn] |= PG_pcp_buddy;
-	pcp_enqueue(m, pcp, pfn, mt, order, false);
+	pcp_enqueue(m, pcp, &pcp->work, pfn, mt, order, false);
 
 	batch = pcp->batch;
 	/* High-order pages other than THPs fragment memory while cached:

@@ -65,10 +65,13 @@ void pcp_lock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site
 bool pcp_trylock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site site);
 void pcp_unlock(struct mm_ctx *ctx, struct per_cpu_pages *pcp);
 
-/* List primitives: the block's migratetype list for its order. */
-void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn, int mt,
-		 unsigned order, bool tail);
-void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, pfn_t pfn);
+/* List primitives: the block's migratetype list for its order.  w is the
+ * work of the innermost section held: &zone->work inside zone->lock (a
+ * refill or a drain), else &pcp->work, so the operation lengthens that
+ * lock's hold. */
+void pcp_enqueue(struct machine *m, struct per_cpu_pages *pcp, struct mm_work *w, pfn_t pfn,
+		 int mt, unsigned order, bool tail);
+void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, struct mm_work *w, pfn_t pfn);
 
 int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned order);
 int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high);

@@ -88,14 +88,14 @@ pfn_t pcp_rmqueue_smallest(struct machine *m, struct per_cpu_pages *pcp, int mt,
 		bool owned = PagePCPBuddy(m, pfn);
 		unsigned size = 1u << high;
 
-		pcp_dequeue(m, pcp, pfn);
+		pcp_dequeue(m, pcp, &pcp->work, pfn);
 		/* Split on the pcp: remainders keep the block's ownership. */
 		while (high > order) {
 			high--;
 			size >>= 1;
 			if (owned)
 				m->mm.aux[pfn + size] |= PG_pcp_buddy;
-			pcp_enqueue(m, pcp, pfn + size, mt, high, false);
+			pcp_enqueue(m, pcp, &pcp->work, pfn + size, mt, high, false);
 			pcp->work.split_steps++;
 		}
 		return pfn;
@@ -131,7 +131,7 @@ static unsigned long refill_phase0(struct mm_ctx *ctx, struct zone *zone,
 			unsigned o = page_order(mm, pfn);
 			del_page_from_free_list(zone, pfn, o, mt);
 			mm->aux[pfn] |= PG_pcp_buddy;
-			pcp_enqueue(m, pcp, pfn, mt, o, true);
+			pcp_enqueue(m, pcp, &zone->work, pfn, mt, o, true);
 			refilled += 1UL << o;
 			pfn += 1u << o;
 		}
@@ -163,7 +163,7 @@ static unsigned long refill_whole_blocks(struct mm_ctx *ctx, struct zone *zone,
 		set_pcpblock_owner(m, pfn, pcp->cpu);
 		mm_touch(ctx, &m->mm.pb_cl[pfn_to_pb(pfn)]);
 		m->mm.aux[pfn] |= PG_pcp_buddy;
-		pcp_enqueue(m, pcp, pfn, mt, pageblock_order, true);
+		pcp_enqueue(m, pcp, &zone->work, pfn, mt, pageblock_order, true);
 		refilled += pageblock_nr_pages;
 	}
 	return refilled;
@@ -203,7 +203,7 @@ static unsigned long refill_chunks(struct zone *zone, struct per_cpu_pages *pcp,
 			if (pfn == PFN_NONE)
 				break;
 			del_page_from_free_list(zone, pfn, (unsigned)o, mt);
-			pcp_enqueue(zone->machine, pcp, pfn, mt, (unsigned)o, true);
+			pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, (unsigned)o, true);
 			refilled += 1UL << o;
 		}
 	}
@@ -262,7 +262,7 @@ static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, u
 
 		if (pfn == PFN_NONE)
 			break;
-		pcp_enqueue(zone->machine, pcp, pfn, mt, order, true);
+		pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, order, true);
 		refilled += 1UL << order;
 	}
 	zone_unlock(ctx, zone);
@@ -310,11 +310,11 @@ static void pcp_merge_pass(struct machine *m, struct per_cpu_pages *pcp)
 				}
 				if (buddy == next)
 					next = pfn_list_next(mm, list, next);
-				pcp_dequeue(m, pcp, pfn);
-				pcp_dequeue(m, pcp, buddy);
+				pcp_dequeue(m, pcp, &pcp->work, pfn);
+				pcp_dequeue(m, pcp, &pcp->work, buddy);
 				pfn &= buddy;
 				mm->aux[pfn] |= PG_pcp_buddy;
-				pcp_enqueue(m, pcp, pfn, mt, order + 1, true);
+				pcp_enqueue(m, pcp, &pcp->work, pfn, mt, order + 1, true);
 				pcp->work.merge_steps++;
 				pfn = next;
 			}
@@ -360,7 +360,7 @@ static void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int 
 				}
 				fpi = FPI_TO_TAIL;
 			}
-			pcp_dequeue(m, pcp, pfn);
+			pcp_dequeue(m, pcp, &zone->work, pfn);
 			count -= 1 << order;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(mm, pfn), fpi);
 		} while (count > 0 && !pfn_list_empty(list));

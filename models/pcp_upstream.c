@@ -31,7 +31,7 @@ static unsigned long rmqueue_bulk_upstream(struct mm_ctx *ctx, struct zone *zone
 		if (pfn == PFN_NONE)
 			break;
 		/* Tail: physically ordered pages help IO request merging. */
-		pcp_enqueue(zone->machine, pcp, pfn, mt, order, true);
+		pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, order, true);
 		refilled += 1UL << order;
 	}
 	zone_unlock(ctx, zone);
@@ -52,7 +52,7 @@ static pfn_t rmqueue_pcplist_upstream(struct mm_ctx *ctx, struct zone *zone, uns
 			return PFN_NONE;
 	}
 	pfn_t pfn = list->head;
-	pcp_dequeue(zone->machine, pcp, pfn);
+	pcp_dequeue(zone->machine, pcp, &pcp->work, pfn);
 	return pfn;
 }
 
@@ -79,7 +79,7 @@ static void free_pcppages_bulk_upstream(struct mm_ctx *ctx, struct zone *zone, i
 			pfn_t pfn = list->tail;
 			unsigned order = page_order(&m->mm, pfn);
 
-			pcp_dequeue(m, pcp, pfn);
+			pcp_dequeue(m, pcp, &zone->work, pfn);
 			count -= nr_pages;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(&m->mm, pfn),
 					FPI_NONE);

@@ -336,7 +336,7 @@ static void pcp_entry_outside_zone(struct machine *m)
 {
 	pfn_t p = __rmqueue_smallest(zone_of(m, ZONE_DMA32), 0, MIGRATE_MOVABLE);
 
-	pcp_enqueue(m, pcp0(m), p, MIGRATE_MOVABLE, 0, false);
+	pcp_enqueue(m, pcp0(m), &pcp0(m)->work, p, MIGRATE_MOVABLE, 0, false);
 }
 
 static void pcp_buddy_on_wrong_cpu(struct machine *m)

@@ -8,12 +8,12 @@
 #include "models/pcp_buddy.h"
 
 /* An engine stand-in that takes no time but remembers where work was
- * charged: merge steps done while holding zone->lock versus elsewhere. */
+ * charged: each kind while holding zone->lock versus elsewhere. */
 struct recorder {
 	int zone_locks_held;
 	unsigned long zone_lock_acquisitions;
 	enum lock_site last_zone_site;
-	unsigned long merges_under_zone_lock, merges_elsewhere;
+	unsigned long under_zone_lock[NR_MM_COSTS], elsewhere[NR_MM_COSTS];
 };
 
 static struct recorder rec;
@@ -21,12 +21,10 @@ static struct recorder rec;
 static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 {
 	(void)ctx;
-	if (kind != COST_MERGE_STEP)
-		return;
 	if (rec.zone_locks_held)
-		rec.merges_under_zone_lock += n;
+		rec.under_zone_lock[kind] += n;
 	else
-		rec.merges_elsewhere += n;
+		rec.elsewhere[kind] += n;
 }
 
 static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
@@ -180,6 +178,41 @@ static void test_remote_free_routes_to_owner(void)
 	machine_destroy(m);
 }
 
+/* Every list operation of a refill and of a drain, the pageset's as well
+ * as the zone's, lengthens the zone->lock hold: none is left for the
+ * pcp->lock section around it. */
+static void check_bulk_work_under_zone_lock(enum mm_policy policy, unsigned long count,
+					    unsigned long blocks)
+{
+	struct machine *m = pcp_machine(policy);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), 0);
+
+	pcp_lock(&c0, pcp, SITE_OTHER);
+	g_assert_cmpuint(rmqueue_bulk(&c0, normal(m), 0, count, MIGRATE_MOVABLE, 0, pcp), ==,
+			 count);
+	pcp_unlock(&c0, pcp);
+	/* A removal from the zone and an add to the pageset per block. */
+	g_assert_cmpuint(rec.under_zone_lock[COST_LIST_OP], >=, 2 * blocks);
+	g_assert_cmpuint(rec.elsewhere[COST_LIST_OP], ==, 0);
+	memset(&rec, 0, sizeof(rec));
+	pcp_lock(&c0, pcp, SITE_OTHER);
+	free_pcppages_bulk(&c0, normal(m), (int)count, pcp, 0);
+	pcp_unlock(&c0, pcp);
+	g_assert_cmpint(pcp->count, ==, 0);
+	g_assert_cmpuint(rec.under_zone_lock[COST_LIST_OP], >=, 2 * blocks);
+	g_assert_cmpuint(rec.elsewhere[COST_LIST_OP], ==, 0);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+static void test_bulk_work_under_zone_lock(void)
+{
+	check_bulk_work_under_zone_lock(POLICY_UPSTREAM, 63, 63);
+	check_bulk_work_under_zone_lock(POLICY_PCP_BUDDY, 512, 1);
+	check_bulk_work_under_zone_lock(POLICY_SPB, 512, 1);
+}
+
 /* A drain that finds both halves merges on the pcp first: with b and b+1
  * freed back, the merge pass rebuilds b+0..511 up to order 9 (9 merge
  * steps under pcp->lock only), and zone->lock then takes the whole block
@@ -199,8 +232,8 @@ static void test_drain_merges_before_zone_lock(void)
 	pcp_lock(&c0, pcp0, SITE_OTHER);
 	free_pcppages_bulk(&c0, normal(m), 1, pcp0, 0);
 	pcp_unlock(&c0, pcp0);
-	g_assert_cmpuint(rec.merges_elsewhere, ==, 9);
-	g_assert_cmpuint(rec.merges_under_zone_lock, ==, 1);
+	g_assert_cmpuint(rec.elsewhere[COST_MERGE_STEP], ==, 9);
+	g_assert_cmpuint(rec.under_zone_lock[COST_MERGE_STEP], ==, 1);
 	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
 	g_assert_cmpint(pcp0->count, ==, 0);
 	pfn_t head = b & ~((1u << MAX_PAGE_ORDER) - 1);
@@ -549,6 +582,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/pcp/pageset-sizes", test_pageset_sizes);
 	g_test_add_func("/pcp/upstream-refill-and-local-free", test_upstream_refill_and_local_free);
 	g_test_add_func("/pcp_buddy/remote-free-routes-to-owner", test_remote_free_routes_to_owner);
+	g_test_add_func("/pcp/bulk-work-under-zone-lock", test_bulk_work_under_zone_lock);
 	g_test_add_func("/pcp_buddy/drain-merges-before-zone-lock",
 			test_drain_merges_before_zone_lock);
 	g_test_add_func("/pcp_buddy/phase0-recovers-drained-block",
