@@ -18,6 +18,8 @@ enum mm_cost {
 	COST_MERGE_STEP,    /* one buddy merge step in __free_one_page */
 	COST_SPLIT_STEP,    /* one split step in expand() */
 	COST_PB_SCAN,       /* look at one frame of a pageblock (claim, Phase 0) */
+	COST_SPB_VISIT,     /* read one superpageblock on a zone list walk */
+	COST_SPB_LIST_MOVE, /* move a superpageblock to another zone list (spb_update_list) */
 	COST_ZONE_SECTION,  /* fixed cost of a zone->lock critical section */
 	COST_PCP_SECTION,   /* fixed cost of a pcp->lock critical section */
 	COST_ZERO_PAGE,     /* clear one 4 KiB page */

@@ -49,6 +49,8 @@ struct mm_work {
 	unsigned long merge_steps;
 	unsigned long split_steps;
 	unsigned long pb_scan;      /* frames looked at while scanning pageblocks */
+	unsigned long spb_visits;   /* superpageblocks looked at on zone list walks */
+	unsigned long spb_moves;    /* superpageblocks moved between zone lists */
 };
 
 /* The allocator variant, chosen per machine (docs/MODEL.md, section 1). */

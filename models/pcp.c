@@ -51,6 +51,8 @@ static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 	mm_charge(ctx, COST_MERGE_STEP, w->merge_steps);
 	mm_charge(ctx, COST_SPLIT_STEP, w->split_steps);
 	mm_charge(ctx, COST_PB_SCAN, w->pb_scan);
+	mm_charge(ctx, COST_SPB_VISIT, w->spb_visits);
+	mm_charge(ctx, COST_SPB_LIST_MOVE, w->spb_moves);
 	*w = (struct mm_work){ 0 };
 }
 

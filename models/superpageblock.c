@@ -98,6 +98,7 @@ static void spb_update_list(struct superpageblock *sb)
 		return;
 	spb_list_del(zone, sb);
 	spb_list_add_tail(zone, spb_target_list(zone, sb), sb);
+	zone->work.spb_moves++;
 }
 
 /* migratetype_to_has_bit(): 0 for types that leave no mark. */

@@ -17,8 +17,11 @@ static inline struct superpageblock *spb_list_next(struct zone *zone, const stru
 	return sb->list_next == SPB_NONE ? NULL : &zone->superpageblocks[sb->list_next];
 }
 
-#define for_each_spb_on(zone, l, sb) \
-	for (struct superpageblock *sb = spb_list_first(zone, l); sb; sb = spb_list_next(zone, sb))
+/* Walks run under zone->lock: each superpageblock looked at is work of
+ * that section (a read of its struct). */
+#define for_each_spb_on(zone, l, sb)                                              \
+	for (struct superpageblock *sb = spb_list_first(zone, l);                  \
+	     sb && ((zone)->work.spb_visits++, true); sb = spb_list_next(zone, sb))
 
 /* Every superpageblock of category cat, fullest bucket first, each bucket
  * head to tail.  A break leaves only the current bucket. */

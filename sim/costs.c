@@ -18,6 +18,14 @@
  * save/restore, counters and watermark reads), small next to 2-3.5 us;
  * pcp_section the same for the much shorter per-CPU list sections.
  *
+ * spb_visit is a superpageblock struct read on a zone list walk
+ * (for_each_spb_on): one cache line, usually last written by another CPU
+ * allocating from it, so an LLC hit or a line from another core rather
+ * than L1: 20 ns is a guess in the range of last-level cache latency on
+ * the mesh-based Xeons of 52166607ecc9.  spb_list_move (spb_update_list)
+ * is a list_del and a list_add_tail: four pointer writes to up to four
+ * structs, about half of them cached by the walk; 40 ns, a guess.
+ *
  * pb_scan is a sequential read of per-frame metadata, a few bytes per
  * frame from cache or prefetched memory.  zero_page assumes clear_page at
  * about 16 GB/s on one core (4 KiB in 250 ns).  These three are estimates,
@@ -55,6 +63,9 @@ static const struct {
 	[COST_MERGE_STEP] = { "merge_step", 10, "one buddy merge step in __free_one_page" },
 	[COST_SPLIT_STEP] = { "split_step", 10, "one split step in expand()" },
 	[COST_PB_SCAN] = { "pb_scan", 1, "look at one frame of a pageblock" },
+	[COST_SPB_VISIT] = { "spb_visit", 20, "look at one superpageblock on a zone list walk" },
+	[COST_SPB_LIST_MOVE] = { "spb_list_move", 40,
+				 "move a superpageblock to the tail of another zone list" },
 	[COST_ZONE_SECTION] = { "zone_section", 100, "fixed cost of a zone->lock critical section" },
 	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
 	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },

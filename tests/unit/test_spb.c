@@ -233,6 +233,44 @@ static void test_unmovable_tainted_first(void)
 	machine_destroy(m);
 }
 
+/* Superpageblock list work is zone->lock work: the walks' visits and the
+ * list moves are charged when zone->lock is released. */
+static unsigned long spb_charged[NR_MM_COSTS];
+
+static void record_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+{
+	(void)ctx;
+	spb_charged[kind] += n;
+}
+
+static void test_list_work_charged(void)
+{
+	struct machine *m = spb_machine(7 * GiB);
+	struct zone *z = normal(m);
+	struct mm_env env = mm_env_null;
+	struct mm_ctx ctx = { .env = &env, .cpu = 0 };
+
+	env.charge = record_charge;
+	memset(spb_charged, 0, sizeof(spb_charged));
+	zone_lock(&ctx, z, SITE_OTHER);
+	/* Passes 1 and 2 find no tainted superpageblock; Pass 3 looks at the
+	 * three empty ones and takes none (no whole block of that type);
+	 * then the claim taints sb0, which moves to a tainted bucket. */
+	g_assert_cmpuint(take(m, z, 0, MIGRATE_UNMOVABLE), ==, PFN_NONE);
+	g_assert_cmpuint(z->work.spb_visits, ==, 3);
+	g_assert_cmpuint(z->work.spb_moves, ==, 0);
+	g_assert_cmpuint(take_fallback(m, z, 0, MIGRATE_UNMOVABLE), ==, SB0);
+	g_assert_cmpuint(z->work.spb_moves, >=, 1);
+	unsigned long visits = z->work.spb_visits, moves = z->work.spb_moves;
+	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, 0);
+	zone_unlock(&ctx, z);
+	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, visits);
+	g_assert_cmpuint(spb_charged[COST_SPB_LIST_MOVE], ==, moves);
+	g_assert_cmpuint(z->work.spb_visits, ==, 0);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 /* Movable work skips a tainted superpageblock with 4 or fewer free
  * pageblocks (SPB_TAINTED_RESERVE), in Pass 4 and in claim/steal. */
 static void test_movable_tainted_reserve(void)
@@ -450,6 +488,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/spb/setup-state", test_setup_state);
 	g_test_add_func("/spb/movable-fullest-clean-first", test_movable_fullest_clean_first);
 	g_test_add_func("/spb/unmovable-tainted-first", test_unmovable_tainted_first);
+	g_test_add_func("/spb/list-work-charged", test_list_work_charged);
 	g_test_add_func("/spb/movable-tainted-reserve", test_movable_tainted_reserve);
 	g_test_add_func("/spb/free-pageblock-relabelled", test_free_pageblock_relabelled);
 	g_test_add_func("/spb/bucket-rotation", test_bucket_rotation);
