@@ -4,19 +4,32 @@
 #include <math.h>
 #include <string.h>
 
-/* Where the defaults come from.
+/* Where the defaults come from: docs/COSTS.md has every cost with its
+ * source, and says which are guesses.
  *
- * Kernel commit 52166607ecc9 ("mm: restrict the pcp batch scale factor to
- * avoid too long latency") measured a zone->lock critical section moving
- * 63 pages between the buddy and a per-CPU list at 2.0-3.5 us on Ice Lake,
- * Sapphire Rapids and Cascade Lake: about 30-55 ns per page.  list_op,
- * split_step and merge_step split that per-page figure: a page taken from a
- * free list and put on a per-CPU list is two list operations (30 ns) plus
- * the occasional split or merge (10 ns each: a few reads and writes of
- * cache-hot metadata), which lands in the measured range.  zone_section is
- * the rest of a section that does not depend on the page count (irq
- * save/restore, counters and watermark reads), small next to 2-3.5 us;
- * pcp_section the same for the much shorter per-CPU list sections.
+ * The zone->lock costs are fitted to kernel commit 52166607ecc9 ("mm:
+ * restrict the pcp batch scale factor to avoid too long latency"), which
+ * timed the code run under zone->lock in rmqueue_bulk and
+ * free_pcppages_bulk (ftrace function_graph, will-it-scale page_fault1)
+ * on Ice Lake and Sapphire Rapids servers: a 63-page refill held it
+ * 2.0-2.7 us, a 2,047-page one 39-45 us, a 2,047-page free 56-59 us.  The
+ * model's sections count 193 list operations and 67 splits for the first,
+ * 6140 and 2046 for the second, 6140 and 2046 merges for the third
+ * (tests/sim/test_calibration.c).  Those holds grow by about 20 ns a page
+ * but do not start from zero: a line through the two refills leaves about
+ * 1 us that does not depend on the page count, so zone_section, not only
+ * the per-page costs, comes from the fit (no per-page price puts both
+ * refills within 15% of the measurements with zone_section at 100 ns).
+ * list_op and split_step share the 20 ns a page (the data cannot tell
+ * them apart, so they are equal); merge_step is what the free costs
+ * beyond the refill, a page at a time (a merge reads the buddy's struct
+ * page, a split only writes).  The fixed part stands for what the model
+ * does not price per page: the zone's shared lines (free-area heads,
+ * counters, watermarks) fetched from the last holder, irq save and
+ * restore, and the tracer's own cost inside the measurement; it is
+ * charged to every zone->lock section, so single-page sections
+ * (rmqueue_buddy, free_one_page) may be overstated.  pcp_section is the
+ * same for the much shorter per-CPU list sections, a guess.
  *
  * spb_visit is a superpageblock struct read on a zone list walk
  * (for_each_spb_on): one cache line, usually last written by another CPU
@@ -28,8 +41,8 @@
  *
  * pb_scan is a sequential read of per-frame metadata, a few bytes per
  * frame from cache or prefetched memory.  zero_page assumes clear_page at
- * about 16 GB/s on one core (4 KiB in 250 ns).  These three are estimates,
- * not measurements.
+ * about 16 GB/s on one core (4 KiB in 250 ns).  Both are estimates, not
+ * measurements.
  *
  * fault is the fixed part of an anonymous page fault (exception entry,
  * handle_mm_fault's walk, return to user space), about half a microsecond
@@ -59,14 +72,14 @@ static const struct {
 	double ns;
 	const char *help;
 } params[NR_COST_PARAMS] = {
-	[COST_LIST_OP] = { "list_op", 15, "add or remove one block on a free or per-CPU list" },
-	[COST_MERGE_STEP] = { "merge_step", 10, "one buddy merge step in __free_one_page" },
-	[COST_SPLIT_STEP] = { "split_step", 10, "one split step in expand()" },
+	[COST_LIST_OP] = { "list_op", 5, "add or remove one block on a free or per-CPU list" },
+	[COST_MERGE_STEP] = { "merge_step", 12.5, "one buddy merge step in __free_one_page" },
+	[COST_SPLIT_STEP] = { "split_step", 5, "one split step in expand()" },
 	[COST_PB_SCAN] = { "pb_scan", 1, "look at one frame of a pageblock" },
 	[COST_SPB_VISIT] = { "spb_visit", 20, "look at one superpageblock on a zone list walk" },
 	[COST_SPB_LIST_MOVE] = { "spb_list_move", 40,
 				 "move a superpageblock to the tail of another zone list" },
-	[COST_ZONE_SECTION] = { "zone_section", 100, "fixed cost of a zone->lock critical section" },
+	[COST_ZONE_SECTION] = { "zone_section", 1050, "fixed cost of a zone->lock critical section" },
 	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
 	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },
 	[COST_FAULT] = { "fault", 500, "fixed part of a page fault" },

@@ -601,7 +601,7 @@ static void test_costs(void)
 	double ns;
 
 	costs_default(&c);
-	g_assert_cmpfloat(c.ns[COST_LIST_OP], ==, 15);
+	g_assert_cmpfloat(c.ns[COST_LIST_OP], ==, 5);
 	g_assert_cmpfloat(c.ns[COST_CL_OTHER_SOCKET], ==, 150);
 	g_assert_cmpint(costs_set(&c, "zone_section", 250), ==, 0);
 	g_assert_cmpfloat(c.ns[COST_ZONE_SECTION], ==, 250);
@@ -615,9 +615,9 @@ static void test_costs(void)
 	g_assert_null(costs_name(NR_COST_PARAMS));
 	g_assert_nonnull(costs_help(COST_PB_SCAN));
 	g_assert_cmpstr(names, ==, "list_op, merge_step, split_step, pb_scan, spb_visit, "
-		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, tlb_flush, migrate_isolate, "
-		       "migrate_unmap, migrate_copy, migrate_copy_remote, migrate_remap, "
-		       "tlb_shootdown, cacheline_same_cpu, cacheline_same_socket, "
+		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, "
+		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
+		       "migrate_copy_remote, migrate_remap, tlb_shootdown, cacheline_same_cpu, cacheline_same_socket, "
 		       "cacheline_other_socket");
 	g_free(names);
 }
