@@ -27,14 +27,12 @@ static int l_kvmalloc(lua_State *L)
 	uint64_t size = check_size(L, -1, "kvmalloc");
 	lua_getfield(L, 2, "noretry");
 	noretry = lua_toboolean(L, -1);
-	lua_Integer node = opt_int_field(L, 2, "node", topology_cpu_to_node(&m->topo, ctx->cpu));
-	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
-		return luaL_error(L, "kvmalloc: node %d does not exist", (int)node);
+	int node = opt_node_field(L, m, 2, ctx);
 	if (size == 0)
 		return luaL_error(L, "kvmalloc: size must be more than 0");
 
 	struct kvmalloc_area *a = lua_newuserdatauv(L, sizeof(*a), 0);
-	if (kvmalloc_node(ctx, m, size, (int)node, noretry, a)) {
+	if (kvmalloc_node(ctx, m, size, node, noretry, a)) {
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");
 		return 2;
@@ -148,11 +146,7 @@ static int l_migrate_pages(lua_State *L)
 		check_known_keys(L, opts, keys, "migrate_pages");
 	}
 	ctx = call_ctx(L, m, opts, &buf);
-	lua_Integer node = opts ? opt_int_field(L, opts, "node",
-						topology_cpu_to_node(&m->topo, ctx->cpu))
-				: topology_cpu_to_node(&m->topo, ctx->cpu);
-	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
-		return luaL_error(L, "migrate_pages: node %d does not exist", (int)node);
+	int node = opt_node_field(L, m, opts, ctx);
 	lua_Integer n = luaL_len(L, 2);
 	pfn_t *pfns = g_new(pfn_t, n > 0 ? n : 1);
 	for (lua_Integer i = 1; i <= n; i++) {
@@ -167,7 +161,7 @@ static int l_migrate_pages(lua_State *L)
 		}
 		pfns[i - 1] = (pfn_t)pfn;
 	}
-	migrate_pages_to_node(ctx, m, pfns, (unsigned)n, (int)node, NULL, &st);
+	migrate_pages_to_node(ctx, m, pfns, (unsigned)n, node, NULL, &st);
 	g_free(pfns);
 	lua_createtable(L, 0, 5);
 	set_int(L, "moved", (lua_Integer)st.nr_succeeded);

@@ -72,6 +72,9 @@ lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def);
  * outside threads the `cpu` field of the table at t (0 for no table),
  * taking no time; buf holds the latter. */
 struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf);
+/* The `node` field of the table at t (0: no table), checked; by default
+ * the node of ctx's CPU, as the kernel's default memory policy. */
+int opt_node_field(lua_State *L, struct machine *m, int t, const struct mm_ctx *ctx);
 
 /* The machine a run's results describe: the one that ran threads, else the
  * last one built; NULL if the script built none. */

@@ -285,6 +285,15 @@ static int check_node(lua_State *L, struct machine *m, lua_Integer node)
 	return (int)node;
 }
 
+/* The kernel's default policy allocates on numa_node_id(), the node of
+ * the CPU the call runs on. */
+int opt_node_field(lua_State *L, struct machine *m, int t, const struct mm_ctx *ctx)
+{
+	lua_Integer local = topology_cpu_to_node(&m->topo, ctx->cpu);
+
+	return check_node(L, m, t ? opt_int_field(L, t, "node", local) : local);
+}
+
 /* The CPU a call runs on: a simulated thread's own, or for scenario code
  * outside threads the table's `cpu` field (default 0), taking no time.
  * t is a table index, or 0 for none. */
@@ -320,7 +329,6 @@ static int l_alloc(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_known_keys(L, 2, keys, "alloc");
 	lua_Integer order = opt_int_field(L, 2, "order", 0);
-	int node = check_node(L, m, opt_int_field(L, 2, "node", 0));
 	lua_getfield(L, 2, "type");
 	int mt = luaL_checkoption(L, -1, "unmovable", type_names);
 	lua_getfield(L, 2, "atomic");
@@ -334,7 +342,7 @@ static int l_alloc(lua_State *L)
 	else if (mt == MIGRATE_RECLAIMABLE)
 		gfp |= __GFP_RECLAIMABLE;
 	struct mm_ctx buf, *ctx = call_ctx(L, m, 2, &buf);
-	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node,
+	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, opt_node_field(L, m, 2, ctx),
 				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
 				  (uint32_t)opt_int_field(L, 2, "offset", 0));
 	if (pfn == PFN_NONE)
@@ -457,8 +465,7 @@ static int l_read_file(lua_State *L)
 	file = opt_int_field(L, 2, "file", 1);
 	n = opt_int_field(L, 2, "pages", 1);
 	index = opt_int_field(L, 2, "index", 0);
-	node = check_node(L, m, opt_int_field(L, 2, "node",
-					     topology_cpu_to_node(&m->topo, ctx->cpu)));
+	node = opt_node_field(L, m, 2, ctx);
 	while (done < n && page_cache_add(ctx, m, (int)node, (uint32_t)file,
 					  (uint32_t)(index + done)) != PFN_NONE)
 		done++;
