@@ -65,3 +65,17 @@ local pa = pp:mmap("3600M")
 assert(pp:touch(pa, "3500M") == 3500 * 256)
 assert(pm:alloc_gigantic() == nil)
 pm:check_invariants()
+
+-- The 1GB yield measured: what m:alloc_gigantic gets, given back; the
+-- pinned machine gets none.
+local q = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G", thp = false }
+local qp = q:process()
+local qa = qp:mmap("2G")
+qp:touch(qa, "2G")
+local y = q:gb_yield{ attempt = true }
+assert(y.obtained >= 1 and y.obtained <= 3 and y.pages_migrated > 0, "obtained " .. tostring(y.obtained))
+assert(y.total_regions == 3 and y.time_ns == 0)
+assert(q:alloc_gigantic() ~= nil, "the pages were not given back")
+q:check_invariants()
+assert(pm:gb_yield{ attempt = true }.obtained == 0)
+assert(pm:gb_yield().obtained == nil)
