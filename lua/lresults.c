@@ -121,13 +121,37 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 	return LUA_OK;
 }
 
-/* m:gb_yield() -> {free_now=, movable_only=, movable_obtainable=, total_regions=} */
+/* m:gb_yield([{attempt =, cpu =}]) -> {free_now=, movable_only=,
+ * movable_obtainable=, total_regions= [, obtained=, pages_migrated=,
+ * time_ns=]}: the estimate, then with attempt the measurement. */
 static int l_gb_yield(lua_State *L)
 {
+	static const char *const keys[] = { "attempt", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
+	struct gb_attempt a;
 	struct gb_yield y;
+	bool attempt = false;
 
-	gb_yield(check_machine(L, 1), &y);
-	lua_createtable(L, 0, 4);
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "gb_yield");
+		lua_getfield(L, opts, "attempt");
+		attempt = lua_toboolean(L, -1);
+		lua_pop(L, 1);
+	}
+	gb_yield(m, &y);
+	if (attempt) {
+		struct mm_ctx buf, *ctx = call_ctx(L, m, opts, &buf);
+
+		gb_yield_attempt(ctx, m, &a);
+	}
+	lua_createtable(L, 0, 7);
+	if (attempt) {
+		set_int(L, "obtained", (lua_Integer)a.obtained);
+		set_int(L, "pages_migrated", (lua_Integer)a.pages_migrated);
+		set_int(L, "time_ns", (lua_Integer)a.time_ns);
+	}
 	set_int(L, "free_now", (lua_Integer)y.free_now);
 	set_int(L, "movable_only", (lua_Integer)y.movable_only);
 	set_int(L, "movable_obtainable", (lua_Integer)y.movable_obtainable);
