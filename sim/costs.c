@@ -4,82 +4,28 @@
 #include <math.h>
 #include <string.h>
 
-/* Where the defaults come from: docs/COSTS.md has every cost with its
- * source, and says which are guesses.
- *
- * The zone->lock costs are fitted to kernel commit 52166607ecc9 ("mm:
- * restrict the pcp batch scale factor to avoid too long latency"), which
- * timed the code run under zone->lock in rmqueue_bulk and
- * free_pcppages_bulk (ftrace function_graph, will-it-scale page_fault1)
- * on Ice Lake and Sapphire Rapids servers: a 63-page refill held it
- * 2.0-2.7 us, a 2,047-page one 39-45 us, a 2,047-page free 56-59 us.  The
- * model's sections count 193 list operations and 67 splits for the first,
- * 6140 and 2046 for the second, 6140 and 2046 merges for the third
- * (tests/sim/test_calibration.c).  Those holds grow by about 20 ns a page
- * but do not start from zero: a line through the two refills leaves about
- * 1 us that does not depend on the page count, so zone_section, not only
- * the per-page costs, comes from the fit (no per-page price puts both
- * refills within 15% of the measurements with zone_section at 100 ns).
- * list_op and split_step share the 20 ns a page (the data cannot tell
- * them apart, so they are equal); merge_step is what the free costs
- * beyond the refill, a page at a time (a merge reads the buddy's struct
- * page, a split only writes).  The fixed part stands for what the model
- * does not price per page: the zone's shared lines (free-area heads,
- * counters, watermarks) fetched from the last holder, irq save and
- * restore, and the tracer's own cost inside the measurement; it is
- * charged to every zone->lock section, so single-page sections
- * (rmqueue_buddy, free_one_page) may be overstated.  pcp_section is the
- * same for the much shorter per-CPU list sections, a guess.
- *
- * spb_visit is a superpageblock struct read on a zone list walk
- * (for_each_spb_on): one cache line, usually last written by another CPU
- * allocating from it, so an LLC hit or a line from another core rather
- * than L1: 20 ns is a guess in the range of last-level cache latency on
- * the mesh-based Xeons of 52166607ecc9.  spb_list_move (spb_update_list)
- * is a list_del and a list_add_tail: four pointer writes to up to four
- * structs, about half of them cached by the walk; 40 ns, a guess.
- *
- * pb_scan is a sequential read of per-frame metadata, a few bytes per
- * frame from cache or prefetched memory.  zero_page assumes clear_page at
- * about 16 GB/s on one core (4 KiB in 250 ns).  Both are estimates, not
- * measurements.
- *
- * fault is the fixed part of an anonymous page fault (exception entry,
- * handle_mm_fault's walk, return to user space), about half a microsecond
- * on current x86 servers without the page clearing; pte is one entry
- * written or cleared in a page table; tlb_flush a local flush plus the
- * shootdown after an unmap.  Estimates as well.
- *
- * Page migration (models/migrate.c); all five are guesses, not
- * measurements.  migrate_isolate is taking a page off an LRU or putting one
- * on under the lruvec lock: a lock round trip and a list operation, about
- * 50 ns uncontended.  migrate_unmap is try_to_migrate's rmap walk (anon_vma
- * lock, page_vma_mapped_walk) and the PTE turned into a migration entry,
- * migrate_remap remove_migration_ptes' walk back; a few hundred ns each,
- * the remap less since the walk is warm.  migrate_copy is copy_page on
- * 4 KiB: it reads and writes, so at about half the 16 GB/s that zero_page
- * assumes, 500 ns; migrate_copy_remote the same across the socket link,
- * which gives one core about 60% of its local bandwidth, 800 ns.
- * tlb_shootdown is per CPU in the address space's mm_cpumask: migration
- * flushes once per batch of up to 512 pages (the TTU_BATCH_FLUSH path of
- * migrate_pages_batch), and each CPU takes an IPI and a flush, about half
- * the tlb_flush figure above.
- *
- * A contended cache line moves between cores of one socket in about 50 ns
- * and between sockets in 110-200 ns; 150 ns is the middle of that range. */
+/* Every default with what it stands for and its source, or the reasoning
+ * behind a guess: docs/COSTS.md (keep the two in step).  In short: the
+ * zone->lock costs are fitted to the hold times kernel commit 52166607ecc9
+ * measured on Ice Lake and Sapphire Rapids (tests/sim/test_calibration.c
+ * checks them); the others are guesses. */
 static const struct {
 	const char *name;
 	double ns;
 	const char *help;
 } params[NR_COST_PARAMS] = {
+	/* fitted: 52166607ecc9 */
 	[COST_LIST_OP] = { "list_op", 5, "add or remove one block on a free or per-CPU list" },
 	[COST_MERGE_STEP] = { "merge_step", 12.5, "one buddy merge step in __free_one_page" },
 	[COST_SPLIT_STEP] = { "split_step", 5, "one split step in expand()" },
+	/* guesses */
 	[COST_PB_SCAN] = { "pb_scan", 1, "look at one frame of a pageblock" },
 	[COST_SPB_VISIT] = { "spb_visit", 20, "look at one superpageblock on a zone list walk" },
 	[COST_SPB_LIST_MOVE] = { "spb_list_move", 40,
 				 "move a superpageblock to the tail of another zone list" },
+	/* fitted: 52166607ecc9 */
 	[COST_ZONE_SECTION] = { "zone_section", 1050, "fixed cost of a zone->lock critical section" },
+	/* guesses, but cacheline_same_cpu (nothing moves) */
 	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
 	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },
 	[COST_FAULT] = { "fault", 500, "fixed part of a page fault" },
