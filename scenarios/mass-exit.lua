@@ -6,13 +6,13 @@
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D mib=512 -D policy=pcp_buddy
 --   ./run scenarios/mass-exit.lua -D live=0      # exit right after the touches
 --
--- sweep-plot: y=results.exit.zone_lock.wait_share
+-- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
 local p = mmsim.params{
   preset = "2s-1t",
   policy = "upstream",
   cpus = 16,      -- processes, one per CPU
   mib = 256,      -- MiB touched by each process
-  live = "5s",    -- simulated time from the last touch to the exit
+  live = "30s",   -- simulated time from the last touch to the exit
 }
 local m = mmsim.machine{ preset = p.preset, policy = p.policy }
 local info = m:info()
@@ -30,6 +30,16 @@ local after = m:info()
 print(string.format("mass exit, %s: %d processes x %d MiB (%d pages, %d page-table pages), "
   .. "exit %.3f s after the last touch", p.policy, p.cpus, p.mib, ex.stats.pages_touched,
   ex.stats.pgtable_pages, (ex.stats.exit_start_ns - ex.stats.touch_end_ns) / 1e9))
+-- CPU 0's pageset in the zone its fault-in refilled from (the highest).
+local touched, lived
+for k, ps in ipairs(ex.stats.pagesets_touched[1]) do
+  if not touched or ps.high > touched.high then
+    touched, lived = ps, ex.stats.pagesets_before_exit[1][k]
+  end
+end
+print(string.format("CPU 0's pageset (node %d %s): high %d after the touches, %d at the exit; "
+  .. "high_min %d, high_max %d", touched.node, touched.zone, touched.high, lived.high,
+  touched.high_min, touched.high_max))
 print(string.format("exit: %.3f ms slowest process, %.3f ms median; zone->lock %d acquisitions, "
   .. "%d contentions, %.3f ms waiting (%.2f%% of the exit's time)", e.slowest_ns / 1e6,
   e.median_ns / 1e6, e.zone_lock.acquisitions, e.zone_lock.contentions,

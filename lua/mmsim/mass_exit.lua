@@ -9,7 +9,7 @@
 --   local ex = require("mmsim.mass_exit").start(m, {
 --     cpus = {0, 1, 2, 3},   -- one process per CPU
 --     mib = 256,             -- MiB touched per process
---     live = "5s",           -- from the last touch to the exit
+--     live = "30s",          -- from the last touch to the exit
 --   })
 --   m:run()
 --   print(ex.stats.exit.slowest_ns, ex.stats.exit.zone_lock.contentions)
@@ -39,7 +39,7 @@ function M.start(m, o)
   o = o or {}
   local cpus = o.cpus or { 0 }
   local bytes = (o.mib or 64) * 1024 * 1024
-  local live = mmsim.time(o.live or "5s")
+  local live = mmsim.time(o.live or "30s")
   local stats = { processes = #cpus, pages_touched = 0, pgtable_pages = 0, live_ns = live,
                   touch_end_ns = nil, exit_start_ns = nil, exit_end_ns = 0, exit_ns = {},
                   pagesets_touched = {}, pagesets_before_exit = {} }
@@ -90,6 +90,7 @@ function M.start(m, o)
             contentions = after.zone.contentions - before.zone.contentions,
             wait_ns_total = wait,
             hold_ns_total = after.zone.hold_ns_total - before.zone.hold_ns_total,
+            wait_ms_per_process = wait / #cpus / 1e6,
             wait_share = exit_time > 0 and wait / exit_time or 0,
           },
           pages_freed = freed,
