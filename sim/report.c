@@ -258,30 +258,6 @@ void report_phase(struct report *rep, const char *name, uint64_t at_ns)
 	}
 }
 
-/* phases.csv; false if there is none. */
-static bool write_phases(const struct report *rep)
-{
-	GString *s;
-	char *err = NULL;
-
-	if (!rep->phases->len)
-		return false;
-	s = g_string_new("phase,start_ms,end_ms\n");
-	for (guint i = 0; i < rep->phases->len; i++) {
-		const struct phase *p = &g_array_index(rep->phases, struct phase, i);
-
-		g_string_append_printf(s, "%s,%.6f,%.6f\n", p->name, (double)p->start / 1e6,
-				       (double)p->end / 1e6);
-	}
-	if (results_write(rep->r, "phases.csv", s->str, s->len, &err)) {
-		warn(err);
-		g_string_free(s, TRUE);
-		return false;
-	}
-	g_string_free(s, TRUE);
-	return true;
-}
-
 void report_set_target(struct report *rep, uint64_t until_ns)
 {
 	rep->target_ns = until_ns;
@@ -321,6 +297,25 @@ static void write_file(const struct report *rep, const char *name, GString *s)
 	if (results_write(rep->r, name, s->str, s->len, &err))
 		warn(err);
 	g_string_truncate(s, 0);
+}
+
+/* phases.csv, the phases' times in ms to the ns; false if there is none. */
+static bool write_phases(const struct report *rep)
+{
+	GString *s;
+
+	if (!rep->phases->len)
+		return false;
+	s = g_string_new("phase,start_ms,end_ms\n");
+	for (guint i = 0; i < rep->phases->len; i++) {
+		const struct phase *p = &g_array_index(rep->phases, struct phase, i);
+
+		g_string_append_printf(s, "%s,%.6f,%.6f\n", p->name, (double)p->start / 1e6,
+				       (double)p->end / 1e6);
+	}
+	write_file(rep, "phases.csv", s);
+	g_string_free(s, TRUE);
+	return true;
 }
 
 /* The run's plot title: scenario, policy, machine; then more. */
