@@ -104,8 +104,9 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
 }
 
 /* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
- * atomic requests.  The reserve is taken back only by
- * unreserve_highatomic_pageblock() before OOM, which comes with reclaim. */
+ * atomic requests, nothing in a zone whose 1% is less than a pageblock.
+ * The reserve is taken back only by unreserve_highatomic_pageblock()
+ * before OOM, which comes with reclaim. */
 static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn,
 					 unsigned order)
 {
@@ -114,7 +115,8 @@ static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, 
 				    ~(unsigned long)(pageblock_nr_pages - 1);
 	int mt;
 
-	if (zone->nr_reserved_highatomic >= max_managed)
+	if (zone->managed_pages / 100 < pageblock_nr_pages ||
+	    zone->nr_reserved_highatomic >= max_managed)
 		return;
 	zone_lock(ctx, zone, SITE_OTHER);
 	mt = get_pfnblock_migratetype(mm, pfn);

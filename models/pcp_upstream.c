@@ -148,5 +148,6 @@ const struct pcp_ops pcp_upstream_ops = {
 	.free_to_high = free_to_high_upstream,
 	.free_target_cpu = free_target_cpu_upstream,
 	.lock_for_free = lock_for_free_upstream,
+	.lock_for_folios = lock_for_free_upstream,
 	.cpu_dead = cpu_dead_upstream,
 };
