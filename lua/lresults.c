@@ -173,20 +173,41 @@ static int l_memory_map(lua_State *L)
 	return 1;
 }
 
+/* A label that goes into file names and CSV fields. */
+static const char *check_label(lua_State *L, int idx, const char *what)
+{
+	const char *label = luaL_checkstring(L, idx);
+
+	if (!*label || strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_.-") != strlen(label) || *label == '.')
+		luaL_error(L, "%s: label '%s' must be letters, digits, '_', '-' and '.' (not first)",
+			   what, label);
+	return label;
+}
+
 /* m:snapshot_memory_map(label): memmap-<label>.dat and memory_map-<label>.png
  * in the results folder now, for time-lapses. */
 static int l_snapshot_memory_map(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
-	const char *label = luaL_checkstring(L, 2);
+	const char *label = check_label(L, 2, "snapshot_memory_map");
 
-	/* The label goes into file names. */
-	if (!*label || strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				     "0123456789_.-") != strlen(label) || *label == '.')
-		return luaL_error(L, "snapshot_memory_map: label '%s' must be letters, digits, "
-				  "'_', '-' and '.' (not first)", label);
 	if (rep)
 		report_memory_map(rep, lm->m, lm->e, label);
+	return 0;
+}
+
+/* m:phase(name) starts a phase at the caller's simulated time (a thread's
+ * own, else the engine's clock), m:phase() ends the current one. */
+static int l_phase(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	const char *name = lua_isnoneornil(L, 2) ? NULL : check_label(L, 2, "phase");
+	struct mm_ctx *ctx = lua_thread_ctx(L);
+	uint64_t now = ctx ? mm_now(ctx) : lm->e ? engine_clock(lm->e) : 0;
+
+	if (rep)
+		report_phase(rep, name, now);
 	return 0;
 }
 
@@ -196,6 +217,7 @@ void lresults_open(lua_State *L, int methods)
 		{ "gb_yield", l_gb_yield },
 		{ "memory_map", l_memory_map },
 		{ "snapshot_memory_map", l_snapshot_memory_map },
+		{ "phase", l_phase },
 		{ NULL, NULL },
 	};
 

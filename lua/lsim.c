@@ -20,7 +20,8 @@ struct lthread {
 	lua_State *L;           /* the main state, for the registry */
 };
 
-/* A time is a number of nanoseconds or a string with a unit. */
+/* A time is a number of nanoseconds or a string with a unit ("0" needs
+ * none). */
 static uint64_t check_time(lua_State *L, int idx, const char *what)
 {
 	static const struct { const char *unit; double ns; } units[] = {
@@ -41,6 +42,9 @@ static uint64_t check_time(lua_State *L, int idx, const char *what)
 		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",
 			   what, luaL_typename(L, idx));
 	double v = g_ascii_strtod(s, &end);
+	/* Zero is zero in any unit: -D live=0 needs none. */
+	if (end != s && !*end && v == 0)
+		return 0;
 	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
 		if (end != s && v >= 0 && !strcmp(end, units[i].unit))
 			return (uint64_t)(v * units[i].ns);

@@ -48,6 +48,9 @@ enum vm_event_item {
 	KCOMPACTD_MIGRATE_SCANNED,
 	KCOMPACTD_FREE_SCANNED,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
+	/* model-only: pages handed to the zone buddy under zone->lock by
+	 * free_pcppages_bulk and free_one_page (what the pagesets did not keep) */
+	PGFREE_TO_BUDDY,
 	NR_VM_EVENT_ITEMS
 };
 

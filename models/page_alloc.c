@@ -297,6 +297,7 @@ void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned or
 	split_large_buddy(zone, pfn, order, fpi);
 	zone_unlock(ctx, zone);
 	zone->machine->vm_events[PGFREE] += 1UL << order;
+	zone->machine->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 }
 
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)

@@ -362,6 +362,7 @@ static void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int 
 			}
 			pcp_dequeue(m, pcp, &zone->work, pfn);
 			count -= 1 << order;
+			m->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(mm, pfn), fpi);
 		} while (count > 0 && !pfn_list_empty(list));
 	}

@@ -81,6 +81,7 @@ static void free_pcppages_bulk_upstream(struct mm_ctx *ctx, struct zone *zone, i
 
 			pcp_dequeue(m, pcp, &zone->work, pfn);
 			count -= nr_pages;
+			m->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(&m->mm, pfn),
 					FPI_NONE);
 		} while (count > 0 && !pfn_list_empty(list));
