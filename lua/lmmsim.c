@@ -8,6 +8,7 @@
 #include "models/buddy.h"
 #include "models/invariants.h"
 #include "models/machine.h"
+#include "models/mm_space.h"
 #include "models/page_alloc.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
@@ -71,12 +72,26 @@ lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
 	lua_Integer v = def;
 
 	if (lua_getfield(L, t, k) != LUA_TNIL) {
-		if (!lua_isinteger(L, -1))
-			luaL_error(L, "machine field '%s' must be an integer, got %s", k,
+		int isint;
+
+		/* A float with an integral value (2^32) counts, as in luaL_checkinteger. */
+		v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : (isint = 0);
+		if (!isint)
+			luaL_error(L, "field '%s' must be an integer, got %s", k,
+				   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) :
 				   luaL_typename(L, -1));
-		v = lua_tointeger(L, -1);
 	}
 	lua_pop(L, 1);
+	return v;
+}
+
+lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
+			    lua_Integer min, lua_Integer max)
+{
+	lua_Integer v = opt_int_field(L, t, k, def);
+
+	if (v < min || v > max)
+		luaL_error(L, "field '%s' is %I: valid range %I to %I", k, v, min, max);
 	return v;
 }
 
@@ -134,9 +149,17 @@ static int l_machine(lua_State *L)
 		lua_getfield(L, 1, "mem_per_node");
 		uint64_t mem = lua_isnil(L, -1) ? 0 : check_size(L, -1, "mem_per_node");
 		lua_pop(L, 1);
-		topology_uniform(&t, (unsigned)opt_int_field(L, 1, "sockets", 1),
-				 (unsigned)opt_int_field(L, 1, "nodes_per_socket", 1),
-				 (unsigned)opt_int_field(L, 1, "cpus_per_socket", 4), mem);
+		unsigned sockets = (unsigned)opt_range_field(L, 1, "sockets", 1, 1, MAX_NUMNODES);
+		unsigned nps = (unsigned)opt_range_field(L, 1, "nodes_per_socket", 1, 1, MAX_NUMNODES);
+		unsigned cps = (unsigned)opt_range_field(L, 1, "cpus_per_socket", 4, 1, MAX_CPUS);
+
+		err = topology_check_shape(sockets, nps, cps);
+		if (err) {
+			lua_pushstring(L, err);
+			g_free(err);
+			return luaL_error(L, "cannot build machine: %s", lua_tostring(L, -1));
+		}
+		topology_uniform(&t, sockets, nps, cps, mem);
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "node_mem") == LUA_TTABLE) {
@@ -334,14 +357,46 @@ static int l_alloc(lua_State *L)
 	else if (mt == MIGRATE_RECLAIMABLE)
 		gfp |= __GFP_RECLAIMABLE;
 	struct mm_ctx buf, *ctx = call_ctx(L, m, 2, &buf);
-	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node,
-				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
-				  (uint32_t)opt_int_field(L, 2, "offset", 0));
+	lua_Integer owner = opt_range_field(L, 2, "owner", OWNER_NONE, 0, UINT32_MAX);
+	lua_Integer offset = opt_range_field(L, 2, "offset", 0, 0, UINT32_MAX);
+	/* Only the model's own calls make process and page-cache pages. */
+	if (owner_kind((uint32_t)owner) != OWNER_KIND_NONE &&
+	    owner_kind((uint32_t)owner) != OWNER_KIND_KERNEL)
+		return luaL_error(L, "alloc: owner %I is a process's or the page cache's owner word "
+				  "(kinds %d and %d are the scenario's: owner < %d << 28)", owner,
+				  OWNER_KIND_NONE, OWNER_KIND_KERNEL, OWNER_KIND_KERNEL + 1);
+	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node, (uint32_t)owner,
+				  (uint32_t)offset);
 	if (pfn == PFN_NONE)
 		lua_pushnil(L);
 	else
 		lua_pushinteger(L, pfn);
 	return 1;
+}
+
+/* Pages a process or the page cache holds are theirs to free: freeing one
+ * here would leave a page table or the LRU pointing at a free page. */
+static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
+{
+	switch (owner_kind(page_owner(m, pfn))) {
+	case OWNER_KIND_ANON: return "anonymous memory of a process (p:munmap or p:exit frees it)";
+	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
+	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
+	default: return NULL;
+	}
+}
+
+/* The pfn at idx as a block m:free may free, or an error from what. */
+static pfn_t check_freeable(lua_State *L, struct machine *m, lua_Integer pfn, const char *what)
+{
+	const char *owner;
+
+	if (pfn < 0 || pfn >= m->mm.nr_frames || page_kind(&m->mm, (pfn_t)pfn) != PG_KIND_ALLOC)
+		luaL_error(L, "%s: pfn %I is not the first page of an allocated block", what, pfn);
+	owner = owned_elsewhere(m, (pfn_t)pfn);
+	if (owner)
+		luaL_error(L, "%s: pfn %I is %s", what, pfn, owner);
+	return (pfn_t)pfn;
 }
 
 /* m:free(pfn [, {cpu=}]) */
@@ -354,7 +409,7 @@ static int l_free(lua_State *L)
 	if (!lua_isnoneornil(L, 3))
 		luaL_checktype(L, 3, LUA_TTABLE);
 	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
-	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(ctx, m, (pfn_t)pfn))
+	if (__free_pages(ctx, m, check_freeable(L, m, pfn, "free")))
 		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
 	return 0;
 }
@@ -378,9 +433,7 @@ static int l_free_batch(lua_State *L)
 		lua_Integer pfn = (lua_geti(L, 2, i), lua_tointeger(L, -1));
 
 		lua_pop(L, 1);
-		if (pfn < 0 || pfn >= m->mm.nr_frames || page_kind(&m->mm, (pfn_t)pfn) != PG_KIND_ALLOC)
-			return luaL_error(L, "free_batch: entry %d (pfn %I) is not the first page of an "
-					  "allocated block", (int)i, pfn);
+		check_freeable(L, m, pfn, "free_batch");
 		/* A page listed twice would be freed twice. */
 		for (unsigned j = 0; j < nr; j++)
 			if (batch[j] == (pfn_t)pfn)

@@ -16,6 +16,7 @@
 struct lthread {
 	lua_State *co;
 	int ref;                /* keeps the coroutine alive */
+	int mref;               /* and the machine's userdata */
 	struct lmachine *lm;
 	lua_State *L;           /* the main state, for the registry */
 };
@@ -193,6 +194,7 @@ static void thread_exit(void *arg)
 	struct lthread *t = arg;
 
 	luaL_unref(t->L, LUA_REGISTRYINDEX, t->ref);
+	luaL_unref(t->L, LUA_REGISTRYINDEX, t->mref);
 	g_free(t);
 }
 
@@ -232,9 +234,15 @@ static int l_spawn(lua_State *L)
 	lua_pushvalue(L, -2);
 	lua_xmove(L, t->co, 1);
 	t->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_pushvalue(L, 1);
+	t->mref = luaL_ref(L, LUA_REGISTRYINDEX);
 	engine_spawn(e, (unsigned)cpu, name, thread_main, t, thread_exit);
 	return 0;
 }
+
+/* True while m:run runs the engine: a coroutine or finalizer of a
+ * simulated thread must not run the engine again from inside it. */
+static bool running;
 
 /* m:run() until every thread ends, m:run{until = T} or m:run{duration = D};
  * {expected_end = T} tells the progress line when an open-ended run
@@ -246,7 +254,7 @@ static int l_run(lua_State *L)
 	uint64_t until = 0, expected = 0;
 	char *err = NULL;
 
-	if (lua_thread_ctx(L))
+	if (lua_thread_ctx(L) || running)
 		return luaL_error(L, "run: called from a simulated thread");
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
@@ -262,9 +270,14 @@ static int l_run(lua_State *L)
 					  "table to run until every thread ends)");
 	}
 	lresults_set_target(until ? until : expected);
+	running = true;
 	int rc = engine_run(e, until, &err);
+	running = false;
 	if (lm->thread_error) {
+		/* Raised once: a scenario that catches it may run on. */
 		lua_pushstring(L, lm->thread_error);
+		g_free(lm->thread_error);
+		lm->thread_error = NULL;
 		g_free(err);
 		return lua_error(L);
 	}
@@ -376,6 +389,81 @@ static int l_cpu(lua_State *L)
 {
 	lua_pushinteger(L, thread_ctx_or_error(L, "mmsim.cpu")->cpu);
 	return 1;
+}
+
+/* A coroutine runs on the simulated thread that resumes it (or outside
+ * threads if scenario code resumes it): its model calls take that
+ * thread's time and locks. */
+static void co_inherit_ctx(lua_State *L, lua_State *co)
+{
+	*(struct mm_ctx **)lua_getextraspace(co) = lua_thread_ctx(L);
+}
+
+/* coroutine.resume(co, ...), the library's own (upvalue 1) after that. */
+static int co_resume(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, 1);
+
+	luaL_argexpected(L, co, 1, "coroutine");
+	co_inherit_ctx(L, co);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* The function coroutine.wrap returns: upvalues the coroutine and the
+ * library's resume; errors propagate as the library's wrap does. */
+static int co_wrapped(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+	int nargs = lua_gettop(L);
+
+	co_inherit_ctx(L, co);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_rotate(L, 1, 2);
+	lua_call(L, nargs + 1, LUA_MULTRET);
+	if (!lua_toboolean(L, 1)) {
+		int status = lua_status(co);
+
+		lua_settop(L, 2);
+		if (status != LUA_OK && status != LUA_YIELD)
+			lua_resetthread(co);    /* close its to-be-closed variables */
+		if (lua_type(L, 2) == LUA_TSTRING) {
+			luaL_where(L, 1);
+			lua_insert(L, -2);
+			lua_concat(L, 2);
+		}
+		return lua_error(L);
+	}
+	lua_remove(L, 1);
+	return lua_gettop(L);
+}
+
+/* coroutine.wrap(f): upvalues the library's create and resume. */
+static int co_wrap(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TFUNCTION);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushvalue(L, 1);
+	lua_call(L, 1, 1);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushcclosure(L, co_wrapped, 2);
+	return 1;
+}
+
+void lsim_coroutines(lua_State *L)
+{
+	lua_getglobal(L, "coroutine");
+	lua_getfield(L, -1, "create");
+	lua_getfield(L, -2, "resume");
+	lua_pushvalue(L, -1);
+	lua_pushcclosure(L, co_resume, 1);
+	lua_setfield(L, -4, "resume");
+	lua_pushcclosure(L, co_wrap, 2);
+	lua_setfield(L, -2, "wrap");
+	lua_pop(L, 1);
 }
 
 void lsim_open(lua_State *L, int module, int methods)

@@ -89,6 +89,7 @@ int scenario_run(const struct scenario_opts *o)
 	*(void **)lua_getextraspace(L) = NULL;
 	luaL_openlibs(L);
 	sandbox(L);
+	lsim_coroutines(L);
 	luaL_requiref(L, "mmsim", luaopen_mmsim, 1);
 	lua_pop(L, 1);
 

@@ -10,6 +10,17 @@
 #include <xbt/config.h>
 #include <xbt/log.h>
 
+/* Each thread's stack, in KiB: enough for Lua's deepest nesting of C calls
+ * (LUAI_MAXCCALLS, 200: string.gsub callbacks recursing in a thread need
+ * about 450 KiB before Lua stops them with "C stack overflow"), twice
+ * over; AddressSanitizer's frames are bigger.  SimGrid puts a guard page
+ * below each stack; only the pages used cost memory. */
+#ifdef __SANITIZE_ADDRESS__
+#define ENGINE_STACK_KIB 4096
+#else
+#define ENGINE_STACK_KIB 1024
+#endif
+
 /* SimGrid can load one platform per process. */
 static bool engine_created;
 
@@ -176,7 +187,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	 * reports deadlocks itself, naming CPUs and locks. */
 	xbt_log_control_set("root.thresh:warning ker_engine.app:file:/dev/null");
 	simgrid_init(&argc, argv);
-	sg_cfg_set_int("contexts/stack-size", 256);
+	sg_cfg_set_int("contexts/stack-size", ENGINE_STACK_KIB);
 	sg_cfg_set_int("contexts/nthreads", 1);
 
 	e = g_new0(struct engine, 1);
