@@ -38,8 +38,10 @@ static int l_kvmalloc(lua_State *L)
 	lua_Integer node = opt_int_field(L, 2, "node", topology_cpu_to_node(&m->topo, ctx->cpu));
 	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
 		return luaL_error(L, "kvmalloc: node %d does not exist", (int)node);
-	if (size == 0)
-		return luaL_error(L, "kvmalloc: size must be more than 0");
+	uint64_t mem = topology_total_mem(&m->topo);
+	if (size == 0 || size > mem)
+		return luaL_error(L, "kvmalloc: size %I: valid range 1 to the machine's %I bytes",
+				  (lua_Integer)size, (lua_Integer)mem);
 
 	struct larea *la = lua_newuserdatauv(L, sizeof(*la), 1);
 	la->lm = lm;

@@ -14,7 +14,9 @@
 #include "models/pcp.h"
 #include "models/procfs.h"
 
+#include <errno.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <string.h>
 
 /* Registry array of every machine built, weak so it keeps none alive. */
@@ -34,29 +36,41 @@ struct machine *check_machine(lua_State *L, int idx)
 	return check_lmachine(L, idx)->m;
 }
 
-/* A size is a number of bytes or a string with a K/M/G/T suffix. */
+/* A size is a number of bytes or a string with a K/M/G/T suffix, 0 to
+ * SIZE_MAX_BYTES (a Lua integer). */
+#define SIZE_MAX_BYTES ((uint64_t)INT64_MAX)
+#define SIZE_RANGE "valid range 0 to 9223372036854775807 bytes (8 EiB - 1)"
+
 uint64_t check_size(lua_State *L, int idx, const char *what)
 {
 	if (lua_type(L, idx) == LUA_TNUMBER) {
-		if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
-			luaL_error(L, "%s: expected a whole number of bytes", what);
-		return (uint64_t)lua_tointeger(L, idx);
+		int isint;
+		lua_Integer v = lua_tointegerx(L, idx, &isint);
+
+		if (!isint || v < 0)
+			luaL_error(L, "%s: size %s is not a whole number of bytes in the %s", what,
+				   lua_tostring(L, idx), SIZE_RANGE);
+		return (uint64_t)v;
 	}
 	const char *s = lua_tostring(L, idx);
+	unsigned shift = 0;
 	char *end;
 	uint64_t v;
 
 	if (!s || lua_type(L, idx) != LUA_TSTRING)
 		luaL_error(L, "%s: expected a size such as \"512G\" or a number of bytes, got %s",
 			   what, luaL_typename(L, idx));
+	/* strtoull would take a sign or spaces, and negate "-8G". */
+	if (!g_ascii_isdigit(*s))
+		luaL_error(L, "%s: cannot read size \"%s\" (digits and a K, M, G or T suffix; %s)",
+			   what, s, SIZE_RANGE);
+	errno = 0;
 	v = g_ascii_strtoull(s, &end, 10);
-	if (end == s)
-		luaL_error(L, "%s: cannot read size \"%s\"", what, s);
 	switch (g_ascii_toupper(*end)) {
-	case 'T': v <<= 10; /* fall through */
-	case 'G': v <<= 10; /* fall through */
-	case 'M': v <<= 10; /* fall through */
-	case 'K': v <<= 10; end++; break;
+	case 'T': shift += 10; /* fall through */
+	case 'G': shift += 10; /* fall through */
+	case 'M': shift += 10; /* fall through */
+	case 'K': shift += 10; end++; break;
 	case '\0': break;
 	default: luaL_error(L, "%s: unknown size suffix in \"%s\" (use K, M, G or T)", what, s);
 	}
@@ -64,7 +78,9 @@ uint64_t check_size(lua_State *L, int idx, const char *what)
 		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
 	if (*end)
 		luaL_error(L, "%s: trailing characters in size \"%s\"", what, s);
-	return v;
+	if (errno == ERANGE || v > SIZE_MAX_BYTES >> shift)
+		luaL_error(L, "%s: size \"%s\" is too large: %s", what, s, SIZE_RANGE);
+	return v << shift;
 }
 
 lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
@@ -182,16 +198,24 @@ static int l_machine(lua_State *L)
 			t.movable_mem[n] = mov;
 	}
 	lua_pop(L, 1);
-	p.min_free_kbytes = (int)opt_int_field(L, 1, "min_free_kbytes", p.min_free_kbytes);
-	p.watermark_scale_factor = (int)opt_int_field(L, 1, "watermark_scale_factor",
-						      p.watermark_scale_factor);
-	p.watermark_boost_factor = (int)opt_int_field(L, 1, "watermark_boost_factor",
-						      p.watermark_boost_factor);
+	/* The sysctls' ranges, as the kernel's vm tables (mm/page_alloc.c) set them. */
+	if (lua_getfield(L, 1, "min_free_kbytes") != LUA_TNIL)
+		p.min_free_kbytes = (int)opt_range_field(L, 1, "min_free_kbytes", 0, 0, INT_MAX);
+	lua_pop(L, 1);
+	p.watermark_scale_factor = (int)opt_range_field(L, 1, "watermark_scale_factor",
+							p.watermark_scale_factor, 1, 3000);
+	p.watermark_boost_factor = (int)opt_range_field(L, 1, "watermark_boost_factor",
+							p.watermark_boost_factor, 0, INT_MAX);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
 	lua_pop(L, 1);
-	p.percpu_pagelist_high_fraction = (int)opt_int_field(L, 1, "percpu_pagelist_high_fraction",
-							     0);
+	p.percpu_pagelist_high_fraction = (int)opt_range_field(L, 1,
+							       "percpu_pagelist_high_fraction",
+							       0, 0, INT_MAX);
+	/* The kernel refuses 1-7 (MIN_PERCPU_PAGELIST_HIGH_FRACTION is 8). */
+	if (p.percpu_pagelist_high_fraction > 0 && p.percpu_pagelist_high_fraction < 8)
+		return luaL_error(L, "field 'percpu_pagelist_high_fraction' is %d: valid values 0 "
+				  "and 8 to %d", p.percpu_pagelist_high_fraction, INT_MAX);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
 	lua_pop(L, 1);
@@ -507,9 +531,10 @@ static int l_read_file(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_known_keys(L, 2, keys, "read_file");
 	ctx = call_ctx(L, m, 2, &buf);
-	file = opt_int_field(L, 2, "file", 1);
-	n = opt_int_field(L, 2, "pages", 1);
-	index = opt_int_field(L, 2, "index", 0);
+	/* The file id shares the owner word with its kind; the index is 32-bit. */
+	file = opt_range_field(L, 2, "file", 1, 0, OWNER_ID_MASK);
+	index = opt_range_field(L, 2, "index", 0, 0, UINT32_MAX);
+	n = opt_range_field(L, 2, "pages", 1, 0, UINT32_MAX - index + 1);
 	node = check_node(L, m, opt_int_field(L, 2, "node",
 					     topology_cpu_to_node(&m->topo, ctx->cpu)));
 	while (done < n && page_cache_add(ctx, m, (int)node, (uint32_t)file,

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <lauxlib.h>
+#include <math.h>
 #include <string.h>
 
 /* One run per process: SimGrid runs one simulation per process. */
@@ -56,19 +57,43 @@ static int cmp_keys(gconstpointer a, gconstpointer b)
 
 /* mmsim.result(name, value): a scenario's own figure, kept in summary.json
  * under results.NAME (a number, string or boolean). */
+/* a is b, or one names an object holding the other ("x" and "x.y"). */
+static bool keys_nest(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t n = MIN(la, lb);
+
+	return !strncmp(a, b, n) && (la == lb || (la > lb ? a : b)[n] == '.');
+}
+
 int lresults_record(lua_State *L)
 {
 	const char *name = luaL_checkstring(L, 1);
 	int t = lua_type(L, 2);
 
+	/* A dotted name is a path in summary.json: no empty component. */
+	if (!*name || *name == '.' || name[strlen(name) - 1] == '.' || strstr(name, ".."))
+		return luaL_error(L, "mmsim.result: name '%s' must be dot-separated non-empty "
+				  "parts", name);
 	if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
 		return luaL_error(L, "mmsim.result: value of '%s' must be a number, string or "
 				  "boolean", name);
+	if (t == LUA_TNUMBER && !isfinite(lua_tonumber(L, 2)))
+		return luaL_error(L, "mmsim.result: value of '%s' is %s: it must be finite", name,
+				  lua_tostring(L, 2));
 	if (lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY) == LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_newtable(L);
 		lua_pushvalue(L, -1);
 		lua_setfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
+	}
+	/* "x" and "x.y" cannot both be in the summary: one would be lost. */
+	for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
+		const char *other = lua_tostring(L, -2);
+
+		if (strcmp(other, name) && keys_nest(other, name))
+			return luaL_error(L, "mmsim.result: '%s' and '%s' cannot both be results (one "
+					  "would be an object holding the other)", other, name);
 	}
 	lua_pushvalue(L, 2);
 	lua_setfield(L, -2, name);

@@ -21,32 +21,39 @@ struct lthread {
 	lua_State *L;           /* the main state, for the registry */
 };
 
-/* A time is a number of nanoseconds or a string with a unit. */
+/* A time is a number of nanoseconds or a string with a unit, 0 to
+ * INT64_MAX ns (a Lua integer: 292 years). */
+#define TIME_RANGE "valid range 0 to 9223372036854775807 ns"
 static uint64_t check_time(lua_State *L, int idx, const char *what)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
+	double v = -1;
 
 	if (lua_type(L, idx) == LUA_TNUMBER) {
-		double v = lua_tonumber(L, idx);
+		v = lua_tonumber(L, idx);
+	} else if (lua_type(L, idx) == LUA_TSTRING) {
+		const char *s = lua_tostring(L, idx);
+		char *end = (char *)s;
+		/* strtod would also read signs, spaces, "inf" and "nan". */
+		double x = g_ascii_isdigit(*s) || *s == '.' ? g_ascii_strtod(s, &end) : 0;
 
-		if (!isfinite(v) || v < 0)
-			luaL_error(L, "%s: expected a time of 0 ns or more", what);
-		return (uint64_t)v;
-	}
-	const char *s = lua_tostring(L, idx);
-	char *end;
-
-	if (lua_type(L, idx) != LUA_TSTRING)
+		for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+			if (end != s && !strcmp(end, units[i].unit))
+				v = x * units[i].ns;
+		if (v < 0)
+			luaL_error(L, "%s: cannot read time \"%s\" (a number and ns, us, ms or s; %s)",
+				   what, s, TIME_RANGE);
+	} else {
 		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",
 			   what, luaL_typename(L, idx));
-	double v = g_ascii_strtod(s, &end);
-	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-		if (end != s && v >= 0 && !strcmp(end, units[i].unit))
-			return (uint64_t)(v * units[i].ns);
-	luaL_error(L, "%s: cannot read time \"%s\" (units: ns, us, ms, s)", what, s);
-	return 0;
+	}
+	/* 2^63 is the first double out of range. */
+	if (!(v >= 0 && v < 9223372036854775808.0))
+		luaL_error(L, "%s: time %s is out of range: %s", what,
+			   luaL_tolstring(L, idx, NULL), TIME_RANGE);
+	return (uint64_t)v;
 }
 
 void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
@@ -260,8 +267,14 @@ static int l_run(lua_State *L)
 		luaL_checktype(L, 2, LUA_TTABLE);
 		if (lua_getfield(L, 2, "until") != LUA_TNIL)
 			until = check_time(L, -1, "run: until");
-		if (lua_getfield(L, 2, "duration") != LUA_TNIL)
-			until = engine_clock(e) + check_time(L, -1, "run: duration");
+		if (lua_getfield(L, 2, "duration") != LUA_TNIL) {
+			uint64_t d = check_time(L, -1, "run: duration");
+
+			if (d > (uint64_t)INT64_MAX - engine_clock(e))
+				return luaL_error(L, "run: duration %I ns goes past the last simulated "
+						  "time, %I ns", (lua_Integer)d, (lua_Integer)INT64_MAX);
+			until = engine_clock(e) + d;
+		}
 		if (lua_getfield(L, 2, "expected_end") != LUA_TNIL)
 			expected = check_time(L, -1, "run: expected_end");
 		lua_pop(L, 3);

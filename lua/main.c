@@ -56,6 +56,12 @@ int main(int argc, char **argv)
 		printf("mmsim %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	/* The summary records the seed as given, and --seed must read it back. */
+	if (seed < 0) {
+		fprintf(stderr, "mmsim: --seed %" G_GINT64_FORMAT ": expected 0 to %" G_GINT64_FORMAT
+			"\n", seed, G_MAXINT64);
+		return 2;
+	}
 	if (!rest || !rest[0]) {
 		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [-D KEY=VALUE]... [--seed N] [--check-invariants] SCENARIO.lua)\n");
 		return 2;

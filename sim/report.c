@@ -372,10 +372,9 @@ static void write_summary(const struct report *rep, struct machine *m,
 		else
 			results_json_set_double(j, f->key, v);
 	}
-	if (m) {
-		results_json_set_tree(j, "results", results);
+	results_json_set_tree(j, "results", results);
+	if (m)
 		set_vmstat(j, m);
-	}
 	if (results_write_summary(rep->r, j, &err))
 		warn(err);
 	results_json_free(j);
