@@ -346,6 +346,8 @@ struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *b
 		if (has_cpu)
 			luaL_error(L, "a simulated thread runs on its own CPU (%d): no 'cpu' field",
 				   (int)ctx->cpu);
+		/* Every model call from a thread starts at a safepoint. */
+		engine_safepoint(ctx);
 		return ctx;
 	}
 	lua_Integer cpu = t ? opt_int_field(L, t, "cpu", 0) : 0;
@@ -682,6 +684,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "params", lparams_declare },
 	{ "size", l_size },
 	{ "result", lresults_record },
+	{ "write_result_file", lresults_write_file },
 	{ NULL, NULL },
 };
 

@@ -131,7 +131,7 @@ static struct results_json *table_tree(lua_State *L)
 	return j;
 }
 
-int lresults_end(lua_State *L, struct lmachine *lm)
+int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted)
 {
 	struct results_json *params, *results;
 
@@ -139,11 +139,55 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 	params = table_tree(L);
 	lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
 	results = table_tree(L);
-	report_close(rep, lm ? lm->m : NULL, lm ? lm->e : NULL, params, results);
+	int rc = report_close(rep, lm ? lm->m : NULL, lm ? lm->e : NULL, params, results,
+			      interrupted);
 	rep = NULL;
 	results_json_free(results);
 	results_json_free(params);
+	if (rc) {
+		lua_pushliteral(L, "mmsim: the results folder is incomplete (see the errors above)");
+		return LUA_ERRRUN;
+	}
 	return LUA_OK;
+}
+
+/* A name for a file of the results folder: letters, digits, '_', '-' and
+ * '.' (not first). */
+static bool file_name_ok(const char *name)
+{
+	return *name && *name != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+	       strlen(name);
+}
+
+/* mmsim.write_result_file(name, text): the only way a scenario writes a
+ * file, atomically, into its results folder, never over the run's own. */
+int lresults_write_file(lua_State *L)
+{
+	static const char *const own[] = { "summary.json", "summary.csv", "timeseries.csv",
+					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
+					   "zoneinfo", "cpu_wait.csv", NULL };
+	const char *name = luaL_checkstring(L, 1);
+	size_t len;
+	const char *text = luaL_checklstring(L, 2, &len);
+	char *err = NULL;
+
+	if (!file_name_ok(name) || g_str_has_suffix(name, ".tmp"))
+		return luaL_error(L, "mmsim.write_result_file: name '%s' must be letters, digits, "
+				  "'_', '-' and '.' (not first), not ending in .tmp", name);
+	bool taken = g_str_has_prefix(name, "memmap") || g_str_has_prefix(name, "memory_map");
+
+	for (const char *const *o = own; *o; o++)
+		taken |= !strcmp(name, *o);
+	if (taken)
+		return luaL_error(L, "mmsim.write_result_file: '%s' is a name the run's own files "
+				  "use", name);
+	if (rep && report_write_file(rep, name, text, len, &err)) {
+		lua_pushstring(L, err);
+		g_free(err);
+		return luaL_error(L, "mmsim.write_result_file: %s", lua_tostring(L, -1));
+	}
+	return 0;
 }
 
 /* m:gb_yield() -> {free_now=, movable_only=, movable_obtainable=, total_regions=} */
@@ -182,8 +226,7 @@ static int l_snapshot_memory_map(lua_State *L)
 	const char *label = luaL_checkstring(L, 2);
 
 	/* The label goes into file names. */
-	if (!*label || strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				     "0123456789_.-") != strlen(label) || *label == '.')
+	if (!file_name_ok(label))
 		return luaL_error(L, "snapshot_memory_map: label '%s' must be letters, digits, "
 				  "'_', '-' and '.' (not first)", label);
 	if (rep)

@@ -194,6 +194,8 @@ static void thread_main(struct mm_ctx *ctx, void *arg)
 		t->lm->thread_error = g_strdup_printf("thread on CPU %u: %s", ctx->cpu,
 						      lua_tostring(t->co, -1));
 	}
+	/* The other threads stop at their next safepoints: the run ends. */
+	engine_request_stop(t->lm->e);
 }
 
 static void thread_exit(void *arg)
@@ -232,6 +234,12 @@ static int l_spawn(lua_State *L)
 	if (lua_getfield(L, 2, "fn") != LUA_TFUNCTION)
 		return luaL_error(L, "spawn: 'fn' must be a function");
 	e = lmachine_engine(L, lm);
+	char *full = engine_spawn_check(e);
+	if (full) {
+		lua_pushfstring(L, "spawn: %s", full);
+		g_free(full);
+		return luaL_error(L, "%s", lua_tostring(L, -1));
+	}
 
 	struct lthread *t = g_new0(struct lthread, 1);
 	t->lm = lm;
@@ -294,6 +302,9 @@ static int l_run(lua_State *L)
 		g_free(err);
 		return lua_error(L);
 	}
+	if (rc > 0)
+		return luaL_error(L, "run: interrupted at %I ns of simulated time",
+				  (lua_Integer)engine_clock(e));
 	if (rc) {
 		luaL_where(L, 1);
 		lua_pushstring(L, err);
