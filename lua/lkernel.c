@@ -2,6 +2,8 @@
  * hotplug, page migration, and the superpageblock view. */
 #include "lmachine.h"
 
+#include "models/compaction.h"
+#include "models/hugetlb.h"
 #include "models/kvmalloc.h"
 #include "models/machine.h"
 #include "models/migrate.h"
@@ -194,6 +196,93 @@ static int l_migrate_pages(lua_State *L)
 	return 1;
 }
 
+/* m:compact{node =, cpu =} -> {migrate_scanned =, free_scanned =,
+ * isolated =, migrated =, failed =}: a write of 1 to
+ * /proc/sys/vm/compact_memory (every node), or to the node's
+ * /sys/devices/system/node/nodeN/compact; the counts are what the vmstat
+ * counters gained. */
+static int l_compact(lua_State *L)
+{
+	static const char *const keys[] = { "node", "cpu", NULL };
+	static const enum vm_event_item items[] = {
+		COMPACTMIGRATE_SCANNED, COMPACTFREE_SCANNED, COMPACTISOLATED,
+		PGMIGRATE_SUCCESS, PGMIGRATE_FAIL,
+	};
+	static const char *const names[] = {
+		"migrate_scanned", "free_scanned", "isolated", "migrated", "failed",
+	};
+	struct machine *m = check_machine(L, 1);
+	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
+	unsigned long before[G_N_ELEMENTS(items)];
+	struct mm_ctx buf, *ctx;
+	lua_Integer node = -1;
+
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "compact");
+		node = opt_int_field(L, opts, "node", -1);
+		if (node != -1 && (node < 0 || node >= (lua_Integer)m->nr_nodes))
+			return luaL_error(L, "compact: node %d does not exist", (int)node);
+	}
+	ctx = call_ctx(L, m, opts, &buf);
+	for (size_t i = 0; i < G_N_ELEMENTS(items); i++)
+		before[i] = m->vm_events[items[i]];
+	if (node < 0)
+		compact_nodes(ctx, m);
+	else
+		compact_node(ctx, m, (int)node, false);
+	lua_createtable(L, 0, (int)G_N_ELEMENTS(items));
+	for (size_t i = 0; i < G_N_ELEMENTS(items); i++)
+		set_int(L, names[i], (lua_Integer)(m->vm_events[items[i]] - before[i]));
+	return 1;
+}
+
+/* m:alloc_gigantic{node =, cpu =} -> pfn, {migrated =}: a 1 GiB hugetlb
+ * page by alloc_contig_pages on node (default: each node in turn); nil,
+ * "ENOMEM" if no range could be taken. */
+static int l_alloc_gigantic(lua_State *L)
+{
+	static const char *const keys[] = { "node", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
+	struct migrate_stats st = { 0 };
+	struct mm_ctx buf, *ctx;
+	lua_Integer node = -1;
+	pfn_t pfn;
+
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "alloc_gigantic");
+		node = opt_int_field(L, opts, "node", -1);
+		if (node != -1 && (node < 0 || node >= (lua_Integer)m->nr_nodes))
+			return luaL_error(L, "alloc_gigantic: node %d does not exist", (int)node);
+	}
+	ctx = call_ctx(L, m, opts, &buf);
+	pfn = alloc_gigantic_folio(ctx, m, (int)node, 0, &st);
+	if (pfn == PFN_NONE) {
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	}
+	lua_pushinteger(L, pfn);
+	lua_createtable(L, 0, 1);
+	set_int(L, "migrated", (lua_Integer)st.nr_succeeded);
+	return 2;
+}
+
+/* m:free_gigantic(pfn [, {cpu =}]) */
+static int l_free_gigantic(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer pfn = luaL_checkinteger(L, 2);
+	int opts = lua_isnoneornil(L, 3) ? 0 : 3;
+	struct mm_ctx buf, *ctx = call_ctx(L, m, opts, &buf);
+
+	if (pfn < 0 || pfn >= m->mm.nr_frames || free_gigantic_folio(ctx, m, (pfn_t)pfn))
+		return luaL_error(L, "free_gigantic: pfn %d is not a gigantic page", (int)pfn);
+	return 0;
+}
+
 void lkernel_open(lua_State *L, int methods)
 {
 	static const luaL_Reg machine_methods[] = {
@@ -203,6 +292,9 @@ void lkernel_open(lua_State *L, int methods)
 		{ "spb_stats", l_spb_stats },
 		{ "online_memory", l_online_memory },
 		{ "migrate_pages", l_migrate_pages },
+		{ "compact", l_compact },
+		{ "alloc_gigantic", l_alloc_gigantic },
+		{ "free_gigantic", l_free_gigantic },
 		{ NULL, NULL },
 	};
 	static const luaL_Reg area_methods[] = {

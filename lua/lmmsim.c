@@ -629,7 +629,7 @@ static int l_info(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
 
-	lua_createtable(L, 0, 8);
+	lua_createtable(L, 0, 12);
 	set_str(L, "name", m->topo.name);
 	set_int(L, "nodes", m->nr_nodes);
 	set_int(L, "cpus", topology_nr_cpus(&m->topo));
@@ -644,6 +644,7 @@ static int l_info(lua_State *L)
 	set_str(L, "policy", mm_policy_names[m->policy]);
 	set_int(L, "min_free_kbytes", m->min_free_kbytes);
 	set_int(L, "alloc_fail", (lua_Integer)m->vm_events[ALLOC_FAIL]);
+	set_int(L, "freed_to_buddy", (lua_Integer)m->vm_events[PGFREE_TO_BUDDY]);
 	return 1;
 }
 

@@ -190,13 +190,37 @@ int lresults_write_file(lua_State *L)
 	return 0;
 }
 
-/* m:gb_yield() -> {free_now=, movable_only=, movable_obtainable=, total_regions=} */
+/* m:gb_yield([{attempt =, cpu =}]) -> {free_now=, movable_only=,
+ * movable_obtainable=, total_regions= [, obtained=, pages_migrated=,
+ * time_ns=]}: the estimate, then with attempt the measurement. */
 static int l_gb_yield(lua_State *L)
 {
+	static const char *const keys[] = { "attempt", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
+	struct gb_attempt a;
 	struct gb_yield y;
+	bool attempt = false;
 
-	gb_yield(check_machine(L, 1), &y);
-	lua_createtable(L, 0, 4);
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "gb_yield");
+		lua_getfield(L, opts, "attempt");
+		attempt = lua_toboolean(L, -1);
+		lua_pop(L, 1);
+	}
+	gb_yield(m, &y);
+	if (attempt) {
+		struct mm_ctx buf, *ctx = call_ctx(L, m, opts, &buf);
+
+		gb_yield_attempt(ctx, m, &a);
+	}
+	lua_createtable(L, 0, 7);
+	if (attempt) {
+		set_int(L, "obtained", (lua_Integer)a.obtained);
+		set_int(L, "pages_migrated", (lua_Integer)a.pages_migrated);
+		set_int(L, "time_ns", (lua_Integer)a.time_ns);
+	}
 	set_int(L, "free_now", (lua_Integer)y.free_now);
 	set_int(L, "movable_only", (lua_Integer)y.movable_only);
 	set_int(L, "movable_obtainable", (lua_Integer)y.movable_obtainable);
@@ -218,19 +242,40 @@ static int l_memory_map(lua_State *L)
 	return 1;
 }
 
+/* A label that goes into file names and CSV fields. */
+static const char *check_label(lua_State *L, int idx, const char *what)
+{
+	const char *label = luaL_checkstring(L, idx);
+
+	if (!file_name_ok(label))
+		luaL_error(L, "%s: label '%s' must be letters, digits, '_', '-' and '.' (not first)",
+			   what, label);
+	return label;
+}
+
 /* m:snapshot_memory_map(label): memmap-<label>.dat and memory_map-<label>.png
  * in the results folder now, for time-lapses. */
 static int l_snapshot_memory_map(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
-	const char *label = luaL_checkstring(L, 2);
+	const char *label = check_label(L, 2, "snapshot_memory_map");
 
-	/* The label goes into file names. */
-	if (!file_name_ok(label))
-		return luaL_error(L, "snapshot_memory_map: label '%s' must be letters, digits, "
-				  "'_', '-' and '.' (not first)", label);
 	if (rep)
 		report_memory_map(rep, lm->m, lm->e, label);
+	return 0;
+}
+
+/* m:phase(name) starts a phase at the caller's simulated time (a thread's
+ * own, else the engine's clock), m:phase() ends the current one. */
+static int l_phase(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	const char *name = lua_isnoneornil(L, 2) ? NULL : check_label(L, 2, "phase");
+	struct mm_ctx *ctx = lua_thread_ctx(L);
+	uint64_t now = ctx ? mm_now(ctx) : lm->e ? engine_clock(lm->e) : 0;
+
+	if (rep)
+		report_phase(rep, name, now);
 	return 0;
 }
 
@@ -240,6 +285,7 @@ void lresults_open(lua_State *L, int methods)
 		{ "gb_yield", l_gb_yield },
 		{ "memory_map", l_memory_map },
 		{ "snapshot_memory_map", l_snapshot_memory_map },
+		{ "phase", l_phase },
 		{ NULL, NULL },
 	};
 

@@ -18,7 +18,7 @@ void lresults_start_sampling(struct lmachine *lm);
 /* The simulated time the current m:run stops at (0: open-ended), for the
  * progress line. */
 void lresults_set_target(uint64_t until_ns);
-/* Register m:gb_yield(), m:memory_map() and m:snapshot_memory_map() in the
+/* Register m:gb_yield(), m:memory_map(), m:snapshot_memory_map() and m:phase() in the
  * machine method table at stack index methods. */
 void lresults_open(lua_State *L, int methods);
 /* After the script: summary.json/csv, the kernel-format files, cpu_wait.csv

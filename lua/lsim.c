@@ -21,8 +21,8 @@ struct lthread {
 	lua_State *L;           /* the main state, for the registry */
 };
 
-/* A time is a number of nanoseconds or a string with a unit, 0 to
- * INT64_MAX ns (a Lua integer: 292 years). */
+/* A time is a number of nanoseconds or a string with a unit ("0" needs
+ * none), 0 to INT64_MAX ns (a Lua integer: 292 years). */
 #define TIME_RANGE "valid range 0 to 9223372036854775807 ns"
 static uint64_t check_time(lua_State *L, int idx, const char *what)
 {
@@ -39,6 +39,9 @@ static uint64_t check_time(lua_State *L, int idx, const char *what)
 		/* strtod would also read signs, spaces, "inf" and "nan". */
 		double x = g_ascii_isdigit(*s) || *s == '.' ? g_ascii_strtod(s, &end) : 0;
 
+		/* Zero is zero in any unit: -D live=0 needs none. */
+		if (end != s && !*end && x == 0)
+			v = 0;
 		for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
 			if (end != s && !strcmp(end, units[i].unit))
 				v = x * units[i].ns;

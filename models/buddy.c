@@ -291,6 +291,39 @@ int move_freepages_block(struct zone *zone, pfn_t pfn, int old_mt, int new_mt)
 	return res;
 }
 
+/* The pageblock's free blocks go to the MIGRATE_ISOLATE lists (isolate) or
+ * back to the lists of its type; the type bits stay, only the isolate bit
+ * changes.  false if the pageblock straddles the zone. */
+static bool move_freepages_block_isolate(struct zone *zone, pfn_t pfn, bool isolate)
+{
+	uint16_t *f;
+	pfn_t start;
+	int mt;
+
+	if (!prep_move_freepages_block(zone, pfn, &start, NULL, NULL))
+		return false;
+	f = &zmm(zone)->pb_flags[pfn_to_pb(start)];
+	mt = *f & PB_MIGRATETYPE_MASK;
+	if (isolate) {
+		__move_freepages_block(zone, start, mt, MIGRATE_ISOLATE);
+		*f |= PB_migrate_isolate;
+	} else {
+		__move_freepages_block(zone, start, MIGRATE_ISOLATE, mt);
+		*f &= (uint16_t)~PB_migrate_isolate;
+	}
+	return true;
+}
+
+bool pageblock_isolate_and_move_free_pages(struct zone *zone, pfn_t pfn)
+{
+	return move_freepages_block_isolate(zone, pfn, true);
+}
+
+bool pageblock_unisolate_and_move_free_pages(struct zone *zone, pfn_t pfn)
+{
+	return move_freepages_block_isolate(zone, pfn, false);
+}
+
 /* boost_watermark(): upstream raises the watermark on every sub-pageblock
  * fallback so kswapd reclaims towards fewer future fallbacks. */
 static bool boost_watermark(struct zone *zone)

@@ -71,6 +71,12 @@ pfn_t __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
 		enum rmqueue_mode *mode);
 /* move_freepages_block(): -1 if the pageblock straddles the zone. */
 int move_freepages_block(struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
+/* The pageblock at pfn becomes MIGRATE_ISOLATE (its type kept beside the
+ * isolate bit), its free blocks moving to the isolate lists and out of
+ * NR_FREE_PAGES; the unisolate twin undoes it.  false if the pageblock
+ * straddles the zone. */
+bool pageblock_isolate_and_move_free_pages(struct zone *zone, pfn_t pfn);
+bool pageblock_unisolate_and_move_free_pages(struct zone *zone, pfn_t pfn);
 
 static inline bool free_area_empty(const struct free_area *area, int mt)
 {

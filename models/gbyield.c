@@ -1,5 +1,7 @@
 #include "gbyield.h"
+#include "hugetlb.h"
 #include "machine.h"
+#include "migrate.h"
 #include "pbstat.h"
 
 const char pb_class_chars[NR_PB_CLASSES] = { '.', 'M', 'R', 'U', 'X', ' ' };
@@ -44,6 +46,28 @@ void gb_yield(struct machine *m, struct gb_yield *y)
 		 free - reserve - y->free_now * GB_REGION_PAGES : 0;
 	candidates = y->movable_only - y->free_now;
 	y->movable_obtainable = y->free_now + MIN(candidates, budget / GB_REGION_PAGES);
+}
+
+void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *a)
+{
+	GArray *got = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	struct migrate_stats st = { 0 };
+	uint64_t start = mm_now(ctx);
+
+	for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
+		pfn_t pfn = 0;
+
+		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, pfn, &st)) != PFN_NONE) {
+			g_array_append_val(got, pfn);
+			pfn += GIGANTIC_NR_PAGES;
+		}
+	}
+	for (unsigned i = 0; i < got->len; i++)
+		free_gigantic_folio(ctx, m, g_array_index(got, pfn_t, i));
+	a->obtained = got->len;
+	a->pages_migrated = st.nr_succeeded;
+	a->time_ns = mm_now(ctx) - start;
+	g_array_free(got, TRUE);
 }
 
 enum pb_class pageblock_class(struct machine *m, uint32_t pb)

@@ -40,6 +40,19 @@ struct gb_yield {
 
 void gb_yield(struct machine *m, struct gb_yield *y);
 
+/* The 1GB yield measured: as many 1 GiB pages as alloc_gigantic_folio
+ * gets, node by node, each node's ranges tried once from the lowest up
+ * (what repeated alloc_contig_pages calls would try, without rescanning
+ * ranges that already failed), then all given back.  The end state
+ * differs from the start only by the pages migrated. */
+struct gb_attempt {
+	unsigned long obtained;
+	unsigned long pages_migrated;   /* for every range tried, taken or not */
+	uint64_t time_ns;               /* the calling CPU's time for it all */
+};
+struct mm_ctx;
+void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *a);
+
 /* A pageblock by what is allocated in it.  Pages on per-CPU lists count as
  * free: they are free memory a drain gives back.  Mixed: allocated pages of
  * more than one of the three types. */

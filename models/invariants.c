@@ -7,6 +7,13 @@
 
 #include <glib.h>
 
+/* A pageblock's type as the report prints it: a corrupted one may be out
+ * of the names' range. */
+static const char *migratetype_name(int mt)
+{
+	return mt >= 0 && mt < MIGRATE_TYPES ? migratetype_names[mt] : "(out of range)";
+}
+
 /* One free list: links consistent both ways, entries are buddy heads of
  * the list's order, aligned, inside the zone (and inside sb if given), on
  * the list of their pageblock's type.  Returns the entries seen. */
@@ -20,8 +27,8 @@ static uint32_t check_one_list(struct machine *m, struct zone *z, struct check_r
 
 	for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
 		if (++seen > l->nr) {
-			check_fail(r, "%s/%s: list order %u %s has more than its count %u",
-				   "zone", z->name, o, migratetype_names[mt], l->nr);
+			check_fail(r, "node %u %s: order-%u %s list has more than its count %u",
+				   z->node, z->name, o, migratetype_names[mt], l->nr);
 			break;
 		}
 		if (pfn_list_prev(mm, l, p) != prev)
@@ -40,7 +47,7 @@ static uint32_t check_one_list(struct machine *m, struct zone *z, struct check_r
 		else if (get_pfnblock_migratetype(mm, p) != mt)
 			check_fail(r, "node %u %s: pfn %#x on the %s list but its pageblock is %s",
 				   z->node, z->name, p, migratetype_names[mt],
-				   migratetype_names[get_pfnblock_migratetype(mm, p)]);
+				   migratetype_name(get_pfnblock_migratetype(mm, p)));
 		if (sb && pfn_to_superpageblock(z, p) != sb)
 			check_fail(r, "node %u %s: pfn %#x is on the lists of superpageblock at %#x",
 				   z->node, z->name, p, sb->start_pfn);

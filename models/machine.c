@@ -25,6 +25,7 @@ void machine_params_default(struct machine_params *p)
 	p->cpu_data_slice_kib = 1920;
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
+	p->compaction_proactiveness = 20;
 	p->pin_seed = 1;
 }
 
@@ -78,6 +79,7 @@ static void layout_nodes(struct machine *m)
 		pgdat->node_id = n;
 		pgdat->node_start_pfn = base;
 		pgdat->node_spanned_pages = pages;
+		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zone_init(m, &pgdat->node_zones[z], n, z, 0, 0);
 		if (base < dma_end)
@@ -218,6 +220,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
 	m->policy = p->policy;
 	m->thp = p->thp;
+	m->extfrag_threshold = 500;
+	m->compaction_proactiveness = p->compaction_proactiveness;
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;

@@ -21,6 +21,7 @@ struct machine_params {
 	 * RDMA or vfio pin them; which ones follows from pin_seed. */
 	double pinned_share;
 	uint64_t pin_seed;
+	int compaction_proactiveness;   /* vm.compaction_proactiveness, default 20 */
 };
 
 void machine_params_default(struct machine_params *p);

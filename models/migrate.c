@@ -18,9 +18,7 @@
 
 #include <glib.h>
 
-/* Order-0 anonymous pages mapped by a live process and page-cache pages on
- * an LRU: what folio_isolate_lru would take for migration. */
-static bool migratable(struct machine *m, pfn_t pfn)
+bool folio_test_lru(struct machine *m, pfn_t pfn)
 {
 	struct mm_struct *mm;
 	uint64_t addr;
@@ -40,7 +38,7 @@ static bool migratable(struct machine *m, pfn_t pfn)
 
 bool isolate_migratepage(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 {
-	if (!migratable(m, pfn))
+	if (!folio_test_lru(m, pfn))
 		return false;
 	mm_charge(ctx, COST_MIGRATE_ISOLATE, 1);
 	return true;
@@ -90,7 +88,7 @@ static enum migrate_status migrate_one(struct mm_ctx *ctx, struct machine *m, pf
 
 	if (src >= m->mm.nr_frames || page_kind(&m->mm, src) != PG_KIND_ALLOC)
 		return MIGRATE_MOVED;   /* freed by its owner since isolation: nothing to move */
-	if (!migratable(m, src))
+	if (!folio_test_lru(m, src))
 		return MIGRATE_NOT_MOVABLE;
 	owner = page_owner(m, src);
 	offset = page_owner_offset(m, src);

@@ -52,6 +52,11 @@ typedef pfn_t (*new_folio_t)(struct mm_ctx *ctx, struct machine *m, pfn_t src, v
 /* free_folio_t: take back a destination that was not used. */
 typedef void (*free_folio_t)(struct mm_ctx *ctx, struct machine *m, pfn_t dst, void *private);
 
+/* folio_test_lru(): pfn is an order-0 anonymous page mapped by a live
+ * process or a page-cache page on an LRU: what folio_isolate_lru would
+ * take for migration (the model keeps no LRU of anonymous pages). */
+bool folio_test_lru(struct machine *m, pfn_t pfn);
+
 /* folio_isolate_lru() for migration: whether pfn is a page migration can
  * move, charging the LRU lock for it if so. */
 bool isolate_migratepage(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);

@@ -58,6 +58,8 @@ enum lock_site {
 	SITE_FREE_FROZEN_PAGES,
 	SITE_DRAIN_PAGES_ZONE,
 	SITE_DECAY_PCP_HIGH,
+	SITE_ISOLATE_FREEPAGES,     /* compaction's free scanner, alloc_contig_range */
+	SITE_SET_MIGRATETYPE_ISOLATE,
 	SITE_OTHER,
 	NR_LOCK_SITES
 };

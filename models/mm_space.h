@@ -12,7 +12,8 @@
  *   ANON:    id = pid, offset = virtual page number
  *   PGTABLE: id = pid, offset = level << 28 | index of the table
  *   KERNEL:  id = a kernel allocation source, offset = its own
- *   FILE:    id = a file, offset = the page's index in it */
+ *   FILE:    id = a file, offset = the page's index in it
+ *   HUGETLB: id = 0, offset = the block's index in its gigantic page */
 #define OWNER_KIND_SHIFT 28
 #define OWNER_ID_MASK ((1u << OWNER_KIND_SHIFT) - 1)
 enum owner_kind {
@@ -21,6 +22,7 @@ enum owner_kind {
 	OWNER_KIND_PGTABLE,
 	OWNER_KIND_KERNEL,
 	OWNER_KIND_FILE,        /* page cache: id = file, offset = page index */
+	OWNER_KIND_HUGETLB,     /* a gigantic page: offset = its MAX_PAGE_ORDER block's index */
 };
 
 static inline uint32_t make_owner(enum owner_kind kind, uint32_t id)
@@ -61,6 +63,7 @@ enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
 #define MM_ENOMEM 12
 #define MM_EFAULT 14
 #define MM_EACCES 13
+#define MM_EBUSY 16
 
 struct mm_struct;
 

@@ -100,7 +100,8 @@ typedef uint32_t gfp_t;
 #define GFP_KERNEL __GFP_RECLAIM
 #define GFP_NOWAIT __GFP_KSWAPD_RECLAIM
 #define GFP_USER __GFP_RECLAIM
-#define GFP_HIGHUSER_MOVABLE (GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE)
+#define GFP_HIGHUSER (GFP_USER | __GFP_HIGHMEM)
+#define GFP_HIGHUSER_MOVABLE (GFP_HIGHUSER | __GFP_MOVABLE)
 
 /* FPI_* flags of the free path. */
 #define FPI_NONE 0x0

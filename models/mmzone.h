@@ -38,7 +38,19 @@ enum vm_event_item {
 	PGSCAN_DIRECT,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
+	COMPACTMIGRATE_SCANNED,
+	COMPACTFREE_SCANNED,
+	COMPACTISOLATED,
+	COMPACTSTALL,
+	COMPACTFAIL,
+	COMPACTSUCCESS,
+	KCOMPACTD_WAKE,
+	KCOMPACTD_MIGRATE_SCANNED,
+	KCOMPACTD_FREE_SCANNED,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
+	/* model-only: pages handed to the zone buddy under zone->lock by
+	 * free_pcppages_bulk and free_one_page (what the pagesets did not keep) */
+	PGFREE_TO_BUDDY,
 	NR_VM_EVENT_ITEMS
 };
 
@@ -115,6 +127,14 @@ struct zone {
 	pfn_t superpageblock_base_pfn;
 	struct spb_list spb_empty, spb_isolated;
 	struct spb_list spb_lists[__NR_SB_CATEGORIES][__NR_SB_FULLNESS];
+	/* Compaction (models/compaction.c): where the scanners restart (0
+	 * until the first run sets them), skip-hint flushing, deferral. */
+	pfn_t compact_cached_free_pfn;
+	pfn_t compact_cached_migrate_pfn[2];    /* [0] async, [1] sync */
+	pfn_t compact_init_migrate_pfn, compact_init_free_pfn;
+	bool compact_blockskip_flush;
+	unsigned compact_considered, compact_defer_shift;
+	int compact_order_failed;
 };
 
 static inline bool populated_zone(const struct zone *z)
@@ -163,6 +183,11 @@ struct pglist_data {
 	 * first, highest zone first within a node. */
 	struct zone **zonelist;
 	unsigned nr_zonelist;
+	/* kcompactd's work, set by wakeup_kcompactd() (models/compaction.c). */
+	int kcompactd_max_order;
+	int kcompactd_highest_zoneidx;
+	bool kcompactd_wake;                /* woken: run kcompactd_do_work now */
+	bool proactive_compact_trigger;
 };
 
 struct machine {
@@ -179,6 +204,8 @@ struct machine {
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
 	bool thp;                           /* khugepaged raises min_free_kbytes */
+	int extfrag_threshold;              /* vm.extfrag_threshold, default 500 */
+	int compaction_proactiveness;       /* vm.compaction_proactiveness, default 20 */
 	/* Long-term pins (models/mm_space_pgtable.c): the share of anonymous
 	 * pages pinned when faulted, and the run's seed that picks them. */
 	double pinned_share;

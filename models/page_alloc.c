@@ -1,8 +1,13 @@
 #include "page_alloc.h"
 #include "buddy.h"
+#include "compaction.h"
+#include "migrate.h"
+#include "mm_space.h"
+#include "page_isolation.h"
 #include "pbstat.h"  /* pbstat */
 #include "page_cache.h"
 #include "pcp.h"
+#include "superpageblock.h"
 #include "watermark.h"
 
 unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp)
@@ -104,8 +109,9 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
 }
 
 /* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
- * atomic requests.  The reserve is taken back only by
- * unreserve_highatomic_pageblock() before OOM, which comes with reclaim. */
+ * atomic requests, nothing in a zone whose 1% is less than a pageblock.
+ * The reserve is taken back only by unreserve_highatomic_pageblock()
+ * before OOM, which comes with reclaim. */
 static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn,
 					 unsigned order)
 {
@@ -114,7 +120,8 @@ static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, 
 				    ~(unsigned long)(pageblock_nr_pages - 1);
 	int mt;
 
-	if (zone->nr_reserved_highatomic >= max_managed)
+	if (zone->managed_pages / 100 < pageblock_nr_pages ||
+	    zone->nr_reserved_highatomic >= max_managed)
 		return;
 	zone_lock(ctx, zone, SITE_OTHER);
 	mt = get_pfnblock_migratetype(mm, pfn);
@@ -254,6 +261,35 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 	return pfn;
 }
 
+unsigned long __isolate_free_page(struct zone *zone, pfn_t pfn, unsigned order)
+{
+	struct memmap *mm = &zone->machine->mm;
+	int mt = get_pfnblock_migratetype(mm, pfn);
+
+	if (mt != MIGRATE_ISOLATE) {
+		/* A migration target uses no reserves: the min watermark and
+		 * the block itself must stay free. */
+		unsigned long mark = zone->_watermark[WMARK_MIN] + (1UL << order);
+
+		if (!zone_watermark_ok(zone, 0, mark, 0, ALLOC_CMA))
+			return 0;
+	}
+	if (zone_has_spb(zone))
+		spb_mark_taken(zone, pfn, order, MIGRATE_MOVABLE);
+	del_page_from_free_list(zone, pfn, order, mt);
+	/* Half a pageblock or more taken for movable pages: the rest of each
+	 * pageblock it touches turns movable too. */
+	if (order >= pageblock_order - 1) {
+		for (pfn_t p = pfn; p < pfn + (1u << order); p += pageblock_nr_pages) {
+			int pmt = get_pfnblock_migratetype(mm, p);
+
+			if (migratetype_is_mergeable(pmt) && pmt != MIGRATE_MOVABLE)
+				move_freepages_block(zone, p, pmt, MIGRATE_MOVABLE);
+		}
+	}
+	return 1UL << order;
+}
+
 void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned order,
 		   unsigned fpi)
 {
@@ -261,6 +297,7 @@ void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned or
 	split_large_buddy(zone, pfn, order, fpi);
 	zone_unlock(ctx, zone);
 	zone->machine->vm_events[PGFREE] += 1UL << order;
+	zone->machine->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 }
 
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
@@ -269,4 +306,180 @@ int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 		return -1;
 	__free_frozen_pages(ctx, m, pfn, page_order(&m->mm, pfn), FPI_NONE);
 	return 0;
+}
+
+/* __alloc_contig_migrate_range()'s destinations: a movable page on the
+ * range's node first, then anywhere (no __GFP_THISNODE); the isolated
+ * range itself is out of the allocator's reach. */
+static pfn_t alloc_contig_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private)
+{
+	(void)src;
+	return __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE | __GFP_RETRY_MAYFAIL, 0,
+			     *(const int *)private, OWNER_NONE, 0);
+}
+
+/* Move every movable page out of [start, end), COMPACT_CLUSTER_MAX at a
+ * time; pages that failed are tried again with the next batch, up to five
+ * times, then the range is busy. */
+static int __alloc_contig_migrate_range(struct mm_ctx *ctx, struct compact_control *cc,
+					pfn_t start, pfn_t end, struct migrate_stats *stats)
+{
+	struct machine *m = cc->zone->machine;
+	GArray *status = g_array_new(FALSE, FALSE, sizeof(enum migrate_status));
+	int nid = (int)cc->zone->node, ret = 0;
+	unsigned tries = 0;
+	pfn_t pfn = start;
+
+	while (pfn < end || cc->migratepages->len) {
+		pfn_t *pages;
+		unsigned nr, kept = 0;
+
+		if (!cc->migratepages->len) {
+			isolate_migratepages_range(ctx, cc, pfn, end);
+			pfn = cc->migrate_pfn;
+			tries = 0;
+		} else if (++tries == 5) {
+			ret = -MM_EBUSY;
+			break;
+		}
+		nr = cc->migratepages->len;
+		pages = (pfn_t *)(void *)cc->migratepages->data;
+		g_array_set_size(status, nr);
+		ret = migrate_pages(ctx, m, pages, nr, alloc_contig_target, NULL, &nid, MIGRATE_SYNC,
+				    (enum migrate_status *)(void *)status->data, stats);
+		for (unsigned i = 0; i < nr; i++) {
+			enum migrate_status st = g_array_index(status, enum migrate_status, i);
+
+			if (st == MIGRATE_PINNED || st == MIGRATE_NO_TARGET || st == MIGRATE_UNTRIED)
+				pages[kept++] = pages[i];
+		}
+		g_array_set_size(cc->migratepages, kept);
+		cc->nr_migratepages = kept;
+		if (ret == -MM_ENOMEM)
+			break;
+	}
+	if (cc->migratepages->len) {
+		mm_charge(ctx, COST_MIGRATE_ISOLATE, cc->migratepages->len);   /* putback */
+		g_array_set_size(cc->migratepages, 0);
+		cc->nr_migratepages = 0;
+	}
+	g_array_free(status, TRUE);
+	return ret < 0 ? ret : 0;
+}
+
+int alloc_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end, int mt,
+		       uint32_t owner, struct migrate_stats *stats, pfn_t *fail_pfn)
+{
+	const pfn_t max_block = 1u << MAX_PAGE_ORDER;
+	struct zone *zone = pfn_zone(m, start);
+	struct compact_control cc = {
+		.zone = zone,
+		.order = -1,
+		.mode = MIGRATE_SYNC,
+		.gfp_mask = GFP_HIGHUSER_MOVABLE,
+		.ignore_skip_hint = true,
+		.no_set_skip_hint = true,
+		.alloc_contig = true,
+	};
+	pfn_t fail = start;
+	int ret;
+
+	if (start >= end || (start | end) & (max_block - 1) || !zone_spans_pfn(zone, start) ||
+	    !zone_spans_pfn(zone, end - 1)) {
+		if (fail_pfn)
+			*fail_pfn = start;
+		return -MM_EINVAL;
+	}
+	compact_control_init_lists(&cc);
+	ret = start_isolate_page_range(ctx, m, start, end, &fail);
+	if (ret)
+		goto out;
+	/* Free pages of the range cached on pagesets go to the isolate lists. */
+	drain_all_pages(ctx, m, zone);
+	ret = __alloc_contig_migrate_range(ctx, &cc, start, end, stats);
+	if (ret && ret != -MM_EBUSY)
+		goto done;
+	ret = test_pages_isolated(ctx, m, start, end, &fail);
+	if (ret)
+		goto done;
+	if (!isolate_freepages_range(ctx, &cc, start, end)) {
+		ret = -MM_EBUSY;
+		goto done;
+	}
+	/* The free blocks taken become the caller's: MAX_PAGE_ORDER blocks of
+	 * type mt, owned by owner, offset their index. */
+	for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+		while (!g_queue_is_empty(&cc.freepages[o])) {
+			pfn_t pfn = GPOINTER_TO_UINT(g_queue_pop_head(&cc.freepages[o]));
+
+			pbstat_free(m->pbstat, pfn, (unsigned)o, MIGRATE_MOVABLE);  /* pbstat */
+			page_clear(&m->mm, pfn);
+		}
+	}
+	cc.nr_freepages = 0;
+	for (pfn_t pfn = start; pfn < end; pfn += max_block) {
+		page_set(&m->mm, pfn, PG_KIND_ALLOC, MAX_PAGE_ORDER, (unsigned)mt);
+		*block_word_a(&m->mm, pfn, MAX_PAGE_ORDER) = owner;
+		*block_word_b(&m->mm, pfn, MAX_PAGE_ORDER) = (pfn - start) >> MAX_PAGE_ORDER;
+		pbstat_alloc(m->pbstat, pfn, MAX_PAGE_ORDER, (unsigned)mt);  /* pbstat */
+	}
+done:
+	undo_isolate_page_range(ctx, m, start, end);
+out:
+	compact_control_free_lists(&cc);
+	if (ret && fail_pfn)
+		*fail_pfn = fail;
+	return ret;
+}
+
+void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned long nr_pages)
+{
+	for (pfn_t p = pfn; p < pfn + nr_pages; p += 1u << MAX_PAGE_ORDER)
+		__free_pages(ctx, m, p);
+}
+
+/* pfn_range_valid_contig(): all in the zone, no gigantic page already
+ * there (the kernel's PageHuge test; the model reserves no memory). */
+static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t start,
+				   unsigned long nr_pages)
+{
+	struct memmap *mm = &m->mm;
+
+	for (pfn_t pfn = start; pfn < start + nr_pages; pfn += pageblock_nr_pages)
+		if (pfn_zone(m, pfn) != zone || !zone_spans_pfn(zone, pfn))
+			return false;
+	for (pfn_t pfn = start; pfn < start + nr_pages; pfn++) {
+		enum page_kind kind = page_kind(mm, pfn);
+
+		if (kind == PG_KIND_ALLOC && owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB)
+			return false;
+		if (kind != PG_KIND_NONE)
+			pfn += (1u << page_order(mm, pfn)) - 1;
+	}
+	return true;
+}
+
+pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
+			 int nid, pfn_t from, uint32_t owner, struct migrate_stats *stats)
+{
+	struct pglist_data *pgdat = &m->node_data[nid];
+
+	for (unsigned i = 0; i < pgdat->nr_zonelist; i++) {
+		struct zone *zone = pgdat->zonelist[i];
+		uint64_t pfn = ((uint64_t)zone->zone_start_pfn + nr_pages - 1) & ~(uint64_t)(nr_pages - 1);
+
+		/* The node's own zones only (hugetlb's nodemask), highest first. */
+		if (zone->node != (unsigned)nid || (int)zone->idx > (int)gfp_zone(gfp) ||
+		    !populated_zone(zone))
+			continue;
+		pfn = MAX(pfn, (uint64_t)from);
+		for (; pfn + nr_pages <= zone_end_pfn(zone); pfn += nr_pages) {
+			if (!pfn_range_valid_contig(m, zone, (pfn_t)pfn, nr_pages))
+				continue;
+			if (!alloc_contig_range(ctx, m, (pfn_t)pfn, (pfn_t)(pfn + nr_pages),
+						gfp_migratetype(gfp), owner, stats, NULL))
+				return (pfn_t)pfn;
+		}
+	}
+	return PFN_NONE;
 }

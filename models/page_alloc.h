@@ -34,9 +34,33 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 		    int preferred_nid, uint32_t owner, uint32_t offset);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
+/* __isolate_free_page(): take the free block of order at pfn off its list
+ * for a migration target or a contiguous range, zone->lock held: the
+ * caller marks it allocated.  Outside isolated pageblocks only if the zone
+ * stays above its min watermark.  Returns the pages taken, 0 if refused. */
+unsigned long __isolate_free_page(struct zone *zone, pfn_t pfn, unsigned order);
 /* free_one_page(): straight to the zone buddy under zone->lock. */
 void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned order,
 		   unsigned fpi);
+
+struct migrate_stats;
+/* alloc_contig_range(): [start, end), MAX_PAGE_ORDER-aligned and inside one
+ * zone, taken whole: its pageblocks isolated, its movable pages migrated
+ * out (stats added to), its free pages taken; it becomes MAX_PAGE_ORDER
+ * blocks of type mt owned by owner, offset = block index.  0, or
+ * -MM_EBUSY with *fail_pfn (may be NULL) the pfn that could not be
+ * isolated or freed (an unmovable or pinned page), -MM_ENOMEM if the
+ * migration targets ran out, -MM_EINVAL for a bad range. */
+int alloc_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end, int mt,
+		       uint32_t owner, struct migrate_stats *stats, pfn_t *fail_pfn);
+void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned long nr_pages);
+/* alloc_contig_pages(): the first naturally aligned range of nr_pages (a
+ * power of two, MAX_PAGE_ORDER blocks or more) at or above from in node
+ * nid's zones that gfp allows, highest zone first, that
+ * alloc_contig_range can take; PFN_NONE if none.  from = 0 scans every
+ * range, as the kernel does. */
+pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
+			 int nid, pfn_t from, uint32_t owner, struct migrate_stats *stats);
 
 /* The owner record of the allocated block starting at pfn. */
 static inline uint32_t page_owner(struct machine *m, pfn_t pfn)

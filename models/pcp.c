@@ -17,7 +17,7 @@ static const struct pcp_ops *const pcp_variants[NR_MM_POLICIES] = {
 	[POLICY_UPSTREAM] = &pcp_upstream_ops,
 	[POLICY_PCP_BUDDY] = &pcp_buddy_ops,
 	/* The superpageblock tip keeps pcp_buddy's pagesets. */
-	[POLICY_SPB] = &pcp_buddy_ops,
+	[POLICY_SPB] = &pcp_spb_ops,
 };
 
 static inline const struct pcp_ops *pcp_ops(const struct machine *m)
@@ -502,7 +502,7 @@ void free_unref_folios(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns,
 				continue;
 			}
 			pcp = zone_pcp(zone, cpu);
-			if (!ops->lock_for_free(ctx, pcp, FPI_NONE)) {
+			if (!ops->lock_for_folios(ctx, pcp, FPI_NONE)) {
 				pcp = NULL;
 				free_one_page(ctx, zone, pfn, order, FPI_NONE);
 				continue;

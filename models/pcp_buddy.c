@@ -362,6 +362,7 @@ static void free_pcppages_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, int 
 			}
 			pcp_dequeue(m, pcp, pfn);
 			count -= 1 << order;
+			m->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(mm, pfn), fpi);
 		} while (count > 0 && !pfn_list_empty(list));
 	}
@@ -416,20 +417,41 @@ static void cpu_dead_buddy(struct mm_ctx *ctx, struct zone *zone, struct per_cpu
 
 /* A list per order and type; every order up to pageblock_order cached. */
 _Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order");
+/* What the series tip keeps of pcp_buddy's pagesets: all but the lock of
+ * a single free. */
+#define PCP_BUDDY_OPS \
+	.nr_lists = NR_PCP_LISTS, \
+	.pindex = { \
+		PCP_ORDER_LISTS(0), PCP_ORDER_LISTS(1), PCP_ORDER_LISTS(2), PCP_ORDER_LISTS(3), \
+		PCP_ORDER_LISTS(4), PCP_ORDER_LISTS(5), PCP_ORDER_LISTS(6), PCP_ORDER_LISTS(7), \
+		PCP_ORDER_LISTS(8), PCP_ORDER_LISTS(9), PCP_ORDER_LISTS(10), \
+	}, \
+	.allowed_orders = (1u << (pageblock_order + 1)) - 1, \
+	.pindex_to_order = buddy_pindex_to_order, \
+	.rmqueue = rmqueue_pcplist_buddy, \
+	.rmqueue_bulk = rmqueue_bulk_buddy, \
+	.free_bulk = free_pcppages_bulk_buddy, \
+	.free_to_high = free_to_high_buddy, \
+	.free_target_cpu = free_target_cpu_buddy, \
+	.cpu_dead = cpu_dead_buddy
+
 const struct pcp_ops pcp_buddy_ops = {
-	.nr_lists = NR_PCP_LISTS,
-	.pindex = {
-		PCP_ORDER_LISTS(0), PCP_ORDER_LISTS(1), PCP_ORDER_LISTS(2), PCP_ORDER_LISTS(3),
-		PCP_ORDER_LISTS(4), PCP_ORDER_LISTS(5), PCP_ORDER_LISTS(6), PCP_ORDER_LISTS(7),
-		PCP_ORDER_LISTS(8), PCP_ORDER_LISTS(9), PCP_ORDER_LISTS(10),
-	},
-	.allowed_orders = (1u << (pageblock_order + 1)) - 1,
-	.pindex_to_order = buddy_pindex_to_order,
-	.rmqueue = rmqueue_pcplist_buddy,
-	.rmqueue_bulk = rmqueue_bulk_buddy,
-	.free_bulk = free_pcppages_bulk_buddy,
-	.free_to_high = free_to_high_buddy,
-	.free_target_cpu = free_target_cpu_buddy,
+	PCP_BUDDY_OPS,
 	.lock_for_free = lock_for_free_buddy,
-	.cpu_dead = cpu_dead_buddy,
+	.lock_for_folios = lock_for_free_buddy,
+};
+
+/* The tip's single free always trylocks (a blocking pcp->lock could
+ * deadlock with callers holding hardirq-taken locks) and falls back to
+ * free_one_page; batches in task context still spin. */
+static bool lock_for_free_spb(struct mm_ctx *ctx, struct per_cpu_pages *pcp, unsigned fpi)
+{
+	(void)fpi;
+	return pcp_trylock(ctx, pcp, SITE_FREE_FROZEN_PAGES);
+}
+
+const struct pcp_ops pcp_spb_ops = {
+	PCP_BUDDY_OPS,
+	.lock_for_free = lock_for_free_spb,
+	.lock_for_folios = lock_for_free_buddy,
 };

@@ -40,8 +40,11 @@ struct pcp_ops {
 			     int to_free, int pindex);
 	/* The CPU whose pageset takes a free of the block at pfn. */
 	unsigned (*free_target_cpu)(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
-	/* Lock that pageset for a free; false: the block goes to the zone. */
+	/* Lock that pageset for a free of one block (__free_frozen_pages) or
+	 * for a batch (free_unref_folios, task context, fpi FPI_NONE); false:
+	 * the block goes to the zone. */
 	bool (*lock_for_free)(struct mm_ctx *ctx, struct per_cpu_pages *pcp, unsigned fpi);
+	bool (*lock_for_folios)(struct mm_ctx *ctx, struct per_cpu_pages *pcp, unsigned fpi);
 	/* page_alloc_cpu_dead() for the dead CPU's pageset of one zone: no
 	 * page stays cached on it. */
 	void (*cpu_dead)(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp);
@@ -49,6 +52,7 @@ struct pcp_ops {
 
 extern const struct pcp_ops pcp_upstream_ops;
 extern const struct pcp_ops pcp_buddy_ops;
+extern const struct pcp_ops pcp_spb_ops;
 
 /* zone->lock for a refill; false, lock not taken, if ALLOC_TRYLOCK found
  * it busy. */

@@ -81,6 +81,7 @@ static void free_pcppages_bulk_upstream(struct mm_ctx *ctx, struct zone *zone, i
 
 			pcp_dequeue(m, pcp, pfn);
 			count -= nr_pages;
+			m->vm_events[PGFREE_TO_BUDDY] += 1UL << order;
 			__free_one_page(zone, pfn, order, get_pfnblock_migratetype(&m->mm, pfn),
 					FPI_NONE);
 		} while (count > 0 && !pfn_list_empty(list));
@@ -147,5 +148,6 @@ const struct pcp_ops pcp_upstream_ops = {
 	.free_to_high = free_to_high_upstream,
 	.free_target_cpu = free_target_cpu_upstream,
 	.lock_for_free = lock_for_free_upstream,
+	.lock_for_folios = lock_for_free_upstream,
 	.cpu_dead = cpu_dead_upstream,
 };

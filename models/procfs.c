@@ -143,6 +143,15 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "pgscan_direct", PGSCAN_DIRECT },
 		{ "pgmigrate_success", PGMIGRATE_SUCCESS },
 		{ "pgmigrate_fail", PGMIGRATE_FAIL },
+		{ "compact_migrate_scanned", COMPACTMIGRATE_SCANNED },
+		{ "compact_free_scanned", COMPACTFREE_SCANNED },
+		{ "compact_isolated", COMPACTISOLATED },
+		{ "compact_stall", COMPACTSTALL },
+		{ "compact_fail", COMPACTFAIL },
+		{ "compact_success", COMPACTSUCCESS },
+		{ "compact_daemon_wake", KCOMPACTD_WAKE },
+		{ "compact_daemon_migrate_scanned", KCOMPACTD_MIGRATE_SCANNED },
+		{ "compact_daemon_free_scanned", KCOMPACTD_FREE_SCANNED },
 	};
 
 	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));

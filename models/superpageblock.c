@@ -46,7 +46,7 @@ static uint32_t spb_index(struct zone *zone, const struct superpageblock *sb)
 	return (uint32_t)(sb - zone->superpageblocks);
 }
 
-static void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb)
+void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb)
 {
 	uint32_t i = spb_index(zone, sb);
 
@@ -61,7 +61,7 @@ static void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct supe
 	sb->on_list = l;
 }
 
-static void spb_list_del(struct zone *zone, struct superpageblock *sb)
+void spb_list_del(struct zone *zone, struct superpageblock *sb)
 {
 	struct spb_list *l = sb->on_list;
 

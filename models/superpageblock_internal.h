@@ -56,5 +56,9 @@ static inline unsigned zone_spb_lists(struct zone *zone, struct spb_list **lists
 
 /* The zone list a superpageblock belongs on given its counters. */
 struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock *sb);
+/* Link sb at the tail of l / unlink it from its list (none: no-op); the
+ * caller keeps sb->on_list's category and fullness right. */
+void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb);
+void spb_list_del(struct zone *zone, struct superpageblock *sb);
 
 #endif

@@ -5,6 +5,9 @@
 # zone_lock_wait_share (share of CPU time spent waiting for zone->lock during
 # the sample interval) and zone_lock_contentions (cumulative: the lower panel
 # shows its increase over each interval, so no delta column is needed).
+# phasefile, if set, is a run's phases.csv (phase,start_ms,end_ms, from
+# m:phase): each phase is shaded in both panels, edged so that a phase
+# too short for the time axis still shows, and named at the top.
 if (!exists("term")) term = "png"
 if (!exists("plot_title")) plot_title = ""
 if (term eq "pdf") {
@@ -31,6 +34,19 @@ set yrange [0:*]
 set lmargin 12
 set rmargin 4
 
+if (exists("phasefile")) {
+	stats phasefile using 2 nooutput
+	do for [i = 0:STATS_records - 1] {
+		stats phasefile every ::i::i \
+			using (pname = strcol(1), pstart = $2, pend = $3, 0) nooutput
+		set object (i + 1) rectangle from first pstart, graph 0 to first pend, graph 1 \
+			behind fillcolor rgb "#E69F00" fillstyle transparent solid 0.25 \
+			border lc rgb "#E69F00" lw 1.5
+		set label (i + 1) pname at first pstart, graph 0.97 right offset -0.5, 0 \
+			textcolor rgb "#B07800"
+	}
+}
+
 set multiplot layout 2,1 title plot_title font ",16"
 
 set tmargin 1
@@ -39,6 +55,7 @@ set ylabel "zone->lock wait share (%)"
 plot datafile using "time_ms":(100 * column("zone_lock_wait_share")) \
 	with lines lw 2.5 lc rgb "#0072B2"
 
+unset label
 # Contentions in each sample interval: the cumulative count minus the
 # previous row's.  Each sample closes its interval, hence fsteps.
 set tmargin 1

@@ -25,6 +25,8 @@ static const struct {
 	[SITE_FREE_FROZEN_PAGES] = { "free_frozen_pages", 0x1c4, 0x540 },
 	[SITE_DRAIN_PAGES_ZONE] = { "drain_pages_zone", 0x2b, 0x90 },
 	[SITE_DECAY_PCP_HIGH] = { "decay_pcp_high", 0x3f, 0xb0 },
+	[SITE_ISOLATE_FREEPAGES] = { "isolate_freepages_block", 0x9d, 0x4f0 },
+	[SITE_SET_MIGRATETYPE_ISOLATE] = { "set_migratetype_isolate", 0x7e, 0x2a0 },
 	[SITE_OTHER] = { "mmsim_other_site", 0x0, 0x10 },
 };
 

@@ -118,6 +118,13 @@ static double figure_value(const struct figure *f, const struct run_sample *s)
 	return f->lock ? f->lock(&s->lock[f->cls]) : f->get(s);
 }
 
+/* A named span of simulated time (report_phase). */
+struct phase {
+	char *name;
+	uint64_t start, end;
+	bool open;
+};
+
 /* One run per process: SimGrid runs one simulation per process. */
 struct report {
 	struct results *r;
@@ -135,6 +142,7 @@ struct report {
 	uint64_t interval_ns;
 	uint64_t last_row_ns;
 	double last_wait, last_time;
+	GArray *phases;              /* struct phase, in the order they began */
 };
 
 static double wall_seconds(const struct report *rep)
@@ -233,8 +241,32 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 	rep->seed = seed;
 	rep->plot_format = g_strdup(plot_format ? plot_format : "png");
 	rep->wall_start = g_get_monotonic_time();
+	rep->phases = g_array_new(FALSE, FALSE, sizeof(struct phase));
 	progress_init(&rep->progress);
 	return rep;
+}
+
+static void end_phase(struct report *rep, uint64_t at_ns)
+{
+	struct phase *last;
+
+	if (!rep->phases->len)
+		return;
+	last = &g_array_index(rep->phases, struct phase, rep->phases->len - 1);
+	if (last->open) {
+		last->end = at_ns;
+		last->open = false;
+	}
+}
+
+void report_phase(struct report *rep, const char *name, uint64_t at_ns)
+{
+	end_phase(rep, at_ns);
+	if (name) {
+		struct phase p = { g_strdup(name), at_ns, at_ns, true };
+
+		g_array_append_val(rep->phases, p);
+	}
 }
 
 void report_set_target(struct report *rep, uint64_t until_ns)
@@ -282,6 +314,25 @@ int report_write_file(struct report *rep, const char *name, const char *data, si
 		      char **err)
 {
 	return results_write(rep->r, name, data, len, err);
+}
+
+/* phases.csv, the phases' times in ms to the ns; false if there is none. */
+static bool write_phases(const struct report *rep)
+{
+	GString *s;
+
+	if (!rep->phases->len)
+		return false;
+	s = g_string_new("phase,start_ms,end_ms\n");
+	for (guint i = 0; i < rep->phases->len; i++) {
+		const struct phase *p = &g_array_index(rep->phases, struct phase, i);
+
+		g_string_append_printf(s, "%s,%.6f,%.6f\n", p->name, (double)p->start / 1e6,
+				       (double)p->end / 1e6);
+	}
+	write_file(rep, "phases.csv", s);
+	g_string_free(s, TRUE);
+	return true;
 }
 
 /* The run's plot title: scenario, policy, machine; then more. */
@@ -419,13 +470,15 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	write_memory_map(rep, m, s->now, &s->y, NULL);
 }
 
-/* lock_stat, cpu_wait.csv and the plots of a run that had an engine. */
+/* lock_stat, cpu_wait.csv and the plots of a run that had an engine;
+ * the lock plot shades the phases if phases.csv was written. */
 static void write_engine_files(const struct report *rep, const struct machine *m,
-			       const struct engine *e, const struct run_sample *s)
+			       const struct engine *e, const struct run_sample *s, bool phases)
 {
 	GString *out = g_string_new(NULL);
 	char *total = g_strdup_printf("%lu", s->y.total_regions);
 	char *title = plot_title(rep, m, NULL);
+	char *phasefile = g_build_filename(results_dir(rep->r), "phases.csv", NULL);
 
 	lockstat_print(e, out);
 	write_file(rep, "lock_stat", out);
@@ -436,11 +489,13 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 				       engine_cpu_wait_ns(e, cpu, LOCK_CLASS_PCP));
 	write_file(rep, "cpu_wait.csv", out);
 	plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv", rep->plot_format,
-			       title, NULL));
+			       title, phases ? (const char *const[]){ "phasefile", phasefile, NULL } :
+			       NULL));
 	plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
 			       NULL));
 	plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
 			       (const char *const[]){ "total_regions", total, NULL }));
+	g_free(phasefile);
 	g_free(title);
 	g_free(total);
 	g_string_free(out, TRUE);
@@ -452,9 +507,12 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 {
 	enum figure_needs have = e ? NEEDS_ENGINE : m ? NEEDS_MACHINE : NEEDS_RUN;
 	struct run_sample s;
+	bool phases;
 
 	progress_done(&rep->progress);
 	sample(rep, m, e, &s);
+	end_phase(rep, s.now);
+	phases = write_phases(rep);
 	if (e && rep->ts && s.now > rep->last_row_ns)
 		write_row(rep, &s);
 	write_summary(rep, m, have, &s, params, results, interrupted);
@@ -462,9 +520,12 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 		write_machine_files(rep, m, &s);
 	results_ts_close(rep->ts);
 	if (e)
-		write_engine_files(rep, m, e, &s);
+		write_engine_files(rep, m, e, &s, phases);
 	g_printerr("mmsim: results in %s\n", results_dir(rep->r));
 	results_close(rep->r);
+	for (guint i = 0; i < rep->phases->len; i++)
+		g_free(g_array_index(rep->phases, struct phase, i).name);
+	g_array_free(rep->phases, TRUE);
 	g_free(rep->plot_format);
 	g_free(rep->scenario);
 	g_free(rep);

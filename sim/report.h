@@ -34,13 +34,17 @@ int report_write_file(struct report *rep, const char *name, const char *data, si
 /* memmap-LABEL.dat and memory_map-LABEL.<format> now. */
 void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 		       const char *label);
+/* Phases: from at_ns of simulated time, the run is in phase name until
+ * the next call (name NULL: in no phase) or its end.  They go to
+ * phases.csv (phase,start_ms,end_ms) and are shaded on the lock plot. */
+void report_phase(struct report *rep, const char *name, uint64_t at_ns);
 /* End the run and free rep: the last row, summary.json/csv (with the
  * scenario's params.* and results.*, each a tree of its own), the
- * kernel-format files and the plots of machine m (NULL if the script
- * built none) and its engine e (NULL if it never ran); interrupted adds
- * "interrupted": true to the summary (a signal stopped the run).  0, or
- * -1 if a file could not be written (each was reported on stderr with its
- * path and the error). */
+ * kernel-format files, phases.csv and the plots of machine m (NULL if the
+ * script built none) and its engine e (NULL if it never ran); interrupted
+ * adds "interrupted": true to the summary (a signal stopped the run).  0,
+ * or -1 if a file could not be written (each was reported on stderr with
+ * its path and the error). */
 int report_close(struct report *rep, struct machine *m, struct engine *e,
 		 const struct results_json *params, const struct results_json *results,
 		 bool interrupted);

@@ -15,8 +15,9 @@
 # SPEC is y=COLUMN,x=PARAM,series=PARAM (each optional).  By default y is
 # zone_lock.wait_share, x the first swept parameter whose values are all
 # numbers (not the series), series the first other swept parameter
-# (series= for none).  Without --plot, a missing column or a non-numeric x
-# only skips the plot.
+# (series= for none).  A scenario may choose its own defaults with a line
+# "-- sweep-plot: SPEC"; --plot's settings take precedence.  Without --plot,
+# a missing column or a non-numeric x only skips the plot.
 #
 # DIR defaults to results/sweep-<scenario>-<UTC timestamp>.  Rerun with the
 # same --out and arguments, a sweep skips the runs that finished (exit
@@ -291,12 +292,13 @@ y=zone_lock.wait_share
 x=""
 series=""
 series_given=false
-for kv in $(echo "$plot" | tr , ' '); do
+scenario_plot=$(sed -n 's/^-- sweep-plot: *//p' "$scenario" | head -n 1)
+for kv in $(echo "$scenario_plot,$plot" | tr , ' '); do
 	case $kv in
 	y=*) y=${kv#y=} ;;
 	x=*) x=${kv#x=} ;;
 	series=*) series=${kv#series=}; series_given=true ;;
-	*) die "--plot $plot: expected y=COLUMN,x=PARAM,series=PARAM" ;;
+	*) die "--plot $scenario_plot,$plot: expected y=COLUMN,x=PARAM,series=PARAM" ;;
 	esac
 done
 if [ -z "$x" ]; then

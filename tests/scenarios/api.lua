@@ -56,7 +56,16 @@ assert(m:zoneinfo():match("\n  pages free     %d+\n"))
 -- /proc/vmstat counts every page handed out and given back.
 local vm = {}
 for name, v in m:vmstat():gmatch("(%S+) (%d+)\n") do vm[name] = tonumber(v) end
-assert(vm.nr_free_pages == m:info().free_pages)
+-- nr_free_pages is the counter; buddyinfo counts the free lists themselves.
+local listed = 0
+for rest in m:buddyinfo():gmatch("Node %d+, zone +%S+([^\n]*)") do
+  local order = 0
+  for n in rest:gmatch("%d+") do
+    listed = listed + tonumber(n) * (1 << order)
+    order = order + 1
+  end
+end
+assert(vm.nr_free_pages == listed, vm.nr_free_pages .. " free, " .. listed .. " on the lists")
 local allocated = 8 + #held * 512
 assert(vm.pgalloc_normal + vm.pgalloc_dma32 + vm.pgalloc_dma == allocated,
   "pgalloc " .. vm.pgalloc_normal + vm.pgalloc_dma32 .. " vs " .. allocated)

@@ -3,7 +3,8 @@
 # its -D settings: sweep.csv collects every run with the swept parameters
 # first, a rerun with the same --out reruns only the failed run and then
 # nothing (or a run that lost its summary.csv), another sweep into the same folder is refused, sweep.png is a
-# non-empty PNG, and -D plot_format=svg gives sweep.svg.
+# non-empty PNG, -D plot_format=svg gives sweep.svg, and a scenario's
+# "-- sweep-plot:" line chooses the figure unless --plot does.
 set -eu
 command -v parallel > /dev/null || { echo "GNU parallel not installed"; exit 77; }
 dir=$(mktemp -d)
@@ -90,4 +91,14 @@ MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
 	--sweep policy=upstream --plot 'x=cpus,series=' --out "$dir/svg" \
 	"$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D work_ns=1 -D plot_format=svg > /dev/null
 grep -q '<svg' "$dir/svg/sweep.svg"
+# A scenario's own default figure ("-- sweep-plot:"), which --plot overrides.
+printf -- '-- sweep-plot: y=params.work_ns,series=\n' > "$dir/own.lua"
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
+	--sweep policy=upstream --out "$dir/own" "$dir/own.lua" -D work_ns=1 \
+	-D plot_format=svg > /dev/null
+grep -q 'own: params.work_ns' "$dir/own/sweep.svg"
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
+	--sweep policy=upstream --plot y=zone_lock.wait_share --out "$dir/over" "$dir/own.lua" \
+	-D work_ns=1 -D plot_format=svg > /dev/null
+grep -q 'own: zone_lock.wait_share' "$dir/over/sweep.svg"
 echo "sweep.csv, resume and plots as expected"

@@ -388,45 +388,6 @@ static void test_merge_respects_migratetypes(void)
 	machine_destroy(m);
 }
 
-/* The checker must notice corruption, or the tests that rely on it prove
- * nothing. */
-static void test_checker_catches_corruption(void)
-{
-	struct machine *m = test_machine(128 * MiB, false);
-	struct zone *z = dma32(m);
-	char *report;
-
-	z->vm_stat[NR_FREE_PAGES] += 1;
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "NR_FREE_PAGES"));
-	g_free(report);
-	z->vm_stat[NR_FREE_PAGES] -= 1;
-
-	/* A block head inside another free block is an overlap. */
-	page_set(&m->mm, 4097, PG_KIND_ALLOC, 0, 0);
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "overlap"));
-	g_free(report);
-	page_clear(&m->mm, 4097);
-
-	/* Two free buddies that did not merge. */
-	pfn_t p = __rmqueue_smallest(z, 10, MIGRATE_MOVABLE);
-	mark_allocated(m, p, 10, MIGRATE_MOVABLE);
-	page_clear(&m->mm, p);
-	__free_one_page(z, p, 9, MIGRATE_MOVABLE, FPI_NONE);
-	pfn_list_add(&m->mm, &z->free_area[9].free_list[MIGRATE_MOVABLE], p + 512, false);
-	page_set(&m->mm, p + 512, PG_KIND_BUDDY, 9, 0);
-	z->free_area[9].nr_free++;
-	account_freepages(z, 512, MIGRATE_MOVABLE);
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "did not merge"));
-	g_free(report);
-	machine_destroy(m);
-}
-
 /* An upstream sub-pageblock fallback boosts the zone's watermarks by one
  * pageblock (boost_watermark: max_boost is at least pageblock_nr_pages),
  * and /proc/zoneinfo prints min/low/high with the boost included, as
@@ -475,6 +436,5 @@ int main(int argc, char **argv)
 	g_test_add_func("/buddy/unmovable-sub-block-claim", test_unmovable_sub_block_claim);
 	g_test_add_func("/buddy/merge-respects-migratetypes", test_merge_respects_migratetypes);
 	g_test_add_func("/buddy/fallback-boost-in-zoneinfo", test_fallback_boost_in_zoneinfo);
-	g_test_add_func("/buddy/checker-catches-corruption", test_checker_catches_corruption);
 	return g_test_run();
 }

@@ -12,6 +12,7 @@
 struct recorder {
 	int zone_locks_held;
 	unsigned long zone_lock_acquisitions;
+	enum lock_site last_zone_site;
 	unsigned long merges_under_zone_lock, merges_elsewhere;
 };
 
@@ -34,6 +35,7 @@ static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.zone_locks_held++;
 		rec.zone_lock_acquisitions++;
+		rec.last_zone_site = site;
 	}
 }
 
@@ -299,37 +301,246 @@ static void test_decay(void)
 	g_assert_cmpint(pcp->count, ==, 4000);
 	for (int i = 0; i < 20; i++)
 		decay_pcp_high(&c0, normal(m), pcp);
+	/* Pass by pass, high = max(count - 2016, high - high / 8, 2640) and
+	 * the excess over it is freed: 7000 -> 6125 -> 5360 -> 4690 -> 4104
+	 * (count 4000 stays), -> 3591 (frees 409: count 3591), -> max(1575,
+	 * 3143) = 3143 (count 3143), -> 2751 (2751), -> max(2408, 2640) = 2640
+	 * (2640); high_min holds from then on. */
 	g_assert_cmpint(pcp->high, ==, 2640);
-	g_assert_cmpint(pcp->count, <=, 2640);
+	g_assert_cmpint(pcp->count, ==, 2640);
 	assert_invariants(m);
 	machine_destroy(m);
 }
 
-/* The pageset checker must notice a broken pageset and a stray
- * PagePCPBuddy flag, or the tests that rely on it prove nothing. */
-static void test_checker_catches_corruption(void)
+/* A full, idle pageset: the count - (batch << 5) bound binds rather than
+ * the eighth.  high = count = 20000: max(20000 - 63 * 32, 20000 - 2500,
+ * 2640) = max(17984, 17500, 2640) = 17984; the 2016 pages over it go
+ * back in 2016 / 63 = 32 batches, one zone->lock hold each. */
+static void test_decay_count_bound(void)
 {
-	struct machine *m = pcp_machine(POLICY_PCP_BUDDY);
-	pfn_t b;
-	struct per_cpu_pages *pcp0 = own_one_block(m, 0, &b);
-	char *report;
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), 0);
 
-	take_two(m, pcp0, b);
+	pcp->high = 20000;
+	g_assert_cmpuint(rmqueue_bulk(&c0, normal(m), 0, 20000, MIGRATE_MOVABLE, 0, pcp), ==,
+			 20000);
+	memset(&rec, 0, sizeof(rec));
+	g_assert_true(decay_pcp_high(&c0, normal(m), pcp));
+	g_assert_cmpint(pcp->high, ==, 17984);
+	g_assert_cmpint(pcp->count, ==, 17984);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 32);
+	g_assert_cmpint(rec.last_zone_site, ==, SITE_FREE_PCPPAGES_BULK);
 	assert_invariants(m);
-	pcp0->count++;
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "pcp->count is 511, its lists hold 510 pages"));
-	g_free(report);
-	pcp0->count--;
-
-	/* b is allocated: it may not carry the pcp's merge flag. */
-	m->mm.aux[b] |= PG_pcp_buddy;
-	report = check_invariants(m);
-	g_assert_nonnull(report);
-	g_assert_nonnull(strstr(report, "is PagePCPBuddy but not on a per-CPU list"));
-	g_free(report);
 	machine_destroy(m);
+}
+
+/* The free side, on a 1 GiB node whose DMA32 zone (258048 managed pages)
+ * has batch 63, high_min 1266 / 4 = 316 and high_max 258048 / 8 / 4 =
+ * 8064, small enough for a run of frees to need more than high_min.
+ * PCPF_FREE_HIGH_BATCH is set (the default 1920 KiB cache slice holds 480
+ * pages > 3 batches). */
+static struct machine *free_side_machine(struct zone **z)
+{
+	struct machine *m = test_machine(1 * GiB, false);
+
+	*z = &m->node_data[0].node_zones[ZONE_DMA32];
+	memset(&rec, 0, sizeof(rec));
+	g_assert_cmpint(zone_pcp(*z, 0)->batch, ==, 63);
+	g_assert_cmpint(zone_pcp(*z, 0)->high_min, ==, 316);
+	g_assert_cmpint(zone_pcp(*z, 0)->high_max, ==, 8064);
+	g_assert_true(zone_pcp(*z, 0)->flags & PCPF_FREE_HIGH_BATCH);
+	return m;
+}
+
+/* A block of the given order allocated on CPU 1, so that CPU 0's pageset
+ * is left as the test set it. */
+static pfn_t alloc_elsewhere(struct machine *m, unsigned order)
+{
+	struct mm_ctx c1 = cpu_ctx(1);
+	pfn_t pfn = __alloc_pages(&c1, m, GFP_HIGHUSER_MOVABLE, order, 0, 1, 0);
+
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	return pfn;
+}
+
+/* nr_pcp_high: a free that brings count to high raises high to hold the
+ * run of frees, free_count + batch.  high 316, count 400, free_count 500:
+ * the free makes count 401 and free_count 501; 401 >= 316, so high =
+ * clamp(501 + 63, 316, 8064) = 564, while this free still trims against
+ * the old 316: nr_pcp_free = clamp(501, 63, 316 - 63) = 253, count 148. */
+static void test_free_grows_high(void)
+{
+	struct zone *z;
+	struct machine *m = free_side_machine(&z);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(z, 0);
+	pfn_t pfn = alloc_elsewhere(m, 0);
+
+	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
+	pcp->high = 316;
+	pcp->free_count = 500;
+	memset(&rec, 0, sizeof(rec));
+	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
+	g_assert_cmpint(pcp->free_count, ==, 501);
+	g_assert_cmpint(pcp->high, ==, 564);
+	g_assert_cmpint(pcp->count, ==, 148);
+	/* 253 pages in batches of 63: 63 * 4 + 1, five zone->lock holds. */
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 5);
+	/* The next free stays: 149 < 564. */
+	g_assert_cmpint(__free_pages(&c0, m, alloc_elsewhere(m, 0)), ==, 0);
+	g_assert_cmpint(pcp->count, ==, 149);
+	g_assert_cmpint(pcp->high, ==, 564);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* free_high: the second order-1 free in a row, with free_count >= batch +
+ * high_min / 2 = 63 + 158 = 221 and count >= batch, frees the pageset
+ * (min(count, 63 << 5)) and lowers high by 63 << 5 = 2016.  high 3000,
+ * count 100, free_count 300.  First order-1 free: count 102, not yet
+ * PCPF_PREV_FREE_HIGH_ORDER, so nr_pcp_high returns 3000 and nothing
+ * goes; free_count 302.  Second: count 104, free_high; high = max(3000 -
+ * 2016, 316) = 984 and nr_pcp_high returns 0, so nr_pcp_free = min(104,
+ * 2016) = 104: the whole pageset, in batches of 63 and 41. */
+static void test_free_high_order_batch(void)
+{
+	struct zone *z;
+	struct machine *m = free_side_machine(&z);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(z, 0);
+	pfn_t a = alloc_elsewhere(m, 1), b = alloc_elsewhere(m, 1);
+
+	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 100, MIGRATE_MOVABLE, 0, pcp), ==, 100);
+	pcp->high = 3000;
+	pcp->free_count = 300;
+	pcp->flags &= (uint8_t)~PCPF_PREV_FREE_HIGH_ORDER;
+	memset(&rec, 0, sizeof(rec));
+	g_assert_cmpint(__free_pages(&c0, m, a), ==, 0);
+	g_assert_cmpint(pcp->count, ==, 102);
+	g_assert_cmpint(pcp->high, ==, 3000);
+	g_assert_cmpint(pcp->free_count, ==, 302);
+	g_assert_true(pcp->flags & PCPF_PREV_FREE_HIGH_ORDER);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 0);
+	g_assert_cmpint(nr_pcp_free(pcp, 63, 0, true), ==, 102);
+
+	g_assert_cmpint(__free_pages(&c0, m, b), ==, 0);
+	g_assert_cmpint(pcp->count, ==, 0);
+	g_assert_cmpint(pcp->high, ==, 984);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 2);
+	/* An order-0 free ends the run of high-order frees. */
+	g_assert_cmpint(__free_pages(&c0, m, alloc_elsewhere(m, 0)), ==, 0);
+	g_assert_false(pcp->flags & PCPF_PREV_FREE_HIGH_ORDER);
+	g_assert_cmpint(pcp->count, ==, 1);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* ZONE_BELOW_HIGH: each free lowers high by max(free_count, batch) and
+ * trims against max(count, high_min) instead.  high 3000, count 400,
+ * free_count 300: the free makes count 401, free_count 301; high =
+ * max(3000 - 301, 316) = 2699, trimmed against max(401, 316) = 401: 401
+ * >= 401, so nr_pcp_free = clamp(301, 63, 401 - 63) = 301 go, count 100.
+ * Free memory is far above the high watermark: the flag is cleared. */
+static void test_below_high_shrinks(void)
+{
+	struct zone *z;
+	struct machine *m = free_side_machine(&z);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(z, 0);
+	pfn_t pfn = alloc_elsewhere(m, 0);
+
+	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
+	pcp->high = 3000;
+	pcp->free_count = 300;
+	z->flags |= ZONE_BELOW_HIGH;
+	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
+	g_assert_cmpint(pcp->high, ==, 2699);
+	g_assert_cmpint(pcp->count, ==, 100);
+	g_assert_false(z->flags & ZONE_BELOW_HIGH);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* ZONE_RECLAIM_ACTIVE: high drops the same way and the pageset is trimmed
+ * to min(batch << 2, high) = min(252, 2699) = 252: from count 401,
+ * nr_pcp_free = clamp(301, 63, 252 - 63) = 189 go, count 212, in three
+ * batches of 63. */
+static void test_reclaim_active_shrinks(void)
+{
+	struct zone *z;
+	struct machine *m = free_side_machine(&z);
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(z, 0);
+	pfn_t pfn = alloc_elsewhere(m, 0);
+
+	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
+	pcp->high = 3000;
+	pcp->free_count = 300;
+	z->flags |= ZONE_RECLAIM_ACTIVE;
+	memset(&rec, 0, sizeof(rec));
+	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
+	g_assert_cmpint(pcp->high, ==, 2699);
+	g_assert_cmpint(pcp->count, ==, 212);
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 3);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* Upstream frees only trylock the local pageset, and so does a single free
+ * at the superpageblock tip (__free_frozen_pages: "always use trylock"):
+ * when another CPU holds it (a drain, say), the page goes straight to the
+ * zone (free_one_page), one zone->lock hold, and the pageset is untouched. */
+static void test_free_trylock_fails(void)
+{
+	static const enum mm_policy policies[] = { POLICY_UPSTREAM, POLICY_SPB };
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(policies); i++) {
+		struct machine *m = pcp_machine(policies[i]);
+		struct mm_ctx c0 = cpu_ctx(0);
+		struct per_cpu_pages *pcp0 = zone_pcp(normal(m), 0);
+		pfn_t pfn = alloc_elsewhere(m, 0);
+		unsigned long free_before = zone_page_state(normal(m), NR_FREE_PAGES);
+		unsigned long pgfree = m->vm_events[PGFREE];
+
+		g_assert_cmpint(get_pcpblock_owner(m, pfn), <, 0);
+		pcp0->lock.owner = 3;
+		memset(&rec, 0, sizeof(rec));
+		g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
+		g_assert_cmpint(pcp0->count, ==, 0);
+		g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
+		g_assert_cmpint(rec.last_zone_site, ==, SITE_FREE_ONE_PAGE);
+		g_assert_true(PageBuddy(&m->mm, pfn));
+		g_assert_cmpuint(zone_page_state(normal(m), NR_FREE_PAGES), ==, free_before + 1);
+		g_assert_cmpuint(m->vm_events[PGFREE], ==, pgfree + 1);
+		pcp0->lock.owner = -1;
+		assert_invariants(m);
+		machine_destroy(m);
+	}
+}
+
+/* An allocation whose pcp trylock fails takes its page from the zone
+ * buddy under zone->lock (rmqueue_buddy), leaving the pageset empty. */
+static void test_alloc_trylock_fails(void)
+{
+	for (int policy = POLICY_UPSTREAM; policy <= POLICY_PCP_BUDDY; policy++) {
+		struct machine *m = pcp_machine(policy);
+		struct mm_ctx c0 = cpu_ctx(0);
+		struct per_cpu_pages *pcp0 = zone_pcp(normal(m), 0);
+		unsigned long pgalloc = m->vm_events[PGALLOC_DMA + ZONE_NORMAL];
+
+		pcp0->lock.owner = 3;
+		pfn_t pfn = __alloc_pages(&c0, m, GFP_HIGHUSER_MOVABLE, 0, 0, 1, 0);
+		g_assert_cmpuint(pfn, !=, PFN_NONE);
+		g_assert_cmpint(pcp0->count, ==, 0);
+		g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 1);
+		g_assert_cmpint(rec.last_zone_site, ==, SITE_RMQUEUE_BUDDY);
+		g_assert_cmpuint(m->vm_events[PGALLOC_DMA + ZONE_NORMAL], ==, pgalloc + 1);
+		g_assert_cmpint(page_kind(&m->mm, pfn), ==, PG_KIND_ALLOC);
+		pcp0->lock.owner = -1;
+		assert_invariants(m);
+		machine_destroy(m);
+	}
 }
 
 int main(int argc, char **argv)
@@ -344,6 +555,12 @@ int main(int argc, char **argv)
 			test_phase0_recovers_drained_block);
 	g_test_add_func("/pcp_buddy/dead-cpu-frees-go-to-zone", test_dead_cpu_frees_go_to_zone);
 	g_test_add_func("/pcp/decay", test_decay);
-	g_test_add_func("/pcp_buddy/checker-catches-corruption", test_checker_catches_corruption);
+	g_test_add_func("/pcp/decay-count-bound", test_decay_count_bound);
+	g_test_add_func("/pcp/free-grows-high", test_free_grows_high);
+	g_test_add_func("/pcp/free-high-order-batch", test_free_high_order_batch);
+	g_test_add_func("/pcp/below-high-shrinks", test_below_high_shrinks);
+	g_test_add_func("/pcp/reclaim-active-shrinks", test_reclaim_active_shrinks);
+	g_test_add_func("/pcp/free-trylock-fails", test_free_trylock_fails);
+	g_test_add_func("/pcp/alloc-trylock-fails", test_alloc_trylock_fails);
 	return g_test_run();
 }

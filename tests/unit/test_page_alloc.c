@@ -1,0 +1,226 @@
+/* get_page_from_freelist, hand-worked: ALLOC_NOFRAGMENT dropped and
+ * retried, the watermark boost a fallback leaves, the highatomic reserve,
+ * and the spill to a remote node with its NUMA counters. */
+#include "helpers.h"
+#include "models/page_alloc.h"
+#include "models/watermark.h"
+
+/* The DMA32 zone of a 128 MiB node is pfns 4096-32767 (28672 pages, 56
+ * pageblocks); min 316, low 395, high 474 (test_buddy.c works them out). */
+static struct zone *dma32(struct machine *m)
+{
+	return &m->node_data[0].node_zones[ZONE_DMA32];
+}
+
+/* A context that allocates from zone z alone, up to its index. */
+static struct alloc_context only_zone(struct zone **z, int mt)
+{
+	return (struct alloc_context){
+		.zonelist = z, .nr_zones = 1, .preferred_zone = *z,
+		.highest_zoneidx = (int)(*z)->idx, .migratetype = mt,
+	};
+}
+
+/* Give the allocated block at pfn back to the buddy. */
+static void free_piece(struct machine *m, pfn_t pfn, unsigned order)
+{
+	page_clear(&m->mm, pfn);
+	__free_one_page(dma32(m), pfn, order, MIGRATE_MOVABLE, FPI_NONE);
+}
+
+/* Fill DMA32 with allocated movable blocks: 28 of order 10, the first cut
+ * into 4096 (o0), 4097 (o0), 4098 (o1), 4100 (o2) ... 4608 (o9); then free
+ * 4096: one free page, in a MOVABLE pageblock whose other 511 pages are
+ * allocated movable, so an unmovable request cannot claim the pageblock
+ * (1 free + 0 alike < 256) and can only steal the page. */
+static struct machine *one_free_movable_page(void)
+{
+	struct machine *m = test_machine(128 * MiB, false);
+	struct zone *z = dma32(m);
+
+	for (int i = 0; i < 28; i++)
+		mark_allocated(m, __rmqueue_smallest(z, 10, MIGRATE_MOVABLE), 10, MIGRATE_MOVABLE);
+	mark_allocated(m, 4096, 0, MIGRATE_MOVABLE);
+	for (unsigned o = 0; o < 10; o++)
+		mark_allocated(m, 4096 + (1u << o), o, MIGRATE_MOVABLE);
+	free_piece(m, 4096, 0);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, 1);
+	assert_invariants(m);
+	return m;
+}
+
+/* An unmovable page with ALLOC_NOFRAGMENT: the only free page sits in a
+ * MOVABLE pageblock it cannot claim, and stealing it alone is refused.
+ * With ALLOC_HAS_FALLBACK (the later series' caller-has-a-fallback rule)
+ * that is the end; without, the zonelist is walked again without
+ * ALLOC_NOFRAGMENT and the page is stolen, which boosts the watermarks by
+ * a pageblock.  (No watermark check: one free page is far below min.) */
+static void test_nofragment_dropped_and_retried(void)
+{
+	struct machine *m = one_free_movable_page();
+	struct zone *z = dma32(m);
+	struct zone *zl[] = { z };
+	struct alloc_context ac = only_zone(zl, MIGRATE_UNMOVABLE);
+	struct mm_ctx c = mm_ctx_null(0);
+	unsigned flags = ALLOC_NO_WATERMARKS | ALLOC_NOFRAGMENT | ALLOC_KSWAPD;
+
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, flags | ALLOC_HAS_FALLBACK,
+						&ac), ==, PFN_NONE);
+	g_assert_cmpuint(z->watermark_boost, ==, 0);
+	g_assert_true(PageBuddy(&m->mm, 4096));
+
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, flags, &ac), ==, 4096);
+	g_assert_cmpuint(z->watermark_boost, ==, pageblock_nr_pages);
+	/* rmqueue() clears the flag the fallback set, where the kernel wakes
+	 * kswapd. */
+	g_assert_false(z->flags & ZONE_BOOSTED_WATERMARK);
+	/* A steal leaves the pageblock MOVABLE. */
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, 4096), ==, MIGRATE_MOVABLE);
+	machine_destroy(m);
+}
+
+/* After the fallback the boost stays in every watermark (wmark_pages adds
+ * it): min 316 + 512 = 828, low 395 + 512 = 907.  With 300 pages free an
+ * ALLOC_WMARK_LOW request fails (300 <= 907) and so does a plain min one
+ * (300 <= 828); a __GFP_HIGH order-0 request at min (ALLOC_MIN_RESERVE)
+ * would see 828 - 828 / 2 = 414, still above 300, but it ignores the
+ * boost: 316 - 316 / 2 = 158 < 300, so it gets a page. */
+static void test_boost_after_fallback(void)
+{
+	struct machine *m = one_free_movable_page();
+	struct zone *z = dma32(m);
+	struct zone *zl[] = { z };
+	struct alloc_context ac = only_zone(zl, MIGRATE_MOVABLE);
+	struct alloc_context unmov = only_zone(zl, MIGRATE_UNMOVABLE);
+	struct mm_ctx c = mm_ctx_null(0);
+
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, ALLOC_NO_WATERMARKS, &unmov),
+			 ==, 4096);
+	g_assert_cmpuint(z->watermark_boost, ==, 512);
+	mark_allocated(m, 4096, 0, MIGRATE_UNMOVABLE);
+	/* 256 + 32 + 8 + 4 = 300 free pages, from the block after 4096. */
+	free_piece(m, 4352, 8);
+	free_piece(m, 4128, 5);
+	free_piece(m, 4104, 3);
+	free_piece(m, 4100, 2);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, 300);
+	g_assert_cmpuint(wmark_pages(z, WMARK_MIN), ==, 828);
+	g_assert_cmpuint(wmark_pages(z, WMARK_LOW), ==, 907);
+
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, ALLOC_WMARK_LOW, &ac), ==,
+			 PFN_NONE);
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, ALLOC_WMARK_MIN, &ac), ==,
+			 PFN_NONE);
+	g_assert_true(z->flags & ZONE_BELOW_HIGH);
+	pfn_t pfn = get_page_from_freelist(&c, m, GFP_ATOMIC, 0,
+					   ALLOC_WMARK_MIN | ALLOC_MIN_RESERVE, &ac);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_true(zone_spans_pfn(z, pfn));
+	machine_destroy(m);
+}
+
+/* GFP_ATOMIC order 2 on a fresh 1 GiB node (DMA32: 258048 managed pages,
+ * 1% = 2580, at least a pageblock): the request claims a free order-10
+ * MOVABLE block for UNMOVABLE (both its pageblocks), the pcp refill takes
+ * 63 >> 2 = 15 order-2 blocks = 60 pages from its first pageblock, and
+ * the allocation then reserves that pageblock: MIGRATE_HIGHATOMIC,
+ * nr_reserved_highatomic 512, its 512 - 60 = 452 free pages moved to the
+ * HighAtomic lists. */
+static void test_highatomic_reserve(void)
+{
+	struct machine *m = test_machine(1 * GiB, false);
+	struct zone *z = dma32(m);
+	struct zone *zl[] = { z };
+	struct alloc_context ac = only_zone(zl, MIGRATE_UNMOVABLE);
+	struct mm_ctx c = mm_ctx_null(0);
+	unsigned flags = gfp_to_alloc_flags(GFP_ATOMIC, 2);
+
+	g_assert_cmpuint(flags & ALLOC_HIGHATOMIC, !=, 0);
+	pfn_t pfn = get_page_from_freelist(&c, m, GFP_ATOMIC, 2, flags, &ac);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), ==, MIGRATE_HIGHATOMIC);
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn + pageblock_nr_pages), ==,
+			MIGRATE_UNMOVABLE);
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 512);
+	g_assert_cmpuint(z->nr_free_highatomic, ==, 452);
+	mark_allocated(m, pfn, 2, MIGRATE_UNMOVABLE);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* A zone whose 1% is less than a pageblock reserves nothing: DMA32 of a
+ * 128 MiB node has 28672 managed pages, 28672 / 100 = 286 < 512. */
+static void test_highatomic_small_zone(void)
+{
+	struct machine *m = test_machine(128 * MiB, false);
+	struct zone *z = dma32(m);
+	struct zone *zl[] = { z };
+	struct alloc_context ac = only_zone(zl, MIGRATE_UNMOVABLE);
+	struct mm_ctx c = mm_ctx_null(0);
+
+	pfn_t pfn = get_page_from_freelist(&c, m, GFP_ATOMIC, 2, gfp_to_alloc_flags(GFP_ATOMIC, 2),
+					   &ac);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), ==, MIGRATE_UNMOVABLE);
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 0);
+	g_assert_cmpuint(z->nr_free_highatomic, ==, 0);
+	machine_destroy(m);
+}
+
+/* Two nodes of 4 GiB ("test-numa"): node 1 is all ZONE_NORMAL, node 0 DMA
+ * and DMA32.  With node 1 allocated to the last page, a movable request
+ * from a CPU of node 1 spills to node 0 (its zonelist's next zone, DMA32):
+ * one numa_miss and one numa_foreign (the page is not from the preferred
+ * node), one numa_other (not from the running CPU's node), no hit. */
+static void test_remote_spill_counts_numa(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_preset(&t, "test-numa");
+	machine_params_default(&p);
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	struct zone *n1 = &m->node_data[1].node_zones[ZONE_NORMAL];
+	unsigned cpu = 0;
+
+	while (topology_cpu_to_node(&m->topo, cpu) != 1)
+		cpu++;
+	g_assert_true(populated_zone(n1));
+	g_assert_false(populated_zone(&m->node_data[1].node_zones[ZONE_DMA32]));
+	for (pfn_t pfn; (pfn = __rmqueue_smallest(n1, 10, MIGRATE_MOVABLE)) != PFN_NONE;)
+		mark_allocated(m, pfn, 10, MIGRATE_MOVABLE);
+	g_assert_cmpuint(zone_page_state(n1, NR_FREE_PAGES), ==, 0);
+
+	struct mm_ctx c = mm_ctx_null(cpu);
+	unsigned long ev[NR_VM_EVENT_ITEMS];
+
+	memcpy(ev, m->vm_events, sizeof(ev));
+	pfn_t pfn = __alloc_pages(&c, m, GFP_HIGHUSER_MOVABLE, 0, 1, 1, 0);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_true(zone_spans_pfn(&m->node_data[0].node_zones[ZONE_DMA32], pfn));
+	g_assert_cmpuint(m->vm_events[NUMA_MISS], ==, ev[NUMA_MISS] + 1);
+	g_assert_cmpuint(m->vm_events[NUMA_FOREIGN], ==, ev[NUMA_FOREIGN] + 1);
+	g_assert_cmpuint(m->vm_events[NUMA_OTHER], ==, ev[NUMA_OTHER] + 1);
+	g_assert_cmpuint(m->vm_events[NUMA_HIT], ==, ev[NUMA_HIT]);
+	g_assert_cmpuint(m->vm_events[NUMA_LOCAL], ==, ev[NUMA_LOCAL]);
+	/* The same CPU asking for node 0 is a hit, and still "other". */
+	g_assert_cmpuint(__alloc_pages(&c, m, GFP_HIGHUSER_MOVABLE, 0, 0, 1, 0), !=, PFN_NONE);
+	g_assert_cmpuint(m->vm_events[NUMA_HIT], ==, ev[NUMA_HIT] + 1);
+	g_assert_cmpuint(m->vm_events[NUMA_MISS], ==, ev[NUMA_MISS] + 1);
+	g_assert_cmpuint(m->vm_events[NUMA_OTHER], ==, ev[NUMA_OTHER] + 2);
+	machine_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/page_alloc/nofragment-dropped-and-retried",
+			test_nofragment_dropped_and_retried);
+	g_test_add_func("/page_alloc/boost-after-fallback", test_boost_after_fallback);
+	g_test_add_func("/page_alloc/highatomic-reserve", test_highatomic_reserve);
+	g_test_add_func("/page_alloc/highatomic-small-zone", test_highatomic_small_zone);
+	g_test_add_func("/page_alloc/remote-spill-counts-numa", test_remote_spill_counts_numa);
+	return g_test_run();
+}
