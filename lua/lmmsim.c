@@ -85,7 +85,7 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -169,6 +169,8 @@ static int l_machine(lua_State *L)
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = (int)opt_int_field(L, 1, "percpu_pagelist_high_fraction",
 							     0);
+	p.compaction_proactiveness = (int)opt_int_field(L, 1, "compaction_proactiveness",
+							p.compaction_proactiveness);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
 	lua_pop(L, 1);

@@ -80,6 +80,7 @@ static void layout_nodes(struct machine *m)
 		pgdat->node_start_pfn = base;
 		pgdat->node_spanned_pages = pages;
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
+		pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zone_init(m, &pgdat->node_zones[z], n, z, 0, 0);
 		if (base < dma_end)
@@ -204,6 +205,11 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	*err = topology_validate(t, host_memory_bytes());
 	if (*err)
 		return NULL;
+	if (p->compaction_proactiveness < 0 || p->compaction_proactiveness > 100) {
+		*err = g_strdup_printf("compaction_proactiveness must be between 0 and 100, got %d",
+				       p->compaction_proactiveness);
+		return NULL;
+	}
 	if (!(p->pinned_share >= 0 && p->pinned_share <= 1)) {
 		*err = g_strdup_printf("pinned_share must be between 0 and 1, got %g", p->pinned_share);
 		return NULL;
