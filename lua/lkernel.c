@@ -15,11 +15,19 @@
 
 #define KVMALLOC_MT "mmsim.kvmalloc"
 
+/* A kvmalloc area; its uservalue is its machine's userdata (see lproc.c's
+ * struct lprocess). */
+struct larea {
+	struct lmachine *lm;
+	struct kvmalloc_area a;
+};
+
 /* m:kvmalloc{size =, node =, noretry =} -> area: kvmalloc_node(); nil,
  * "ENOMEM" if even vmalloc failed. */
 static int l_kvmalloc(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct machine *m = lm->m;
 	struct mm_ctx buf, *ctx;
 	bool noretry;
 
@@ -32,48 +40,56 @@ static int l_kvmalloc(lua_State *L)
 	lua_Integer node = opt_int_field(L, 2, "node", topology_cpu_to_node(&m->topo, ctx->cpu));
 	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
 		return luaL_error(L, "kvmalloc: node %d does not exist", (int)node);
-	if (size == 0)
-		return luaL_error(L, "kvmalloc: size must be more than 0");
+	uint64_t mem = topology_total_mem(&m->topo);
+	if (size == 0 || size > mem)
+		return luaL_error(L, "kvmalloc: size %I: valid range 1 to the machine's %I bytes",
+				  (lua_Integer)size, (lua_Integer)mem);
 
-	struct kvmalloc_area *a = lua_newuserdatauv(L, sizeof(*a), 0);
-	if (kvmalloc_node(ctx, m, size, (int)node, noretry, a)) {
+	struct larea *la = lua_newuserdatauv(L, sizeof(*la), 1);
+	la->lm = lm;
+	la->a = (struct kvmalloc_area){ .block = PFN_NONE };
+	luaL_setmetatable(L, KVMALLOC_MT);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	if (kvmalloc_node(ctx, m, size, (int)node, noretry, &la->a)) {
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");
 		return 2;
 	}
-	luaL_setmetatable(L, KVMALLOC_MT);
 	return 1;
 }
 
-/* m:kvfree(area) */
+/* m:kvfree(area): only an area of this machine, once. */
 static int l_kvfree(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
-	struct kvmalloc_area *a = luaL_checkudata(L, 2, KVMALLOC_MT);
-	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct larea *la = luaL_checkudata(L, 2, KVMALLOC_MT);
+	struct mm_ctx buf, *ctx = call_ctx(L, lm->m, 0, &buf);
 
-	if (a->block == PFN_NONE && !a->pages)
+	if (la->lm != lm)
+		return luaL_error(L, "kvfree: the area belongs to another machine");
+	if (la->a.block == PFN_NONE && !la->a.pages)
 		return luaL_error(L, "kvfree: area already freed");
-	kvfree(ctx, m, a);
+	kvfree(ctx, lm->m, &la->a);
 	return 0;
 }
 
 /* area:contiguous() -> true if the kmalloc attempt succeeded */
 static int l_kv_contiguous(lua_State *L)
 {
-	struct kvmalloc_area *a = luaL_checkudata(L, 1, KVMALLOC_MT);
+	struct larea *la = luaL_checkudata(L, 1, KVMALLOC_MT);
 
-	lua_pushboolean(L, a->block != PFN_NONE);
+	lua_pushboolean(L, la->a.block != PFN_NONE);
 	return 1;
 }
 
 /* An area never kvfree'd is a kernel leak: its pages stay allocated. */
 static int l_kv_gc(lua_State *L)
 {
-	struct kvmalloc_area *a = luaL_checkudata(L, 1, KVMALLOC_MT);
+	struct larea *la = luaL_checkudata(L, 1, KVMALLOC_MT);
 
-	g_free(a->pages);
-	a->pages = NULL;
+	g_free(la->a.pages);
+	la->a.pages = NULL;
 	return 0;
 }
 

@@ -68,6 +68,9 @@ uint64_t check_size(lua_State *L, int idx, const char *what);
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what);
 /* An optional integer field of the table at t. */
 lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def);
+/* The same, refused outside min-max with the range in the message. */
+lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
+			    lua_Integer min, lua_Integer max);
 /* The CPU a call runs on: a simulated thread's own, or for scenario code
  * outside threads the `cpu` field of the table at t (0 for no table),
  * taking no time; buf holds the latter. */
@@ -88,6 +91,9 @@ void lproc_open(lua_State *L, int methods);
  * machine method table at stack index methods, and the module functions
  * (sleep, now, cpu) in the module table at index module. */
 void lsim_open(lua_State *L, int module, int methods);
+/* Make coroutine.resume and coroutine.wrap run a coroutine on the
+ * simulated thread that resumes it. */
+void lsim_coroutines(lua_State *L);
 /* Parse machine{} fields for the engine (quantum_ns, costs,
  * vmstat_interval). */
 void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm);

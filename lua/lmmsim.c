@@ -8,12 +8,15 @@
 #include "models/buddy.h"
 #include "models/invariants.h"
 #include "models/machine.h"
+#include "models/mm_space.h"
 #include "models/page_alloc.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
 
+#include <errno.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <string.h>
 
 /* Registry array of every machine built, weak so it keeps none alive. */
@@ -33,29 +36,41 @@ struct machine *check_machine(lua_State *L, int idx)
 	return check_lmachine(L, idx)->m;
 }
 
-/* A size is a number of bytes or a string with a K/M/G/T suffix. */
+/* A size is a number of bytes or a string with a K/M/G/T suffix, 0 to
+ * SIZE_MAX_BYTES (a Lua integer). */
+#define SIZE_MAX_BYTES ((uint64_t)INT64_MAX)
+#define SIZE_RANGE "valid range 0 to 9223372036854775807 bytes (8 EiB - 1)"
+
 uint64_t check_size(lua_State *L, int idx, const char *what)
 {
 	if (lua_type(L, idx) == LUA_TNUMBER) {
-		if (!lua_isinteger(L, idx) || lua_tointeger(L, idx) < 0)
-			luaL_error(L, "%s: expected a whole number of bytes", what);
-		return (uint64_t)lua_tointeger(L, idx);
+		int isint;
+		lua_Integer v = lua_tointegerx(L, idx, &isint);
+
+		if (!isint || v < 0)
+			luaL_error(L, "%s: size %s is not a whole number of bytes in the %s", what,
+				   lua_tostring(L, idx), SIZE_RANGE);
+		return (uint64_t)v;
 	}
 	const char *s = lua_tostring(L, idx);
+	unsigned shift = 0;
 	char *end;
 	uint64_t v;
 
 	if (!s || lua_type(L, idx) != LUA_TSTRING)
 		luaL_error(L, "%s: expected a size such as \"512G\" or a number of bytes, got %s",
 			   what, luaL_typename(L, idx));
+	/* strtoull would take a sign or spaces, and negate "-8G". */
+	if (!g_ascii_isdigit(*s))
+		luaL_error(L, "%s: cannot read size \"%s\" (digits and a K, M, G or T suffix; %s)",
+			   what, s, SIZE_RANGE);
+	errno = 0;
 	v = g_ascii_strtoull(s, &end, 10);
-	if (end == s)
-		luaL_error(L, "%s: cannot read size \"%s\"", what, s);
 	switch (g_ascii_toupper(*end)) {
-	case 'T': v <<= 10; /* fall through */
-	case 'G': v <<= 10; /* fall through */
-	case 'M': v <<= 10; /* fall through */
-	case 'K': v <<= 10; end++; break;
+	case 'T': shift += 10; /* fall through */
+	case 'G': shift += 10; /* fall through */
+	case 'M': shift += 10; /* fall through */
+	case 'K': shift += 10; end++; break;
 	case '\0': break;
 	default: luaL_error(L, "%s: unknown size suffix in \"%s\" (use K, M, G or T)", what, s);
 	}
@@ -63,7 +78,9 @@ uint64_t check_size(lua_State *L, int idx, const char *what)
 		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
 	if (*end)
 		luaL_error(L, "%s: trailing characters in size \"%s\"", what, s);
-	return v;
+	if (errno == ERANGE || v > SIZE_MAX_BYTES >> shift)
+		luaL_error(L, "%s: size \"%s\" is too large: %s", what, s, SIZE_RANGE);
+	return v << shift;
 }
 
 lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
@@ -71,12 +88,26 @@ lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
 	lua_Integer v = def;
 
 	if (lua_getfield(L, t, k) != LUA_TNIL) {
-		if (!lua_isinteger(L, -1))
-			luaL_error(L, "machine field '%s' must be an integer, got %s", k,
+		int isint;
+
+		/* A float with an integral value (2^32) counts, as in luaL_checkinteger. */
+		v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : (isint = 0);
+		if (!isint)
+			luaL_error(L, "field '%s' must be an integer, got %s", k,
+				   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) :
 				   luaL_typename(L, -1));
-		v = lua_tointeger(L, -1);
 	}
 	lua_pop(L, 1);
+	return v;
+}
+
+lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
+			    lua_Integer min, lua_Integer max)
+{
+	lua_Integer v = opt_int_field(L, t, k, def);
+
+	if (v < min || v > max)
+		luaL_error(L, "field '%s' is %I: valid range %I to %I", k, v, min, max);
 	return v;
 }
 
@@ -134,9 +165,17 @@ static int l_machine(lua_State *L)
 		lua_getfield(L, 1, "mem_per_node");
 		uint64_t mem = lua_isnil(L, -1) ? 0 : check_size(L, -1, "mem_per_node");
 		lua_pop(L, 1);
-		topology_uniform(&t, (unsigned)opt_int_field(L, 1, "sockets", 1),
-				 (unsigned)opt_int_field(L, 1, "nodes_per_socket", 1),
-				 (unsigned)opt_int_field(L, 1, "cpus_per_socket", 4), mem);
+		unsigned sockets = (unsigned)opt_range_field(L, 1, "sockets", 1, 1, MAX_NUMNODES);
+		unsigned nps = (unsigned)opt_range_field(L, 1, "nodes_per_socket", 1, 1, MAX_NUMNODES);
+		unsigned cps = (unsigned)opt_range_field(L, 1, "cpus_per_socket", 4, 1, MAX_CPUS);
+
+		err = topology_check_shape(sockets, nps, cps);
+		if (err) {
+			lua_pushstring(L, err);
+			g_free(err);
+			return luaL_error(L, "cannot build machine: %s", lua_tostring(L, -1));
+		}
+		topology_uniform(&t, sockets, nps, cps, mem);
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "node_mem") == LUA_TTABLE) {
@@ -159,18 +198,26 @@ static int l_machine(lua_State *L)
 			t.movable_mem[n] = mov;
 	}
 	lua_pop(L, 1);
-	p.min_free_kbytes = (int)opt_int_field(L, 1, "min_free_kbytes", p.min_free_kbytes);
-	p.watermark_scale_factor = (int)opt_int_field(L, 1, "watermark_scale_factor",
-						      p.watermark_scale_factor);
-	p.watermark_boost_factor = (int)opt_int_field(L, 1, "watermark_boost_factor",
-						      p.watermark_boost_factor);
+	/* The sysctls' ranges, as the kernel's vm tables (mm/page_alloc.c) set them. */
+	if (lua_getfield(L, 1, "min_free_kbytes") != LUA_TNIL)
+		p.min_free_kbytes = (int)opt_range_field(L, 1, "min_free_kbytes", 0, 0, INT_MAX);
+	lua_pop(L, 1);
+	p.watermark_scale_factor = (int)opt_range_field(L, 1, "watermark_scale_factor",
+							p.watermark_scale_factor, 1, 3000);
+	p.watermark_boost_factor = (int)opt_range_field(L, 1, "watermark_boost_factor",
+							p.watermark_boost_factor, 0, INT_MAX);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
 	lua_pop(L, 1);
-	p.percpu_pagelist_high_fraction = (int)opt_int_field(L, 1, "percpu_pagelist_high_fraction",
-							     0);
-	p.compaction_proactiveness = (int)opt_int_field(L, 1, "compaction_proactiveness",
-							p.compaction_proactiveness);
+	p.percpu_pagelist_high_fraction = (int)opt_range_field(L, 1,
+							       "percpu_pagelist_high_fraction",
+							       0, 0, INT_MAX);
+	/* The kernel refuses 1-7 (MIN_PERCPU_PAGELIST_HIGH_FRACTION is 8). */
+	if (p.percpu_pagelist_high_fraction > 0 && p.percpu_pagelist_high_fraction < 8)
+		return luaL_error(L, "field 'percpu_pagelist_high_fraction' is %d: valid values 0 "
+				  "and 8 to %d", p.percpu_pagelist_high_fraction, INT_MAX);
+	p.compaction_proactiveness = (int)opt_range_field(L, 1, "compaction_proactiveness",
+							  p.compaction_proactiveness, 0, 100);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
 	lua_pop(L, 1);
@@ -301,6 +348,8 @@ struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *b
 		if (has_cpu)
 			luaL_error(L, "a simulated thread runs on its own CPU (%d): no 'cpu' field",
 				   (int)ctx->cpu);
+		/* Every model call from a thread starts at a safepoint. */
+		engine_safepoint(ctx);
 		return ctx;
 	}
 	lua_Integer cpu = t ? opt_int_field(L, t, "cpu", 0) : 0;
@@ -336,14 +385,46 @@ static int l_alloc(lua_State *L)
 	else if (mt == MIGRATE_RECLAIMABLE)
 		gfp |= __GFP_RECLAIMABLE;
 	struct mm_ctx buf, *ctx = call_ctx(L, m, 2, &buf);
-	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node,
-				  (uint32_t)opt_int_field(L, 2, "owner", OWNER_NONE),
-				  (uint32_t)opt_int_field(L, 2, "offset", 0));
+	lua_Integer owner = opt_range_field(L, 2, "owner", OWNER_NONE, 0, UINT32_MAX);
+	lua_Integer offset = opt_range_field(L, 2, "offset", 0, 0, UINT32_MAX);
+	/* Only the model's own calls make process and page-cache pages. */
+	if (owner_kind((uint32_t)owner) != OWNER_KIND_NONE &&
+	    owner_kind((uint32_t)owner) != OWNER_KIND_KERNEL)
+		return luaL_error(L, "alloc: owner %I is a process's or the page cache's owner word "
+				  "(kinds %d and %d are the scenario's: owner < %d << 28)", owner,
+				  OWNER_KIND_NONE, OWNER_KIND_KERNEL, OWNER_KIND_KERNEL + 1);
+	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, node, (uint32_t)owner,
+				  (uint32_t)offset);
 	if (pfn == PFN_NONE)
 		lua_pushnil(L);
 	else
 		lua_pushinteger(L, pfn);
 	return 1;
+}
+
+/* Pages a process or the page cache holds are theirs to free: freeing one
+ * here would leave a page table or the LRU pointing at a free page. */
+static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
+{
+	switch (owner_kind(page_owner(m, pfn))) {
+	case OWNER_KIND_ANON: return "anonymous memory of a process (p:munmap or p:exit frees it)";
+	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
+	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
+	default: return NULL;
+	}
+}
+
+/* The pfn at idx as a block m:free may free, or an error from what. */
+static pfn_t check_freeable(lua_State *L, struct machine *m, lua_Integer pfn, const char *what)
+{
+	const char *owner;
+
+	if (pfn < 0 || pfn >= m->mm.nr_frames || page_kind(&m->mm, (pfn_t)pfn) != PG_KIND_ALLOC)
+		luaL_error(L, "%s: pfn %I is not the first page of an allocated block", what, pfn);
+	owner = owned_elsewhere(m, (pfn_t)pfn);
+	if (owner)
+		luaL_error(L, "%s: pfn %I is %s", what, pfn, owner);
+	return (pfn_t)pfn;
 }
 
 /* m:free(pfn [, {cpu=}]) */
@@ -356,7 +437,7 @@ static int l_free(lua_State *L)
 	if (!lua_isnoneornil(L, 3))
 		luaL_checktype(L, 3, LUA_TTABLE);
 	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
-	if (pfn < 0 || pfn >= m->mm.nr_frames || __free_pages(ctx, m, (pfn_t)pfn))
+	if (__free_pages(ctx, m, check_freeable(L, m, pfn, "free")))
 		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
 	return 0;
 }
@@ -380,9 +461,7 @@ static int l_free_batch(lua_State *L)
 		lua_Integer pfn = (lua_geti(L, 2, i), lua_tointeger(L, -1));
 
 		lua_pop(L, 1);
-		if (pfn < 0 || pfn >= m->mm.nr_frames || page_kind(&m->mm, (pfn_t)pfn) != PG_KIND_ALLOC)
-			return luaL_error(L, "free_batch: entry %d (pfn %I) is not the first page of an "
-					  "allocated block", (int)i, pfn);
+		check_freeable(L, m, pfn, "free_batch");
 		/* A page listed twice would be freed twice. */
 		for (unsigned j = 0; j < nr; j++)
 			if (batch[j] == (pfn_t)pfn)
@@ -456,9 +535,10 @@ static int l_read_file(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_known_keys(L, 2, keys, "read_file");
 	ctx = call_ctx(L, m, 2, &buf);
-	file = opt_int_field(L, 2, "file", 1);
-	n = opt_int_field(L, 2, "pages", 1);
-	index = opt_int_field(L, 2, "index", 0);
+	/* The file id shares the owner word with its kind; the index is 32-bit. */
+	file = opt_range_field(L, 2, "file", 1, 0, OWNER_ID_MASK);
+	index = opt_range_field(L, 2, "index", 0, 0, UINT32_MAX);
+	n = opt_range_field(L, 2, "pages", 1, 0, UINT32_MAX - index + 1);
 	node = check_node(L, m, opt_int_field(L, 2, "node",
 					     topology_cpu_to_node(&m->topo, ctx->cpu)));
 	while (done < n && page_cache_add(ctx, m, (int)node, (uint32_t)file,
@@ -607,6 +687,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "params", lparams_declare },
 	{ "size", l_size },
 	{ "result", lresults_record },
+	{ "write_result_file", lresults_write_file },
 	{ NULL, NULL },
 };
 

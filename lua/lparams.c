@@ -2,6 +2,7 @@
 
 #include <glib.h>
 #include <lauxlib.h>
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -89,7 +90,11 @@ static void push_converted(lua_State *L, const char *key, const char *text, int 
 	case LUA_TNUMBER: {
 		if (!lua_stringtonumber(L, text) || (lua_isinteger(L, def) && !lua_isinteger(L, -1)))
 			luaL_error(L, "-D %s=%s: expected %s", key, text,
-				   lua_isinteger(L, def) ? "an integer" : "a number");
+				   lua_isinteger(L, def) ? "an integer (-2^63 to 2^63-1)" : "a number");
+		/* 1e400 reads as inf, which the summary could only write as null. */
+		if (!isfinite(lua_tonumber(L, -1)))
+			luaL_error(L, "-D %s=%s: expected a finite number (magnitude below 1.8e308)",
+				   key, text);
 		return;
 	}
 	case LUA_TBOOLEAN:

@@ -8,7 +8,12 @@
 
 #define PROCESS_MT "mmsim.process"
 
+/* The process's uservalue is its machine's userdata: the machine lives as
+ * long as the process object, and lm stays valid even when a finalizer
+ * runs after the machine's own (at the end of the script, every object
+ * is finalized, reachable or not). */
 struct lprocess {
+	struct lmachine *lm;
 	struct machine *m;
 	struct mm_struct *mm;       /* NULL once the process exited */
 };
@@ -17,6 +22,8 @@ static struct lprocess *check_process(lua_State *L, int idx)
 {
 	struct lprocess *p = luaL_checkudata(L, idx, PROCESS_MT);
 
+	if (!p->lm->m)
+		luaL_error(L, "the process's machine has been destroyed");
 	if (!p->mm)
 		luaL_error(L, "process has exited");
 	return p;
@@ -65,10 +72,12 @@ static uint64_t check_addr(lua_State *L, int idx)
  * "ENOMEM" */
 static int l_process(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct machine *m = lm->m;
 	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
 	struct lprocess *p = lua_newuserdatauv(L, sizeof(*p), 1);
 
+	p->lm = lm;
 	p->m = m;
 	p->mm = NULL;
 	luaL_setmetatable(L, PROCESS_MT);

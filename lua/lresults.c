@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <lauxlib.h>
+#include <math.h>
 #include <string.h>
 
 /* One run per process: SimGrid runs one simulation per process. */
@@ -56,19 +57,43 @@ static int cmp_keys(gconstpointer a, gconstpointer b)
 
 /* mmsim.result(name, value): a scenario's own figure, kept in summary.json
  * under results.NAME (a number, string or boolean). */
+/* a is b, or one names an object holding the other ("x" and "x.y"). */
+static bool keys_nest(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t n = MIN(la, lb);
+
+	return !strncmp(a, b, n) && (la == lb || (la > lb ? a : b)[n] == '.');
+}
+
 int lresults_record(lua_State *L)
 {
 	const char *name = luaL_checkstring(L, 1);
 	int t = lua_type(L, 2);
 
+	/* A dotted name is a path in summary.json: no empty component. */
+	if (!*name || *name == '.' || name[strlen(name) - 1] == '.' || strstr(name, ".."))
+		return luaL_error(L, "mmsim.result: name '%s' must be dot-separated non-empty "
+				  "parts", name);
 	if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
 		return luaL_error(L, "mmsim.result: value of '%s' must be a number, string or "
 				  "boolean", name);
+	if (t == LUA_TNUMBER && !isfinite(lua_tonumber(L, 2)))
+		return luaL_error(L, "mmsim.result: value of '%s' is %s: it must be finite", name,
+				  lua_tostring(L, 2));
 	if (lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY) == LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_newtable(L);
 		lua_pushvalue(L, -1);
 		lua_setfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
+	}
+	/* "x" and "x.y" cannot both be in the summary: one would be lost. */
+	for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1)) {
+		const char *other = lua_tostring(L, -2);
+
+		if (strcmp(other, name) && keys_nest(other, name))
+			return luaL_error(L, "mmsim.result: '%s' and '%s' cannot both be results (one "
+					  "would be an object holding the other)", other, name);
 	}
 	lua_pushvalue(L, 2);
 	lua_setfield(L, -2, name);
@@ -106,7 +131,7 @@ static struct results_json *table_tree(lua_State *L)
 	return j;
 }
 
-int lresults_end(lua_State *L, struct lmachine *lm)
+int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted)
 {
 	struct results_json *params, *results;
 
@@ -114,11 +139,55 @@ int lresults_end(lua_State *L, struct lmachine *lm)
 	params = table_tree(L);
 	lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
 	results = table_tree(L);
-	report_close(rep, lm ? lm->m : NULL, lm ? lm->e : NULL, params, results);
+	int rc = report_close(rep, lm ? lm->m : NULL, lm ? lm->e : NULL, params, results,
+			      interrupted);
 	rep = NULL;
 	results_json_free(results);
 	results_json_free(params);
+	if (rc) {
+		lua_pushliteral(L, "mmsim: the results folder is incomplete (see the errors above)");
+		return LUA_ERRRUN;
+	}
 	return LUA_OK;
+}
+
+/* A name for a file of the results folder: letters, digits, '_', '-' and
+ * '.' (not first). */
+static bool file_name_ok(const char *name)
+{
+	return *name && *name != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+	       strlen(name);
+}
+
+/* mmsim.write_result_file(name, text): the only way a scenario writes a
+ * file, atomically, into its results folder, never over the run's own. */
+int lresults_write_file(lua_State *L)
+{
+	static const char *const own[] = { "summary.json", "summary.csv", "timeseries.csv",
+					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
+					   "zoneinfo", "cpu_wait.csv", NULL };
+	const char *name = luaL_checkstring(L, 1);
+	size_t len;
+	const char *text = luaL_checklstring(L, 2, &len);
+	char *err = NULL;
+
+	if (!file_name_ok(name) || g_str_has_suffix(name, ".tmp"))
+		return luaL_error(L, "mmsim.write_result_file: name '%s' must be letters, digits, "
+				  "'_', '-' and '.' (not first), not ending in .tmp", name);
+	bool taken = g_str_has_prefix(name, "memmap") || g_str_has_prefix(name, "memory_map");
+
+	for (const char *const *o = own; *o; o++)
+		taken |= !strcmp(name, *o);
+	if (taken)
+		return luaL_error(L, "mmsim.write_result_file: '%s' is a name the run's own files "
+				  "use", name);
+	if (rep && report_write_file(rep, name, text, len, &err)) {
+		lua_pushstring(L, err);
+		g_free(err);
+		return luaL_error(L, "mmsim.write_result_file: %s", lua_tostring(L, -1));
+	}
+	return 0;
 }
 
 /* m:gb_yield([{attempt =, cpu =}]) -> {free_now=, movable_only=,
@@ -178,8 +247,7 @@ static const char *check_label(lua_State *L, int idx, const char *what)
 {
 	const char *label = luaL_checkstring(L, idx);
 
-	if (!*label || strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				     "0123456789_.-") != strlen(label) || *label == '.')
+	if (!file_name_ok(label))
 		luaL_error(L, "%s: label '%s' must be letters, digits, '_', '-' and '.' (not first)",
 			   what, label);
 	return label;

@@ -3,6 +3,7 @@
 #define MMSIM_LRESULTS_H
 
 #include <lua.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct lmachine;
@@ -21,9 +22,12 @@ void lresults_set_target(uint64_t until_ns);
  * machine method table at stack index methods. */
 void lresults_open(lua_State *L, int methods);
 /* After the script: summary.json/csv, the kernel-format files, cpu_wait.csv
- * and the plots for machine lm (NULL if the script built none). */
-int lresults_end(lua_State *L, struct lmachine *lm);
+ * and the plots for machine lm (NULL if the script built none);
+ * interrupted marks the summary of a run a signal stopped. */
+int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted);
 /* mmsim.result(name, value) */
 int lresults_record(lua_State *L);
+/* mmsim.write_result_file(name, text) */
+int lresults_write_file(lua_State *L);
 
 #endif

@@ -17,40 +17,47 @@
 struct lthread {
 	lua_State *co;
 	int ref;                /* keeps the coroutine alive */
+	int mref;               /* and the machine's userdata */
 	struct lmachine *lm;
 	lua_State *L;           /* the main state, for the registry */
 };
 
 /* A time is a number of nanoseconds or a string with a unit ("0" needs
- * none). */
+ * none), 0 to INT64_MAX ns (a Lua integer: 292 years). */
+#define TIME_RANGE "valid range 0 to 9223372036854775807 ns"
 static uint64_t check_time(lua_State *L, int idx, const char *what)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
+	double v = -1;
 
 	if (lua_type(L, idx) == LUA_TNUMBER) {
-		double v = lua_tonumber(L, idx);
+		v = lua_tonumber(L, idx);
+	} else if (lua_type(L, idx) == LUA_TSTRING) {
+		const char *s = lua_tostring(L, idx);
+		char *end = (char *)s;
+		/* strtod would also read signs, spaces, "inf" and "nan". */
+		double x = g_ascii_isdigit(*s) || *s == '.' ? g_ascii_strtod(s, &end) : 0;
 
-		if (!isfinite(v) || v < 0)
-			luaL_error(L, "%s: expected a time of 0 ns or more", what);
-		return (uint64_t)v;
-	}
-	const char *s = lua_tostring(L, idx);
-	char *end;
-
-	if (lua_type(L, idx) != LUA_TSTRING)
+		/* Zero is zero in any unit: -D live=0 needs none. */
+		if (end != s && !*end && x == 0)
+			v = 0;
+		for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+			if (end != s && !strcmp(end, units[i].unit))
+				v = x * units[i].ns;
+		if (v < 0)
+			luaL_error(L, "%s: cannot read time \"%s\" (a number and ns, us, ms or s; %s)",
+				   what, s, TIME_RANGE);
+	} else {
 		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",
 			   what, luaL_typename(L, idx));
-	double v = g_ascii_strtod(s, &end);
-	/* Zero is zero in any unit: -D live=0 needs none. */
-	if (end != s && !*end && v == 0)
-		return 0;
-	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-		if (end != s && v >= 0 && !strcmp(end, units[i].unit))
-			return (uint64_t)(v * units[i].ns);
-	luaL_error(L, "%s: cannot read time \"%s\" (units: ns, us, ms, s)", what, s);
-	return 0;
+	}
+	/* 2^63 is the first double out of range. */
+	if (!(v >= 0 && v < 9223372036854775808.0))
+		luaL_error(L, "%s: time %s is out of range: %s", what,
+			   luaL_tolstring(L, idx, NULL), TIME_RANGE);
+	return (uint64_t)v;
 }
 
 void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
@@ -233,6 +240,8 @@ static void thread_main(struct mm_ctx *ctx, void *arg)
 		t->lm->thread_error = g_strdup_printf("thread on CPU %u: %s", ctx->cpu,
 						      lua_tostring(t->co, -1));
 	}
+	/* The other threads stop at their next safepoints: the run ends. */
+	engine_request_stop(t->lm->e);
 }
 
 static void thread_exit(void *arg)
@@ -240,6 +249,7 @@ static void thread_exit(void *arg)
 	struct lthread *t = arg;
 
 	luaL_unref(t->L, LUA_REGISTRYINDEX, t->ref);
+	luaL_unref(t->L, LUA_REGISTRYINDEX, t->mref);
 	g_free(t);
 }
 
@@ -270,6 +280,12 @@ static int l_spawn(lua_State *L)
 	if (lua_getfield(L, 2, "fn") != LUA_TFUNCTION)
 		return luaL_error(L, "spawn: 'fn' must be a function");
 	e = lmachine_engine(L, lm);
+	char *full = engine_spawn_check(e);
+	if (full) {
+		lua_pushfstring(L, "spawn: %s", full);
+		g_free(full);
+		return luaL_error(L, "%s", lua_tostring(L, -1));
+	}
 
 	struct lthread *t = g_new0(struct lthread, 1);
 	t->lm = lm;
@@ -279,9 +295,15 @@ static int l_spawn(lua_State *L)
 	lua_pushvalue(L, -2);
 	lua_xmove(L, t->co, 1);
 	t->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_pushvalue(L, 1);
+	t->mref = luaL_ref(L, LUA_REGISTRYINDEX);
 	engine_spawn(e, (unsigned)cpu, name, thread_main, t, thread_exit);
 	return 0;
 }
+
+/* True while m:run runs the engine: a coroutine or finalizer of a
+ * simulated thread must not run the engine again from inside it. */
+static bool running;
 
 /* m:run() until every thread ends, m:run{until = T} or m:run{duration = D};
  * {expected_end = T} tells the progress line when an open-ended run
@@ -293,14 +315,20 @@ static int l_run(lua_State *L)
 	uint64_t until = 0, expected = 0;
 	char *err = NULL;
 
-	if (lua_thread_ctx(L))
+	if (lua_thread_ctx(L) || running)
 		return luaL_error(L, "run: called from a simulated thread");
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
 		if (lua_getfield(L, 2, "until") != LUA_TNIL)
 			until = check_time(L, -1, "run: until");
-		if (lua_getfield(L, 2, "duration") != LUA_TNIL)
-			until = engine_clock(e) + check_time(L, -1, "run: duration");
+		if (lua_getfield(L, 2, "duration") != LUA_TNIL) {
+			uint64_t d = check_time(L, -1, "run: duration");
+
+			if (d > (uint64_t)INT64_MAX - engine_clock(e))
+				return luaL_error(L, "run: duration %I ns goes past the last simulated "
+						  "time, %I ns", (lua_Integer)d, (lua_Integer)INT64_MAX);
+			until = engine_clock(e) + d;
+		}
 		if (lua_getfield(L, 2, "expected_end") != LUA_TNIL)
 			expected = check_time(L, -1, "run: expected_end");
 		lua_pop(L, 3);
@@ -309,12 +337,20 @@ static int l_run(lua_State *L)
 					  "table to run until every thread ends)");
 	}
 	lresults_set_target(until ? until : expected);
+	running = true;
 	int rc = engine_run(e, until, &err);
+	running = false;
 	if (lm->thread_error) {
+		/* Raised once: a scenario that catches it may run on. */
 		lua_pushstring(L, lm->thread_error);
+		g_free(lm->thread_error);
+		lm->thread_error = NULL;
 		g_free(err);
 		return lua_error(L);
 	}
+	if (rc > 0)
+		return luaL_error(L, "run: interrupted at %I ns of simulated time",
+				  (lua_Integer)engine_clock(e));
 	if (rc) {
 		luaL_where(L, 1);
 		lua_pushstring(L, err);
@@ -423,6 +459,81 @@ static int l_cpu(lua_State *L)
 {
 	lua_pushinteger(L, thread_ctx_or_error(L, "mmsim.cpu")->cpu);
 	return 1;
+}
+
+/* A coroutine runs on the simulated thread that resumes it (or outside
+ * threads if scenario code resumes it): its model calls take that
+ * thread's time and locks. */
+static void co_inherit_ctx(lua_State *L, lua_State *co)
+{
+	*(struct mm_ctx **)lua_getextraspace(co) = lua_thread_ctx(L);
+}
+
+/* coroutine.resume(co, ...), the library's own (upvalue 1) after that. */
+static int co_resume(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, 1);
+
+	luaL_argexpected(L, co, 1, "coroutine");
+	co_inherit_ctx(L, co);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* The function coroutine.wrap returns: upvalues the coroutine and the
+ * library's resume; errors propagate as the library's wrap does. */
+static int co_wrapped(lua_State *L)
+{
+	lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+	int nargs = lua_gettop(L);
+
+	co_inherit_ctx(L, co);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_rotate(L, 1, 2);
+	lua_call(L, nargs + 1, LUA_MULTRET);
+	if (!lua_toboolean(L, 1)) {
+		int status = lua_status(co);
+
+		lua_settop(L, 2);
+		if (status != LUA_OK && status != LUA_YIELD)
+			lua_resetthread(co);    /* close its to-be-closed variables */
+		if (lua_type(L, 2) == LUA_TSTRING) {
+			luaL_where(L, 1);
+			lua_insert(L, -2);
+			lua_concat(L, 2);
+		}
+		return lua_error(L);
+	}
+	lua_remove(L, 1);
+	return lua_gettop(L);
+}
+
+/* coroutine.wrap(f): upvalues the library's create and resume. */
+static int co_wrap(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TFUNCTION);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushvalue(L, 1);
+	lua_call(L, 1, 1);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushcclosure(L, co_wrapped, 2);
+	return 1;
+}
+
+void lsim_coroutines(lua_State *L)
+{
+	lua_getglobal(L, "coroutine");
+	lua_getfield(L, -1, "create");
+	lua_getfield(L, -2, "resume");
+	lua_pushvalue(L, -1);
+	lua_pushcclosure(L, co_resume, 1);
+	lua_setfield(L, -4, "resume");
+	lua_pushcclosure(L, co_wrap, 2);
+	lua_setfield(L, -2, "wrap");
+	lua_pop(L, 1);
 }
 
 void lsim_open(lua_State *L, int module, int methods)

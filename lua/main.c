@@ -56,8 +56,16 @@ int main(int argc, char **argv)
 		printf("mmsim %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (!rest || !rest[0]) {
+	/* The summary records the seed as given, and --seed must read it back. */
+	if (seed < 0)
+		fprintf(stderr, "mmsim: --seed %" G_GINT64_FORMAT ": expected 0 to %" G_GINT64_FORMAT
+			"\n", seed, G_MAXINT64);
+	else if (!rest || !rest[0])
 		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [-D KEY=VALUE]... [--seed N] [--check-invariants] SCENARIO.lua)\n");
+	if (seed < 0 || !rest || !rest[0]) {
+		g_strfreev(rest);
+		g_strfreev(defines);
+		g_free(out);
 		return 2;
 	}
 	struct scenario_opts o = {

@@ -7,7 +7,9 @@
 #include <glib.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Message handler: keep the message (it already starts with file:line)
  * and add a traceback below it. */
@@ -42,9 +44,144 @@ static int text_only_load(lua_State *L)
 	return 1;
 }
 
-/* Scripts may not start programs or load code other than text: drop
- * os.execute, io.popen, loadfile, dofile and C module loading. */
-static void sandbox(lua_State *L)
+/* Key order for pairs: numbers, then strings, then booleans, each
+ * ascending; other keys (tables, functions) keep next()'s order. */
+static int key_rank(lua_State *L, int idx)
+{
+	switch (lua_type(L, idx)) {
+	case LUA_TNUMBER: return 0;
+	case LUA_TSTRING: return 1;
+	case LUA_TBOOLEAN: return 2;
+	default: return 3;
+	}
+}
+
+static int key_before(lua_State *L)
+{
+	int ra = key_rank(L, 1), rb = key_rank(L, 2);
+
+	if (ra != rb)
+		lua_pushboolean(L, ra < rb);
+	else if (ra < 2)
+		lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
+	else
+		lua_pushboolean(L, ra == 2 && !lua_toboolean(L, 1) && lua_toboolean(L, 2));
+	return 1;
+}
+
+/* The iterator of sorted_pairs: upvalues the sorted keys and the position. */
+static int sorted_next(lua_State *L)
+{
+	lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
+
+	if (lua_geti(L, lua_upvalueindex(1), i) == LUA_TNIL)
+		return 1;
+	lua_pushinteger(L, i);
+	lua_replace(L, lua_upvalueindex(2));
+	lua_pushvalue(L, -1);
+	lua_rawget(L, 1);
+	return 2;
+}
+
+/* pairs(t) in a fixed order.  Lua hashes strings with a seed made from
+ * the clock and addresses (luai_makeseed, fixed when the library is
+ * built), so next()'s order changes from run to run; sorting the keys
+ * first makes a scenario that iterates a table reproducible.  A __pairs
+ * metamethod is honoured as by the library's pairs.  Upvalue 1 is the
+ * library's table.sort. */
+static int sorted_pairs(lua_State *L)
+{
+	luaL_checkany(L, 1);
+	if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+		lua_pushvalue(L, 1);
+		lua_call(L, 1, 3);
+		return 3;
+	}
+	lua_newtable(L);
+	lua_Integer n = 0;
+	for (lua_pushnil(L); lua_next(L, 1); lua_pop(L, 1)) {
+		lua_pushvalue(L, -2);
+		lua_seti(L, 2, ++n);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushvalue(L, 2);
+	lua_pushcfunction(L, key_before);
+	lua_call(L, 2, 0);
+	lua_pushinteger(L, 0);
+	lua_pushcclosure(L, sorted_next, 2);
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+/* io.open for reading only: files are written through
+ * mmsim.write_result_file, into the results folder.  Upvalue 1 is the
+ * library's io.open. */
+static int read_only_open(lua_State *L)
+{
+	const char *mode = luaL_optstring(L, 2, "r");
+
+	luaL_checkstring(L, 1);
+	if (strcmp(mode, "r") && strcmp(mode, "rb"))
+		return luaL_error(L, "io.open: mode '%s': scenarios may only read files (write "
+				  "results with mmsim.write_result_file(name, text))", mode);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* io.output and io.input by name would open files the same way: only a
+ * file already open passes.  Upvalue 1 is the library's function. */
+static int no_file_name(lua_State *L)
+{
+	if (lua_type(L, 1) == LUA_TSTRING)
+		return luaL_error(L, "io.output and io.input take an open file here (io.open "
+				  "reads files; mmsim.write_result_file writes results)");
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+	return lua_gettop(L);
+}
+
+/* require's searcher for Lua files: the workload library's folder and the
+ * scenario's own (upvalue 1, a package.path-style template, so that
+ * changing package.path reaches nothing else), text only. */
+static int text_searcher(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	const char *path;
+
+	lua_getglobal(L, "package");
+	lua_getfield(L, -1, "searchpath");
+	lua_pushvalue(L, 1);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_call(L, 2, 2);
+	if (lua_isnil(L, -2))
+		return 1;               /* the "no file" message */
+	path = lua_tostring(L, -2);
+	if (luaL_loadfilex(L, path, "t") != LUA_OK)
+		return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, path,
+				  lua_tostring(L, -1));
+	lua_pushstring(L, path);
+	return 2;
+}
+
+/* Replace the library function t.name (t on top of the stack) by f with
+ * the original as upvalue. */
+static void wrap_field(lua_State *L, const char *name, lua_CFunction f)
+{
+	lua_getfield(L, -1, name);
+	lua_pushcclosure(L, f, 1);
+	lua_setfield(L, -2, name);
+}
+
+/* Scripts may not start programs, write files other than their results,
+ * or load code other than text: drop os.execute, io.popen, loadfile,
+ * dofile, string.dump, debug and C module loading; io.open reads only;
+ * require finds text modules in the workload library and the scenario's
+ * folder only. */
+static void sandbox(lua_State *L, const char *script)
 {
 	lua_pushnil(L);
 	lua_setglobal(L, "loadfile");
@@ -52,27 +189,53 @@ static void sandbox(lua_State *L)
 	lua_setglobal(L, "dofile");
 	lua_pushcfunction(L, text_only_load);
 	lua_setglobal(L, "load");
+	lua_getglobal(L, "table");
+	lua_getfield(L, -1, "sort");
+	lua_pushcclosure(L, sorted_pairs, 1);
+	lua_setglobal(L, "pairs");
+	lua_pop(L, 1);
 	lua_getglobal(L, "os");
-	lua_pushnil(L);
-	lua_setfield(L, -2, "execute");
-	lua_pushnil(L);
-	lua_setfield(L, -2, "exit");
+	for (const char *const *f = (const char *const[]){ "execute", "exit", "remove", "rename",
+							   "tmpname", NULL }; *f; f++) {
+		lua_pushnil(L);
+		lua_setfield(L, -2, *f);
+	}
 	lua_pop(L, 1);
 	lua_getglobal(L, "io");
 	lua_pushnil(L);
 	lua_setfield(L, -2, "popen");
+	wrap_field(L, "open", read_only_open);
+	wrap_field(L, "output", no_file_name);
+	wrap_field(L, "input", no_file_name);
 	lua_pop(L, 1);
+	lua_getglobal(L, "string");
+	lua_pushnil(L);
+	lua_setfield(L, -2, "dump");
+	lua_pop(L, 1);
+	lua_pushnil(L);
+	lua_setglobal(L, "debug");
 	lua_getglobal(L, "package");
+	lua_getfield(L, -1, "loaded");
+	lua_pushnil(L);
+	lua_setfield(L, -2, "debug");
+	lua_pop(L, 1);
 	lua_pushnil(L);
 	lua_setfield(L, -2, "loadlib");
 	lua_pushliteral(L, "");
 	lua_setfield(L, -2, "cpath");
-	/* Only the Lua searchers (preload and package.path) remain. */
-	/* The workload library: require("mmsim.jemalloc_churn") etc. */
+	/* The workload library (require("mmsim.jemalloc_churn")), then the
+	 * scenario's folder. */
 	const char *luadir = g_getenv("MMSIM_LUADIR");
-	lua_pushfstring(L, "%s/?.lua", luadir ? luadir : MMSIM_LUADIR);
-	lua_setfield(L, -2, "path");
-	lua_getfield(L, -1, "searchers");
+	char *folder = g_path_get_dirname(script);
+	lua_pushfstring(L, "%s/?.lua;%s/?.lua", luadir ? luadir : MMSIM_LUADIR, folder);
+	g_free(folder);
+	lua_pushvalue(L, -1);
+	lua_setfield(L, -3, "path");
+	/* Only preload and the text searcher remain. */
+	lua_getfield(L, -2, "searchers");
+	lua_insert(L, -2);
+	lua_pushcclosure(L, text_searcher, 1);
+	lua_seti(L, -2, 2);
 	lua_pushnil(L);
 	lua_seti(L, -2, 4);
 	lua_pushnil(L);
@@ -80,15 +243,60 @@ static void sandbox(lua_State *L)
 	lua_pop(L, 2);
 }
 
+/* SIGINT and SIGTERM: the signal, and the state whose script they stop. */
+static volatile sig_atomic_t stop_signal;
+static lua_State *signal_L;
+
+/* Scenario code outside threads stops at its next Lua instruction, and
+ * again at every later one, so a pcall cannot swallow the stop. */
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	luaL_error(L, "interrupted by %s", stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+}
+
+/* Simulated threads stop at their next safepoints (engine_interrupt). */
+static void on_signal(int sig)
+{
+	if (stop_signal)
+		return;
+	stop_signal = sig;
+	engine_interrupt();
+	lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+static void catch_signals(lua_State *L)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	signal_L = L;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Where an interrupted run stopped, on stderr. */
+static void report_interrupt(lua_State *L)
+{
+	struct lmachine *lm = lmmsim_subject(L);
+
+	fflush(stdout);
+	fprintf(stderr, "mmsim: interrupted by %s at %.6f ms of simulated time\n",
+		stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+		lm && lm->e ? (double)engine_clock(lm->e) / 1e6 : 0.0);
+}
+
 int scenario_run(const struct scenario_opts *o)
 {
 	lua_State *L = luaL_newstate();
 	int rc;
 
+	catch_signals(L);
 	/* Scenario code outside simulated threads has no CPU context. */
 	*(void **)lua_getextraspace(L) = NULL;
 	luaL_openlibs(L);
-	sandbox(L);
+	sandbox(L, o->path);
+	lsim_coroutines(L);
 	luaL_requiref(L, "mmsim", luaopen_mmsim, 1);
 	lua_pop(L, 1);
 
@@ -120,8 +328,14 @@ int scenario_run(const struct scenario_opts *o)
 		rc = lua_pcall(L, 0, 0, -2);
 	if (rc == LUA_OK)
 		rc = lparams_check_used(L, o->path);
-	if (rc == LUA_OK)
-		rc = lresults_end(L, lmmsim_subject(L));
+	if (stop_signal) {
+		/* The hook stays: nothing more of the script runs. */
+		report_interrupt(L);
+		lresults_end(L, lmmsim_subject(L), true);
+		rc = LUA_OK;
+	} else if (rc == LUA_OK) {
+		rc = lresults_end(L, lmmsim_subject(L), false);
+	}
 	if (rc != LUA_OK) {
 		fflush(stdout);
 		fprintf(stderr, "%s\n", lua_tostring(L, -1));
@@ -139,5 +353,7 @@ int scenario_run(const struct scenario_opts *o)
 		g_string_free(report, TRUE);
 	}
 	lua_close(L);
+	if (rc == LUA_OK && stop_signal)
+		return 128 + stop_signal;
 	return rc == LUA_OK ? 0 : 1;
 }

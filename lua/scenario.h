@@ -17,7 +17,9 @@ struct scenario_opts {
 };
 
 /* 0 on success; on error prints the message and traceback to stderr and
- * returns non-zero. */
+ * returns 1.  SIGINT or SIGTERM stops the run at the threads' next
+ * safepoints; the results folder is written, its summary marked
+ * interrupted, and the return is 128 + the signal (130, 143). */
 int scenario_run(const struct scenario_opts *o);
 
 #endif

@@ -205,11 +205,6 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	*err = topology_validate(t, host_memory_bytes());
 	if (*err)
 		return NULL;
-	if (p->compaction_proactiveness < 0 || p->compaction_proactiveness > 100) {
-		*err = g_strdup_printf("compaction_proactiveness must be between 0 and 100, got %d",
-				       p->compaction_proactiveness);
-		return NULL;
-	}
 	if (!(p->pinned_share >= 0 && p->pinned_share <= 1)) {
 		*err = g_strdup_printf("pinned_share must be between 0 and 1, got %g", p->pinned_share);
 		return NULL;

@@ -29,7 +29,9 @@ void topology_uniform(struct topology *t, unsigned sockets, unsigned nodes_per_s
 	t->sockets = sockets;
 	t->nodes_per_socket = nodes_per_socket;
 	t->cpus_per_socket = cpus_per_socket;
-	t->nr_nodes = sockets * nodes_per_socket;
+	uint64_t nodes = (uint64_t)sockets * nodes_per_socket;
+
+	t->nr_nodes = nodes <= MAX_NUMNODES ? (unsigned)nodes : 0;
 	for (unsigned n = 0; n < t->nr_nodes && n < MAX_NUMNODES; n++)
 		t->node_mem[n] = mem_per_node;
 }
@@ -58,23 +60,36 @@ uint64_t topology_total_mem(const struct topology *t)
 {
 	uint64_t sum = 0;
 
-	for (unsigned n = 0; n < t->nr_nodes; n++)
+	for (unsigned n = 0; n < t->nr_nodes && n < MAX_NUMNODES; n++)
 		sum += t->node_mem[n];
 	return sum;
 }
 
-char *topology_validate(const struct topology *t, uint64_t host_bytes)
+char *topology_check_shape(unsigned sockets, unsigned nodes_per_socket, unsigned cpus_per_socket)
 {
-	if (t->sockets == 0 || t->nodes_per_socket == 0 || t->cpus_per_socket == 0)
+	/* In 64 bits: the products of huge counts must not wrap. */
+	uint64_t nodes = (uint64_t)sockets * nodes_per_socket;
+	uint64_t cpus = (uint64_t)sockets * cpus_per_socket;
+
+	if (sockets == 0 || nodes_per_socket == 0 || cpus_per_socket == 0)
 		return g_strdup_printf("machine needs at least one socket, node and CPU "
 				       "(sockets=%u nodes_per_socket=%u cpus_per_socket=%u)",
-				       t->sockets, t->nodes_per_socket, t->cpus_per_socket);
-	if (t->nr_nodes > MAX_NUMNODES)
-		return g_strdup_printf("%u NUMA nodes requested; at most %d are supported",
-				       t->nr_nodes, MAX_NUMNODES);
-	if (topology_nr_cpus(t) > MAX_CPUS)
-		return g_strdup_printf("%u CPUs requested; at most %d are supported",
-				       topology_nr_cpus(t), MAX_CPUS);
+				       sockets, nodes_per_socket, cpus_per_socket);
+	if (nodes > MAX_NUMNODES)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " NUMA nodes requested (sockets x "
+				       "nodes_per_socket); 1 to %d are supported", nodes, MAX_NUMNODES);
+	if (cpus > MAX_CPUS)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " CPUs requested (sockets x "
+				       "cpus_per_socket); 1 to %d are supported", cpus, MAX_CPUS);
+	return NULL;
+}
+
+char *topology_validate(const struct topology *t, uint64_t host_bytes)
+{
+	char *err = topology_check_shape(t->sockets, t->nodes_per_socket, t->cpus_per_socket);
+
+	if (err)
+		return err;
 	for (unsigned n = 0; n < t->nr_nodes; n++) {
 		if (t->node_mem[n] == 0 || t->node_mem[n] % SECTION_SIZE_BYTES)
 			return g_strdup_printf("node %u memory is %" G_GUINT64_FORMAT

@@ -24,10 +24,15 @@ struct topology {
 int topology_preset(struct topology *t, const char *name);
 /* A comma-separated list of the preset names, for messages. */
 const char *topology_preset_names(void);
-/* Uniform machine: sockets x nodes_per_socket nodes of mem_per_node bytes. */
+/* Uniform machine: sockets x nodes_per_socket nodes of mem_per_node bytes
+ * (no node at all if the counts fail topology_check_shape: validation
+ * then refuses it). */
 void topology_uniform(struct topology *t, unsigned sockets, unsigned nodes_per_socket,
 		      unsigned cpus_per_socket, uint64_t mem_per_node);
 
+/* NULL if the counts give 1 to MAX_NUMNODES nodes and 1 to MAX_CPUS CPUs,
+ * else a g_malloc'ed message with the numbers. */
+char *topology_check_shape(unsigned sockets, unsigned nodes_per_socket, unsigned cpus_per_socket);
 /* Refuse impossible machines before anything is allocated.  Returns NULL
  * when the topology is fine, else a g_malloc'ed message with the numbers. */
 char *topology_validate(const struct topology *t, uint64_t host_bytes);

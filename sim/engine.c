@@ -2,13 +2,27 @@
  * spinlock.c; engine.h explains the time model. */
 #include "engine_impl.h"
 
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <simgrid/actor.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <xbt/config.h>
 #include <xbt/log.h>
+
+/* Each thread's stack, in KiB: enough for Lua's deepest nesting of C calls
+ * (LUAI_MAXCCALLS, 200: string.gsub callbacks recursing in a thread need
+ * about 450 KiB before Lua stops them with "C stack overflow"), twice
+ * over; AddressSanitizer's frames are bigger.  SimGrid puts a guard page
+ * below each stack; only the pages used cost memory. */
+#ifdef __SANITIZE_ADDRESS__
+#define ENGINE_STACK_KIB 4096
+#else
+#define ENGINE_STACK_KIB 1024
+#endif
 
 /* SimGrid can load one platform per process. */
 static bool engine_created;
@@ -91,14 +105,113 @@ const struct mm_env engine_env = {
 	.now = engine_now,
 };
 
+/* Set from a signal handler: every engine stops at its threads' next
+ * safepoints. */
+static volatile sig_atomic_t interrupted;
+
+void engine_interrupt(void)
+{
+	interrupted = 1;
+}
+
+bool engine_interrupted(void)
+{
+	return interrupted;
+}
+
+static bool stopping(const struct engine *e)
+{
+	return e->stop || interrupted;
+}
+
+/* Threads other than self not at a safepoint, and how many of them wait
+ * for a lock. */
+static unsigned unsafe_threads(const struct engine *e, const struct sim_thread *self,
+			       unsigned *blocked)
+{
+	unsigned n = 0;
+
+	*blocked = 0;
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+
+		if (t == self || t->state != THREAD_RUNNING || t->safe)
+			continue;
+		n++;
+		*blocked += t->blocked_on != NULL;
+	}
+	return n;
+}
+
+/* A stop ends the run as soon as every thread is at a safepoint, without
+ * waiting for sleeping ones to wake: the last thread to get there ends
+ * the others (SimGrid then ends it, the only one left and parked). */
+static void stop_if_all_safe(struct sim_thread *self)
+{
+	unsigned blocked;
+
+	if (stopping(self->e) && !unsafe_threads(self->e, self, &blocked))
+		sg_actor_kill_all();
+}
+
+/* Park t if the run stops here.  A stop's park waits for good, so that
+ * SimGrid ends the run once every thread has parked; a park at stop_at
+ * keeps a timer so that it never looks like a deadlock. */
+static void safepoint(struct sim_thread *t)
+{
+	struct engine *e = t->e;
+
+	if (!stopping(e) && t->clock + t->debt < e->stop_at)
+		return;
+	thread_settle(t);
+	if (!stopping(e) && t->clock < e->stop_at)
+		return;
+	t->parked = true;
+	stop_if_all_safe(t);
+	thread_yield_begin(t);
+	while (t->parked) {
+		if (stopping(e))
+			sg_sem_acquire(t->park);
+		else
+			sg_sem_acquire_timeout(t->park, 1e18);
+	}
+	thread_yield_end(t);
+}
+
+void engine_safepoint(struct mm_ctx *ctx)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->safe = true;
+	safepoint(t);
+	t->safe = false;
+}
+
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns)
 {
-	thread_add_debt(ctx_thread(ctx), (double)ns);
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->safe = true;
+	thread_add_debt(t, (double)ns);
+	safepoint(t);
+	t->safe = false;
 }
 
 void engine_settle(struct mm_ctx *ctx)
 {
-	thread_settle(ctx_thread(ctx));
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->safe = true;
+	thread_settle(t);
+	safepoint(t);
+	t->safe = false;
+}
+
+void engine_request_stop(struct engine *e)
+{
+	e->stop = true;
+	if (e->running)
+		stop_if_all_safe(e->running);
 }
 
 uint64_t engine_clock(struct engine *e)
@@ -154,6 +267,64 @@ static char *check_opts(const struct topology *t, const struct engine_opts *o)
 	return NULL;
 }
 
+/* A long from a /proc file, or -1. */
+static long proc_long(const char *path, const char *key)
+{
+	char *text = NULL, *at;
+	long v = -1;
+
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		at = key ? strstr(text, key) : text;
+		if (at)
+			v = strtol(at + (key ? strlen(key) : 0), NULL, 10);
+	}
+	g_free(text);
+	return v;
+}
+
+/* How many threads may be alive at once on this host.  Each one's stack
+ * is a mapping and its guard page splits it in two, so the kernel's
+ * vm.max_map_count (65530 by default) allows about half that many, less
+ * the mappings in use; and each thread touches some 64 KiB of memory
+ * (stack pages, its Lua coroutine), which MemAvailable bounds. */
+#define THREAD_TOUCHED_KIB 64
+static void thread_limit(struct engine *e)
+{
+	long maps = proc_long("/proc/sys/vm/max_map_count", NULL);
+	long avail_kib = proc_long("/proc/meminfo", "MemAvailable:");
+	char *in_use = NULL;
+	long used = 0;
+
+	if (g_file_get_contents("/proc/self/maps", &in_use, NULL, NULL))
+		for (const char *c = in_use; *c; c++)
+			used += *c == '\n';
+	g_free(in_use);
+	e->max_alive = UINT_MAX;
+	if (maps > 0) {
+		/* Room for the mappings the run itself makes (libraries, heap). */
+		long n = (maps - used - 1024) / 2;
+
+		e->max_alive = n > 0 ? (unsigned)n : 0;
+		e->limit_reason = g_strdup_printf("vm.max_map_count is %ld and each thread's "
+						  "stack takes 2 mappings", maps);
+	}
+	if (avail_kib > 0 && (unsigned long)avail_kib / THREAD_TOUCHED_KIB < e->max_alive) {
+		e->max_alive = (unsigned)(avail_kib / THREAD_TOUCHED_KIB);
+		g_free(e->limit_reason);
+		e->limit_reason = g_strdup_printf("%ld MiB of memory is available and each thread "
+						  "needs about %d KiB", avail_kib >> 10,
+						  THREAD_TOUCHED_KIB);
+	}
+}
+
+char *engine_spawn_check(const struct engine *e)
+{
+	if (e->nr_alive < e->max_alive)
+		return NULL;
+	return g_strdup_printf("%u threads alive at once is this host's limit (%s); end some "
+			       "threads first", e->max_alive, e->limit_reason);
+}
+
 struct engine *engine_create(const struct topology *t, const struct engine_opts *o, char **err)
 {
 	static char prog[] = "mmsim";
@@ -175,8 +346,15 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	 * quiet too.  ker_engine's deadlock report goes away: engine_run
 	 * reports deadlocks itself, naming CPUs and locks. */
 	xbt_log_control_set("root.thresh:warning ker_engine.app:file:/dev/null");
+	/* SimGrid's SIGINT handler exits on the spot; the program's own
+	 * (engine_interrupt) stops the run at safepoints. */
+	struct sigaction sigint, sigterm;
+	sigaction(SIGINT, NULL, &sigint);
+	sigaction(SIGTERM, NULL, &sigterm);
 	simgrid_init(&argc, argv);
-	sg_cfg_set_int("contexts/stack-size", 256);
+	sigaction(SIGINT, &sigint, NULL);
+	sigaction(SIGTERM, &sigterm, NULL);
+	sg_cfg_set_int("contexts/stack-size", ENGINE_STACK_KIB);
 	sg_cfg_set_int("contexts/nthreads", 1);
 
 	e = g_new0(struct engine, 1);
@@ -201,6 +379,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	e->threads = g_ptr_array_new();
 	e->locks = g_ptr_array_new();
 	e->cpu_wait = g_new0(uint64_t, (gsize)NR_LOCK_CLASSES * e->nr_cpus);
+	thread_limit(e);
 	return e;
 }
 
@@ -209,8 +388,10 @@ static void thread_exited(int failed, void *data)
 {
 	struct sim_thread *t = data;
 
+	t->e->nr_alive--;
 	if (failed) {
-		t->state = THREAD_KILLED;
+		/* One a stop ended at its safepoint: not a deadlock. */
+		t->state = t->safe ? THREAD_DONE : THREAD_KILLED;
 		t->end = simgrid_get_clock();
 	}
 	if (t->on_exit)
@@ -233,6 +414,7 @@ static void thread_main(int argc, char **argv)
 		g_error("thread %s on CPU %u returned holding %u spinlock(s)", t->name,
 			t->ctx.cpu, t->nr_held);
 	/* Its last work counts in the run's time. */
+	t->safe = true;
 	thread_settle(t);
 	t->end = t->clock;
 	t->state = THREAD_DONE;
@@ -257,9 +439,11 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->arg = arg;
 	t->on_exit = on_exit;
 	t->wake = sg_sem_init(0);
+	t->park = sg_sem_init(0);
 	t->state = THREAD_NEW;
 	t->daemon = daemon;
 	g_ptr_array_add(e->threads, t);
+	e->nr_alive++;
 
 	/* The child starts at its parent's simulated time. */
 	if (parent) {
@@ -358,16 +542,50 @@ static char *deadlock_report(const struct engine *e)
 	return g_string_free(s, FALSE);
 }
 
+/* The stop time is reached, or a stop was requested: let the threads in
+ * the middle of a model call (a critical section, a lock wait, an
+ * operation's later steps) run on to their next safepoint, where they
+ * park.  Stops if they all wait for locks (a deadlock). */
+#define DRAIN_STEP_NS 1000.0
+static void drain(struct engine *e)
+{
+	unsigned blocked;
+
+	e->stop_at = MIN(e->stop_at, simgrid_get_clock());
+	for (unsigned n; (n = unsafe_threads(e, NULL, &blocked)) && blocked < n;)
+		simgrid_run_until(simgrid_get_clock() + DRAIN_STEP_NS);
+}
+
+/* Parked threads go on from where they stopped. */
+static void unpark(struct engine *e)
+{
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		struct sim_thread *t = e->threads->pdata[i];
+
+		if (t->parked) {
+			t->parked = false;
+			sg_sem_release(t->park);
+		}
+	}
+}
+
 int engine_run(struct engine *e, uint64_t until_ns, char **err)
 {
-	if (!e->deadlocked) {
+	if (!e->deadlocked && !interrupted) {
+		e->stop = false;
+		e->stop_at = until_ns ? (double)until_ns : INFINITY;
+		unpark(e);
 		if (until_ns)
 			simgrid_run_until((double)until_ns);
 		else
 			simgrid_run();
+		drain(e);
 		e->running = NULL;
-		e->deadlocked = deadlocked(e);
+		/* Threads a stop parked were killed by SimGrid: no deadlock. */
+		e->deadlocked = !stopping(e) && deadlocked(e);
 	}
+	if (stopping(e))
+		return 1;
 	if (!e->deadlocked)
 		return 0;
 	*err = deadlock_report(e);
@@ -387,6 +605,7 @@ void engine_destroy(struct engine *e)
 		if (t->state == THREAD_NEW && t->on_exit)
 			t->on_exit(t->arg);
 		sg_sem_destroy(t->wake);
+		sg_sem_destroy(t->park);
 		g_free(t->name);
 		g_free(t);
 	}
@@ -395,6 +614,7 @@ void engine_destroy(struct engine *e)
 		g_free(e->locks->pdata[i]);
 	g_ptr_array_free(e->locks, TRUE);
 	g_free(e->cpu_wait);
+	g_free(e->limit_reason);
 	g_free(e->cpu_socket);
 	g_free(e->hosts);
 	g_free(e);

@@ -64,6 +64,11 @@ typedef void (*engine_thread_fn)(struct mm_ctx *ctx, void *arg);
 void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
 		  void *arg, void (*on_exit)(void *arg));
 
+/* NULL if one more thread may start, else a g_malloc'ed message: the
+ * host's limit of threads alive at once (from vm.max_map_count and the
+ * memory available, read when the engine starts) is reached. */
+char *engine_spawn_check(const struct engine *e);
+
 /* A kernel thread (kswapd, the vmstat worker, ...): like engine_spawn, but
  * SimGrid ends it when the last workload thread ends, and it is left out
  * of deadlock detection and of thread time. */
@@ -77,18 +82,35 @@ bool engine_stalled(const struct engine *e);
 void engine_stop(struct mm_ctx *ctx);
 
 /* Run the simulation until simulated time until_ns, or with until_ns == 0
- * until every thread has ended.  May be called again with a later time to
- * go on.  Returns 0, or -1 and a g_malloc'ed *err on a deadlock: every
+ * until every thread has ended; the run ends with every thread at a
+ * safepoint, possibly a little after until_ns (engine_clock tells).  May
+ * be called again with a later time to go on.  Returns 1 if a stop was
+ * requested (threads parked or ended at safepoints), 0, or -1 and a
+ * g_malloc'ed *err on a deadlock: every
  * remaining thread waits for a lock ("deadlock at t=... ns: CPU 0 (name)
  * waits for &zone->lock[1] held by CPU 1; ..."; [n] numbers the locks of a
  * class in the order the run first used them).  Threads stuck on locks
  * while others still run at until_ns are not a deadlock yet. */
 int engine_run(struct engine *e, uint64_t until_ns, char **err);
 
-/* The thread's own think time: it only adds to the thread's debt. */
+/* The thread's own think time: it only adds to the thread's debt.  A
+ * safepoint (below). */
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
-/* Sleep off the thread's debt now. */
+/* Sleep off the thread's debt now.  A safepoint. */
 void engine_settle(struct mm_ctx *ctx);
+/* The thread holds no lock and is in no model call here.  A run stops
+ * only with every thread at a safepoint: one that reaches a safepoint at
+ * or after the run's end (or after a stop request) parks there until the
+ * next engine_run, and threads elsewhere at the end run on to their next
+ * one.  So between runs the machine is never in the middle of a critical
+ * section. */
+void engine_safepoint(struct mm_ctx *ctx);
+/* Stop the run at the threads' next safepoints (a thread's error). */
+void engine_request_stop(struct engine *e);
+/* The same for every engine, async-signal-safe (SIGINT, SIGTERM); for
+ * good: later runs return at once. */
+void engine_interrupt(void);
+bool engine_interrupted(void);
 /* The SimGrid clock (simulated ns), without any thread's debt. */
 uint64_t engine_clock(struct engine *e);
 

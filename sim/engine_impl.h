@@ -26,6 +26,9 @@ struct sim_thread {
 	double start, end;
 	enum thread_state state;
 	bool daemon;                /* a kernel thread: ends with the last workload thread */
+	bool safe;                  /* at a safepoint: no lock held, no model call half done */
+	bool parked;                /* stopped at a safepoint until the next engine_run */
+	sg_sem_t park;
 	unsigned nr_held;           /* spinlocks held */
 	struct lock_impl *blocked_on;
 	double blocked_since;
@@ -61,6 +64,14 @@ struct engine {
 	uint64_t *cpu_wait;         /* [cls * nr_cpus + cpu] ns */
 	struct sim_thread *running; /* the thread in control, NULL in maestro */
 	bool deadlocked;
+	/* Threads reaching a safepoint at or after stop_at (simulated ns) park
+	 * there, so that a run stops with every thread at a safepoint; with
+	 * stop set, they park whatever their time. */
+	double stop_at;
+	bool stop;
+	unsigned nr_alive;          /* threads started and not ended */
+	unsigned max_alive;         /* engine_spawn_check's limit */
+	char *limit_reason;         /* what sets it, for the message */
 };
 
 static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)

@@ -150,10 +150,21 @@ static double wall_seconds(const struct report *rep)
 	return (double)(g_get_monotonic_time() - rep->wall_start) / 1e6;
 }
 
-static void warn(char *err)
+/* Files of the run's folder that could not be written (one run per
+ * process): any makes the run fail at its end. */
+static unsigned write_failures;
+
+static void write_failed(char *err)
 {
-	g_printerr("mmsim: warning: %s\n", err);
+	g_printerr("mmsim: error: %s\n", err);
 	g_free(err);
+	write_failures++;
+}
+
+/* A plot results_plot could not make (it said why). */
+static void plot_done(bool ok)
+{
+	write_failures += !ok;
 }
 
 /* The figures of machine m and engine e (either may be NULL) now. */
@@ -197,7 +208,7 @@ static void write_row(struct report *rep, const struct run_sample *s)
 	rep->last_time = s->thread_time;
 	rep->last_row_ns = s->now;
 	if (results_ts_row(rep->ts, values, &err))
-		warn(err);
+		write_failed(err);
 }
 
 static void sampler(struct mm_ctx *ctx, void *arg)
@@ -218,7 +229,7 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 			   const char *plot_format, char **err)
 {
 	char *path = dir ? g_strdup(dir) : results_default_dir(scenario, NULL);
-	struct results *r = results_open(path, err);
+	struct results *r = dir ? results_open(path, err) : results_open_new(path, err);
 	struct report *rep;
 
 	g_free(path);
@@ -279,7 +290,7 @@ void report_start_sampling(struct report *rep, struct machine *m, struct engine 
 	columns[n] = NULL;
 	rep->ts = results_ts_open(rep->r, "timeseries.csv", columns, &err);
 	if (!rep->ts) {
-		warn(err);
+		write_failed(err);
 		return;
 	}
 	rep->m = m;
@@ -295,8 +306,14 @@ static void write_file(const struct report *rep, const char *name, GString *s)
 	char *err = NULL;
 
 	if (results_write(rep->r, name, s->str, s->len, &err))
-		warn(err);
+		write_failed(err);
 	g_string_truncate(s, 0);
+}
+
+int report_write_file(struct report *rep, const char *name, const char *data, size_t len,
+		      char **err)
+{
+	return results_write(rep->r, name, data, len, err);
 }
 
 /* phases.csv, the phases' times in ms to the ns; false if there is none. */
@@ -349,9 +366,9 @@ static void write_memory_map(const struct report *rep, struct machine *m, uint64
 				       n[PB_CLASS_RECLAIMABLE], n[PB_CLASS_UNMOVABLE],
 				       n[PB_CLASS_MIXED]);
 	gb_memory_map_tics(m, tics);
-	results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
-			(const char *const[]){ "ytics_zones", tics->str, "subtitle", s->str,
-					       "class_counts", counts, NULL });
+	plot_done(results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
+				  (const char *const[]){ "ytics_zones", tics->str, "subtitle", s->str,
+							 "class_counts", counts, NULL }));
 	g_free(counts);
 	g_free(title);
 	g_free(when);
@@ -395,7 +412,8 @@ static void set_vmstat(struct results_json *j, struct machine *m)
 
 static void write_summary(const struct report *rep, struct machine *m,
 			  enum figure_needs have, const struct run_sample *s,
-			  const struct results_json *params, const struct results_json *results)
+			  const struct results_json *params, const struct results_json *results,
+			  bool interrupted)
 {
 	struct results_json *j = results_json_new();
 	char *err = NULL;
@@ -403,6 +421,9 @@ static void write_summary(const struct report *rep, struct machine *m,
 	results_json_set_string(j, "version", PACKAGE_VERSION);
 	results_json_set_string(j, "scenario", rep->scenario);
 	results_json_set_uint(j, "seed", rep->seed);
+	/* Only then: sim_time_s says where the run stopped. */
+	if (interrupted)
+		results_json_set_bool(j, "interrupted", true);
 	results_json_set_tree(j, "params", params);
 	if (m) {
 		results_json_set_string(j, "machine.name", m->topo.name);
@@ -423,12 +444,11 @@ static void write_summary(const struct report *rep, struct machine *m,
 		else
 			results_json_set_double(j, f->key, v);
 	}
-	if (m) {
-		results_json_set_tree(j, "results", results);
+	results_json_set_tree(j, "results", results);
+	if (m)
 		set_vmstat(j, m);
-	}
 	if (results_write_summary(rep->r, j, &err))
-		warn(err);
+		write_failed(err);
 	results_json_free(j);
 }
 
@@ -468,19 +488,22 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 				       engine_cpu_wait_ns(e, cpu, LOCK_CLASS_ZONE),
 				       engine_cpu_wait_ns(e, cpu, LOCK_CLASS_PCP));
 	write_file(rep, "cpu_wait.csv", out);
-	results_plot(rep->r, "lock_timeseries", "timeseries.csv", rep->plot_format, title,
-		     phases ? (const char *const[]){ "phasefile", phasefile, NULL } : NULL);
-	results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title, NULL);
-	results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
-		     (const char *const[]){ "total_regions", total, NULL });
+	plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv", rep->plot_format,
+			       title, phases ? (const char *const[]){ "phasefile", phasefile, NULL } :
+			       NULL));
+	plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
+			       NULL));
+	plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
+			       (const char *const[]){ "total_regions", total, NULL }));
 	g_free(phasefile);
 	g_free(title);
 	g_free(total);
 	g_string_free(out, TRUE);
 }
 
-void report_close(struct report *rep, struct machine *m, struct engine *e,
-		  const struct results_json *params, const struct results_json *results)
+int report_close(struct report *rep, struct machine *m, struct engine *e,
+		 const struct results_json *params, const struct results_json *results,
+		 bool interrupted)
 {
 	enum figure_needs have = e ? NEEDS_ENGINE : m ? NEEDS_MACHINE : NEEDS_RUN;
 	struct run_sample s;
@@ -492,7 +515,7 @@ void report_close(struct report *rep, struct machine *m, struct engine *e,
 	phases = write_phases(rep);
 	if (e && rep->ts && s.now > rep->last_row_ns)
 		write_row(rep, &s);
-	write_summary(rep, m, have, &s, params, results);
+	write_summary(rep, m, have, &s, params, results, interrupted);
 	if (m)
 		write_machine_files(rep, m, &s);
 	results_ts_close(rep->ts);
@@ -506,4 +529,5 @@ void report_close(struct report *rep, struct machine *m, struct engine *e,
 	g_free(rep->plot_format);
 	g_free(rep->scenario);
 	g_free(rep);
+	return write_failures ? -1 : 0;
 }

@@ -13,7 +13,8 @@
 
 struct report;
 
-/* Open the results folder dir (NULL: results/SCENARIO-TIMESTAMP) of the
+/* Open the results folder dir (NULL: a new results/SCENARIO-TIMESTAMP,
+ * with a -N suffix if that exists) of the
  * run of scenario with seed; plot_format is png, pdf or svg (NULL: png).
  * NULL and a g_malloc'ed *err if the folder cannot be made. */
 struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
@@ -26,6 +27,10 @@ void report_set_target(struct report *rep, uint64_t until_ns);
  * call counts; interval_ns 0 samples nothing. */
 void report_start_sampling(struct report *rep, struct machine *m, struct engine *e,
 			   uint64_t interval_ns);
+/* A file of the scenario's own in the folder, written atomically: 0, or
+ * -1 and a g_malloc'ed *err naming the path and the error. */
+int report_write_file(struct report *rep, const char *name, const char *data, size_t len,
+		      char **err);
 /* memmap-LABEL.dat and memory_map-LABEL.<format> now. */
 void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 		       const char *label);
@@ -35,9 +40,13 @@ void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 void report_phase(struct report *rep, const char *name, uint64_t at_ns);
 /* End the run and free rep: the last row, summary.json/csv (with the
  * scenario's params.* and results.*, each a tree of its own), the
- * kernel-format files, phases.csv and the plots of machine m (NULL if the script
- * built none) and its engine e (NULL if it never ran). */
-void report_close(struct report *rep, struct machine *m, struct engine *e,
-		  const struct results_json *params, const struct results_json *results);
+ * kernel-format files, phases.csv and the plots of machine m (NULL if the
+ * script built none) and its engine e (NULL if it never ran); interrupted
+ * adds "interrupted": true to the summary (a signal stopped the run).  0,
+ * or -1 if a file could not be written (each was reported on stderr with
+ * its path and the error). */
+int report_close(struct report *rep, struct machine *m, struct engine *e,
+		 const struct results_json *params, const struct results_json *results,
+		 bool interrupted);
 
 #endif

@@ -78,17 +78,65 @@ char *results_default_dir(const char *scenario_path, GDateTime *when)
 	return dir;
 }
 
-struct results *results_open(const char *dir, char **err)
+/* A folder we can write in, else NULL and *err. */
+static struct results *results_new(const char *dir, char **err)
 {
 	struct results *r;
 
+	/* Refuse now rather than run to the end and write nothing.  A file
+	 * made and removed, not access(): root passes access() on read-only
+	 * file systems. */
+	char *probe = g_build_filename(dir, ".mmsim-write-test", NULL);
+	int fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0) {
+		*err = g_strdup_printf("cannot write in results folder %s: %s", dir,
+				       g_strerror(errno));
+		g_free(probe);
+		return NULL;
+	}
+	close(fd);
+	unlink(probe);
+	g_free(probe);
+	r = g_new0(struct results, 1);
+	r->dir = g_strdup(dir);
+	return r;
+}
+
+struct results *results_open(const char *dir, char **err)
+{
 	if (g_mkdir_with_parents(dir, 0777)) {
 		*err = g_strdup_printf("cannot create results folder %s: %s", dir,
 				       g_strerror(errno));
 		return NULL;
 	}
-	r = g_new0(struct results, 1);
-	r->dir = g_strdup(dir);
+	return results_new(dir, err);
+}
+
+struct results *results_open_new(const char *dir, char **err)
+{
+	char *parent = g_path_get_dirname(dir);
+	struct results *r = NULL;
+
+	if (g_mkdir_with_parents(parent, 0777)) {
+		*err = g_strdup_printf("cannot create %s: %s", parent, g_strerror(errno));
+		g_free(parent);
+		return NULL;
+	}
+	g_free(parent);
+	/* mkdir is atomic: two runs started in the same second get two folders. */
+	for (unsigned n = 1; !r; n++) {
+		char *name = n == 1 ? g_strdup(dir) : g_strdup_printf("%s-%u", dir, n);
+
+		if (!mkdir(name, 0777))
+			r = results_new(name, err);
+		else if (errno != EEXIST || n == 1000)
+			*err = g_strdup_printf("cannot create results folder %s: %s", name,
+					       g_strerror(errno));
+		g_free(name);
+		if (*err)
+			break;
+	}
 	return r;
 }
 
@@ -514,13 +562,41 @@ static void append_setting(GString *out, const char *name, const char *value)
 	g_string_append(out, "'; ");
 }
 
-static void plot_warning(const char *script, const char *what, const char *messages)
+/* level: "warning" (gnuplot's remarks), or "error" (no plot). */
+static void plot_message(const char *level, const char *script, const char *what,
+			 const char *messages)
 {
 	fflush(stdout);
-	fprintf(stderr, "mmsim: warning: plot %s: %s\n", script, what);
+	fprintf(stderr, "mmsim: %s: plot %s: %s\n", level, script, what);
 	if (messages && *messages)
 		fprintf(stderr, "%s%s", messages,
 			g_str_has_suffix(messages, "\n") ? "" : "\n");
+}
+
+/* The file ends as a whole file of its format does: a full disk can
+ * leave gnuplot's output cut short without gnuplot noticing. */
+static bool plot_complete(const char *path, const char *format)
+{
+	static const struct { const char *format, *tail; } tails[] = {
+		{ "png", "IEND\xae\x42\x60\x82" }, { "pdf", "%%EOF" }, { "svg", "</svg>" },
+	};
+	char *data = NULL;
+	gsize len = 0;
+	bool ok = false;
+
+	if (!g_file_get_contents(path, &data, &len, NULL))
+		return false;
+	/* Trailing whitespace after the end marker is allowed. */
+	while (len && g_ascii_isspace(data[len - 1]))
+		len--;
+	for (size_t i = 0; i < G_N_ELEMENTS(tails); i++) {
+		size_t n = strlen(tails[i].tail);
+
+		if (!strcmp(format, tails[i].format))
+			ok = len >= n && !memcmp(data + len - n, tails[i].tail, n);
+	}
+	g_free(data);
+	return ok;
 }
 
 bool results_plot(const struct results *r, const char *script, const char *input,
@@ -546,15 +622,17 @@ bool results_plot_as(const struct results *r, const char *script, const char *in
 	format = format ? format : "png";
 	outname = g_strconcat(output, ".", format, NULL);
 	outfile = g_build_filename(r->dir, outname, NULL);
+	/* gnuplot writes a temporary name, renamed once checked whole. */
+	char *tmpfile = g_strconcat(outfile, ".tmp", NULL);
 	if (!results_plot_format_valid(format)) {
 		char *what = g_strdup_printf("unknown format '%s' (png, pdf or svg)", format);
 
-		plot_warning(script, what, NULL);
+		plot_message("error", script, what, NULL);
 		g_free(what);
 		goto out;
 	}
 	append_setting(settings, "datafile", data);
-	append_setting(settings, "outfile", outfile);
+	append_setting(settings, "outfile", tmpfile);
 	append_setting(settings, "term", format);
 	append_setting(settings, "plot_title", title ? title : "");
 	for (; extra && extra[0] && extra[1]; extra += 2)
@@ -564,21 +642,33 @@ bool results_plot_as(const struct results *r, const char *script, const char *in
 
 	if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
 			  NULL, NULL, NULL, &errout, &status, &error)) {
-		plot_warning(script, error->message, NULL);
+		plot_message("error", script, error->message, NULL);
 		g_error_free(error);
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		plot_warning(script, "gnuplot failed:", errout);
-	} else if (stat(outfile, &st) || !st.st_size) {
-		plot_warning(script, "gnuplot wrote no plot:", errout);
+		plot_message("error", script, "gnuplot failed:", errout);
+	} else if (stat(tmpfile, &st) || !st.st_size || !plot_complete(tmpfile, format)) {
+		char *what = g_strdup_printf("gnuplot wrote no complete plot to %s (disk full?):",
+					     tmpfile);
+
+		plot_message("error", script, what, errout);
+		g_free(what);
+	} else if (rename(tmpfile, outfile)) {
+		char *what = g_strdup_printf("cannot rename %s: %s", tmpfile, g_strerror(errno));
+
+		plot_message("error", script, what, NULL);
+		g_free(what);
 	} else {
 		/* Warnings such as "Skipping data file with no valid points". */
 		if (errout && *errout)
-			plot_warning(script, "gnuplot says:", errout);
+			plot_message("warning", script, "gnuplot says:", errout);
 		ok = true;
 	}
 out:
+	if (!ok)
+		unlink(tmpfile);
+	g_free(tmpfile);
 	g_free(errout);
 	g_string_free(settings, TRUE);
 	g_free(outfile);

@@ -30,8 +30,11 @@ struct results;
 char *results_default_dir(const char *scenario_path, GDateTime *when);
 
 /* Create dir and its parents if needed (an existing folder is reused and
- * its files overwritten).  NULL and a g_malloc'ed *err if it cannot. */
+ * its files overwritten).  NULL and a g_malloc'ed *err if it cannot, or
+ * if the folder is not writable. */
 struct results *results_open(const char *dir, char **err);
+/* The same, but a new folder: dir, or if it exists dir-2, dir-3, ... */
+struct results *results_open_new(const char *dir, char **err);
 const char *results_dir(const struct results *r);
 void results_close(struct results *r);
 
@@ -102,8 +105,10 @@ bool results_plot_format_valid(const char *format);
  * dir/input and writing dir/<script>.<format>; format NULL means png.
  * The script gets the gnuplot string variables datafile, outfile, term
  * (the format) and plot_title, plus the NULL-terminated name, value pairs
- * of extra (may be NULL).  A failure is a warning on stderr with
- * gnuplot's own messages, and false: it never ends the run. */
+ * of extra (may be NULL).  gnuplot writes a temporary name, renamed once
+ * the plot is whole (a PNG's IEND chunk, a PDF's %%EOF, an SVG's </svg>).
+ * A failure is a warning on stderr with gnuplot's own messages, and
+ * false. */
 bool results_plot(const struct results *r, const char *script, const char *input,
 		  const char *format, const char *title, const char *const *extra);
 /* The same writing dir/<output>.<format>, for several plots of one script

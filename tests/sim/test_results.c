@@ -329,6 +329,17 @@ static void test_open_and_write(void)
 	g_assert_nonnull(r);
 	results_close(r);
 
+	/* A new folder never reuses one: the next free -N suffix. */
+	for (int i = 2; i <= 3; i++) {
+		char *want = g_strdup_printf("%s-%d", dir, i);
+
+		r = results_open_new(dir, &err);
+		g_assert_nonnull(r);
+		g_assert_cmpstr(results_dir(r), ==, want);
+		results_close(r);
+		g_free(want);
+	}
+
 	g_assert_true(g_file_set_contents(file, "", 0, NULL));
 	g_assert_null(results_open(bad, &err));
 	g_assert_true(g_str_has_prefix(err, "cannot create results folder "));
@@ -456,7 +467,8 @@ static void test_plot(void)
 	g_free(tmp);
 }
 
-/* A failing plot is a warning with gnuplot's message, not an abort. */
+/* A failing plot is an error with gnuplot's message and false, not an
+ * abort, and leaves no file behind. */
 static void test_plot_failure(void)
 {
 	if (g_test_subprocess()) {
@@ -465,6 +477,12 @@ static void test_plot_failure(void)
 
 		g_assert_false(results_plot(r, "lock_timeseries", "missing.csv", "png", "t", NULL));
 		g_assert_false(results_plot(r, "lock_timeseries", "missing.csv", "gif", "t", NULL));
+		char *png = g_build_filename(tmp, "lock_timeseries.png", NULL);
+		char *part = g_build_filename(tmp, "lock_timeseries.png.tmp", NULL);
+		g_assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
+		g_assert_false(g_file_test(part, G_FILE_TEST_EXISTS));
+		g_free(part);
+		g_free(png);
 		results_close(r);
 		remove_tree(tmp);
 		g_free(tmp);
@@ -472,8 +490,8 @@ static void test_plot_failure(void)
 	}
 	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
 	g_test_trap_assert_passed();
-	g_test_trap_assert_stderr("*warning: plot lock_timeseries: gnuplot failed:*missing.csv*"
-				  "warning: plot lock_timeseries: unknown format 'gif'*");
+	g_test_trap_assert_stderr("*error: plot lock_timeseries: gnuplot failed:*missing.csv*"
+				  "error: plot lock_timeseries: unknown format 'gif'*");
 }
 
 static void test_progress_format(void)

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Build the libFuzzer targets (clang, AddressSanitizer + UBSan) out of tree
+# in _build-fuzz and run each for SECONDS (default 30):
+#   sh tests/fuzz/run.sh [SECONDS]
+# fuzz_parse: mmsim.size, mmsim.time and -D parsing; fuzz_scenario: the
+# scenario loader with the mmsim API, seeded with tests/scenarios/*.lua and
+# scenarios/*.lua.  Corpora grow in _build-fuzz/corpus-*; a crash leaves
+# its input as _build-fuzz/crash-* and fails the run.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-30}
+build=$top/_build-fuzz
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+mkdir -p "$build"
+cd "$build"
+if [ ! -f Makefile ]; then
+	"$top/configure" -q CC=clang CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san"
+fi
+make -s -j2 libmodels.a libsim.a libmmsim.a >&2
+libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4)"
+cflags="-I$top $(pkg-config --cflags glib-2.0 lua5.4)"
+for t in fuzz_parse fuzz_scenario; do
+	# shellcheck disable=SC2086
+	clang -g -O1 -fsanitize=fuzzer $san $cflags -o $t "$top/tests/fuzz/$t.c" $libs
+done
+export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
+mkdir -p corpus-parse corpus-scenario
+printf '16K' > corpus-parse/size
+printf '2.5ms' > corpus-parse/time
+printf '1e400' > corpus-parse/big
+cp "$top"/tests/scenarios/*.lua "$top"/scenarios/*.lua corpus-scenario/
+./fuzz_parse -max_total_time="$secs" -max_len=64 corpus-parse >&2
+# Fork mode: an endless loop or a big allocation an input asks for is not
+# a bug; crashes and sanitizer reports still fail.
+./fuzz_scenario -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -timeout=10 -rss_limit_mb=4096 \
+	-max_total_time="$secs" corpus-scenario >&2
+echo "fuzzing: no crash in ${secs} s per target"
