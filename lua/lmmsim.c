@@ -116,7 +116,7 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -216,6 +216,8 @@ static int l_machine(lua_State *L)
 	if (p.percpu_pagelist_high_fraction > 0 && p.percpu_pagelist_high_fraction < 8)
 		return luaL_error(L, "field 'percpu_pagelist_high_fraction' is %d: valid values 0 "
 				  "and 8 to %d", p.percpu_pagelist_high_fraction, INT_MAX);
+	p.compaction_proactiveness = (int)opt_range_field(L, 1, "compaction_proactiveness",
+							  p.compaction_proactiveness, 0, 100);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
 	lua_pop(L, 1);

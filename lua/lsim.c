@@ -3,6 +3,7 @@
 #include "lmachine.h"
 #include "lresults.h"
 
+#include "models/compaction.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "sim/lockstat.h"
@@ -122,9 +123,10 @@ static void vmstat_worker(struct mm_ctx *ctx, void *arg)
 	}
 }
 
-/* kswapd of one node, reduced: it checks the node's watermarks every
- * interval instead of being woken by the allocator, and reclaims only the
- * page cache (models/page_cache.c). */
+/* kswapd of one node, reduced: it checks every interval whether the
+ * node's watermarks or an allocation's wakeup_kswapd need it, instead of
+ * sleeping on a wait queue, and reclaims only the page cache
+ * (models/page_cache.c). */
 static void kswapd(struct mm_ctx *ctx, void *arg)
 {
 	struct lmachine *lm = arg;
@@ -133,8 +135,45 @@ static void kswapd(struct mm_ctx *ctx, void *arg)
 	for (;;) {
 		engine_sleep(ctx, lm->kswapd_interval);
 		engine_settle(ctx);
-		if (pgdat_needs_kswapd(lm->m, nid))
+		if (pgdat_needs_kswapd(lm->m, nid)) {
 			kswapd_balance(ctx, lm->m, nid);
+			kswapd_try_to_sleep(lm->m, nid);
+		}
+	}
+}
+
+/* kcompactd of one node (mm/compaction.c kcompactd()): it waits for
+ * wakeup_kcompactd or for its timeout, HPAGE_FRAG_CHECK_INTERVAL_MSEC
+ * (none while vm.compaction_proactiveness is 0); work found then is done,
+ * otherwise the timeout runs proactive compaction, and a pass that does
+ * not lower the node's score stretches the next timeout 64 times.  The
+ * wait is a check of the wake flag every kswapd interval, as kswapd's. */
+static void kcompactd(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+	struct machine *m = lm->m;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	struct pglist_data *pgdat = &m->node_data[nid];
+	const uint64_t default_timeout = HPAGE_FRAG_CHECK_INTERVAL_MSEC * 1000000ULL;
+	uint64_t poll = lm->kswapd_interval ? lm->kswapd_interval : default_timeout;
+	uint64_t timeout = default_timeout;
+
+	for (;;) {
+		uint64_t waited = 0;
+
+		while (!pgdat->kcompactd_wake && (!m->compaction_proactiveness || waited < timeout)) {
+			engine_sleep(ctx, poll);
+			engine_settle(ctx);
+			waited += poll;
+		}
+		pgdat->kcompactd_wake = false;
+		timeout = default_timeout;
+		if (kcompactd_work_requested(m, nid)) {
+			kcompactd_do_work(ctx, m, nid);
+			continue;
+		}
+		if (!kcompactd_proactive(ctx, m, nid))
+			timeout = default_timeout << COMPACT_MAX_DEFER_SHIFT;
 	}
 }
 
@@ -156,15 +195,19 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
 	}
-	/* kswapd<N> runs on the node's first CPU. */
-	for (unsigned cpu = 0; lm->kswapd_interval && cpu < lm->m->nr_cpus; cpu++) {
+	/* kswapd<N> and kcompactd<N> run on the node's first CPU. */
+	for (unsigned cpu = 0; cpu < lm->m->nr_cpus; cpu++) {
 		unsigned nid = topology_cpu_to_node(&lm->m->topo, cpu);
 		char name[32];
 
 		if (cpu && topology_cpu_to_node(&lm->m->topo, cpu - 1) == nid)
 			continue;
-		snprintf(name, sizeof(name), "kswapd%u", nid);
-		engine_spawn_daemon(lm->e, cpu, name, kswapd, lm);
+		if (lm->kswapd_interval) {
+			snprintf(name, sizeof(name), "kswapd%u", nid);
+			engine_spawn_daemon(lm->e, cpu, name, kswapd, lm);
+		}
+		snprintf(name, sizeof(name), "kcompactd%u", nid);
+		engine_spawn_daemon(lm->e, cpu, name, kcompactd, lm);
 	}
 	lresults_start_sampling(lm);
 	return lm->e;

@@ -923,11 +923,14 @@ rescan:
 			}
 		}
 check_drain:
-		/* Leaving the order-aligned block migrated from: the kernel
-		 * flushes this CPU's LRU caches here, which the model has not. */
+		/* Leaving the order-aligned block migrated from: the pages
+		 * freed by migration sit on this CPU's pageset, so drain it
+		 * (lru_add_drain_cpu_zone; the model has no LRU add cache). */
 		if (cc->order > 0 && last_migrated_pfn &&
-		    last_migrated_pfn < block_start_pfn(cc->migrate_pfn, cc->order))
+		    last_migrated_pfn < block_start_pfn(cc->migrate_pfn, cc->order)) {
+			drain_pages_zone(ctx, ctx->cpu, zone);
 			last_migrated_pfn = 0;
+		}
 	}
 out:
 	release_free_list(ctx, cc);
@@ -1058,7 +1061,7 @@ bool kcompactd_work_requested(struct machine *m, int nid)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 
-	return pgdat->kcompactd_max_order > 0 || pgdat->proactive_compact_trigger;
+	return pgdat->kcompactd_max_order > 0;
 }
 
 void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid)
@@ -1106,7 +1109,6 @@ bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid)
 {
 	unsigned prev_score, score;
 
-	m->node_data[nid].proactive_compact_trigger = false;
 	if (!m->compaction_proactiveness || kswapd_is_running(m, nid))
 		return true;
 	prev_score = fragmentation_score_node(m, nid);

@@ -37,6 +37,8 @@ enum compact_priority {
 	COMPACT_PRIO_ASYNC,
 	INIT_COMPACT_PRIORITY = COMPACT_PRIO_ASYNC,
 };
+#define MIN_COMPACT_COSTLY_PRIORITY COMPACT_PRIO_SYNC_LIGHT
+#define DEF_COMPACT_PRIORITY COMPACT_PRIO_SYNC_LIGHT
 
 /* In the kernel's order: callers take the max over zones. */
 enum compact_result {
@@ -113,7 +115,8 @@ enum compact_result try_to_compact_pages(struct mm_ctx *ctx, struct machine *m, 
 void compact_node(struct mm_ctx *ctx, struct machine *m, int nid, bool proactive);
 void compact_nodes(struct mm_ctx *ctx, struct machine *m);
 
-/* kcompactd: wakeup_kcompactd() records the order kswapd balanced for and
+/* kcompactd (the thread's loop is in lua/lsim.c, beside kswapd's):
+ * wakeup_kcompactd() records the order kswapd balanced for and
  * wakes the thread (pgdat->kcompactd_wake) if compaction could help;
  * kcompactd_work_requested() says whether the thread has work at its
  * timeout;

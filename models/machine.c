@@ -80,6 +80,7 @@ static void layout_nodes(struct machine *m)
 		pgdat->node_start_pfn = base;
 		pgdat->node_spanned_pages = pages;
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
+		pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			zone_init(m, &pgdat->node_zones[z], n, z, 0, 0);
 		if (base < dma_end)

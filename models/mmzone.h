@@ -185,11 +185,14 @@ struct pglist_data {
 	 * first, highest zone first within a node. */
 	struct zone **zonelist;
 	unsigned nr_zonelist;
+	/* The order and zone kswapd was last woken for (wakeup_kswapd,
+	 * models/page_cache.c); MAX_NR_ZONES: none. */
+	int kswapd_order;
+	int kswapd_highest_zoneidx;
 	/* kcompactd's work, set by wakeup_kcompactd() (models/compaction.c). */
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;
 	bool kcompactd_wake;                /* woken: run kcompactd_do_work now */
-	bool proactive_compact_trigger;
 };
 
 struct machine {

@@ -189,22 +189,158 @@ try_this_zone:;
 }
 
 /* __alloc_pages_direct_reclaim() reduced to what is modelled: reclaim
- * the preferred node's page cache, drain the pagesets (pages may sit
- * there), retry; up to MAX_RECLAIM_RETRIES rounds.  No compaction yet. */
-#define MAX_RECLAIM_RETRIES 16
+ * the preferred node's page cache, retry, and if that fails drain the
+ * pagesets once (pages may sit there) and retry again. */
 static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
-					  unsigned order, int nid, const struct alloc_context *ac)
+					  unsigned order, unsigned alloc_flags,
+					  const struct alloc_context *ac, int nid,
+					  unsigned long *did_some_progress)
 {
-	for (int i = 0; i < MAX_RECLAIM_RETRIES && m->page_cache; i++) {
-		if (!shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true))
-			return PFN_NONE;
+	pfn_t pfn;
+
+	*did_some_progress = m->page_cache ?
+			     shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true) : 0;
+	if (!*did_some_progress)
+		return PFN_NONE;
+	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+	if (pfn == PFN_NONE) {
 		drain_all_pages(ctx, m, NULL);
-		pfn_t pfn = get_page_from_freelist(ctx, m, gfp, order, gfp_to_alloc_flags(gfp, order),
-						   ac);
+		pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+	}
+	return pfn;
+}
+
+/* __alloc_pages_direct_compact(): compact the request's zones, then try
+ * the free lists; a stall is counted when some zone was compacted.  The
+ * superpageblock shortcuts of 832e6bcd (spb_try_alloc_contig,
+ * spb_evacuate_for_order) are not modelled: spb compacts like upstream. */
+static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
+					  unsigned order, unsigned alloc_flags,
+					  const struct alloc_context *ac,
+					  enum compact_priority prio,
+					  enum compact_result *compact_result)
+{
+	pfn_t pfn;
+
+	if (!order)
+		return PFN_NONE;
+	*compact_result = try_to_compact_pages(ctx, m, gfp, order, alloc_flags, ac, prio);
+	if (*compact_result == COMPACT_SKIPPED)
+		return PFN_NONE;
+	m->vm_events[COMPACTSTALL]++;
+	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+	if (pfn != PFN_NONE) {
+		struct zone *zone = pfn_zone(m, pfn);
+
+		zone->compact_blockskip_flush = false;
+		compaction_defer_reset(zone, (int)order, true);
+		m->vm_events[COMPACTSUCCESS]++;
+		return pfn;
+	}
+	m->vm_events[COMPACTFAIL]++;
+	return PFN_NONE;
+}
+
+#define MAX_RECLAIM_RETRIES 16
+#define MAX_COMPACT_RETRIES 16
+
+/* should_compact_retry(): compaction that succeeded but lost the race is
+ * retried (a quarter as often for costly orders), one that failed is
+ * retried at the next priority.  A skipped compaction would retry only if
+ * reclaim could free enough, and reclaim has given up by then. */
+static bool should_compact_retry(unsigned order, enum compact_result compact_result,
+				 enum compact_priority *prio, int *compaction_retries)
+{
+	int max_retries = MAX_COMPACT_RETRIES;
+	enum compact_priority min_prio;
+
+	if (!order || compact_result == COMPACT_SKIPPED)
+		return false;
+	if (compact_result == COMPACT_SUCCESS) {
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			max_retries /= 4;
+		if (++*compaction_retries <= max_retries)
+			return true;
+	}
+	min_prio = order > PAGE_ALLOC_COSTLY_ORDER ? MIN_COMPACT_COSTLY_PRIORITY :
+						     MIN_COMPACT_PRIORITY;
+	if (*prio > min_prio) {
+		(*prio)--;
+		*compaction_retries = 0;
+		return true;
+	}
+	return false;
+}
+
+static void wake_all_kswapds(struct machine *m, gfp_t gfp, unsigned order,
+			     const struct alloc_context *ac)
+{
+	int last_nid = -1;
+
+	for (unsigned i = 0; i < ac->nr_zones; i++) {
+		struct zone *zone = ac->zonelist[i];
+
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
+		    (int)zone->node == last_nid)
+			continue;
+		wakeup_kswapd(m, zone, gfp, (int)order, ac->highest_zoneidx);
+		last_nid = (int)zone->node;
+	}
+}
+
+/* __alloc_pages_slowpath() in the kernel's order: costly orders (and
+ * unmovable high orders) compact first at async priority; otherwise
+ * reclaim, then compaction, then retry while reclaim makes progress
+ * (should_reclaim_retry reduced to MAX_RECLAIM_RETRIES rounds with
+ * progress) or compaction asks to.  No OOM killer. */
+static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
+				    unsigned order, unsigned has_fallback, int nid,
+				    const struct alloc_context *ac)
+{
+	bool can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
+	bool costly_order = order > PAGE_ALLOC_COSTLY_ORDER;
+	bool compact_first = can_direct_reclaim &&
+			     (costly_order || (order > 0 && ac->migratetype != MIGRATE_MOVABLE));
+	enum compact_priority prio = compact_first ? INIT_COMPACT_PRIORITY : DEF_COMPACT_PRIORITY;
+	enum compact_result compact_result = COMPACT_SKIPPED;
+	unsigned alloc_flags = gfp_to_alloc_flags(gfp, order) | has_fallback;
+	unsigned long did_some_progress = 0;
+	int compaction_retries = 0, reclaim_rounds = 0;
+	pfn_t pfn;
+
+	for (;;) {
+		if (alloc_flags & ALLOC_KSWAPD)
+			wake_all_kswapds(m, gfp, order, ac);
+		pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+		if (pfn != PFN_NONE || !can_direct_reclaim)
+			return pfn;
+		if (!compact_first) {
+			pfn = __alloc_pages_direct_reclaim(ctx, m, gfp, order, alloc_flags, ac, nid,
+							   &did_some_progress);
+			if (pfn != PFN_NONE)
+				return pfn;
+		}
+		pfn = __alloc_pages_direct_compact(ctx, m, gfp, order, alloc_flags, ac, prio,
+						   &compact_result);
 		if (pfn != PFN_NONE)
 			return pfn;
+		if (compact_first) {
+			if (!(gfp & __GFP_NORETRY))
+				prio = DEF_COMPACT_PRIORITY;
+			compact_first = false;
+			continue;
+		}
+		if (gfp & __GFP_NORETRY)
+			return PFN_NONE;
+		if (costly_order && !(gfp & __GFP_RETRY_MAYFAIL))
+			return PFN_NONE;
+		if (did_some_progress && ++reclaim_rounds < MAX_RECLAIM_RETRIES)
+			continue;
+		if (did_some_progress &&
+		    should_compact_retry(order, compact_result, &prio, &compaction_retries))
+			continue;
+		return PFN_NONE;
 	}
-	return PFN_NONE;
 }
 
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
@@ -243,10 +379,7 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 		alloc_flags |= ALLOC_CMA;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
-		pfn = get_page_from_freelist(ctx, m, gfp, order,
-					     gfp_to_alloc_flags(gfp, order) | has_fallback, &ac);
-	if (pfn == PFN_NONE && (gfp & __GFP_DIRECT_RECLAIM))
-		pfn = __alloc_pages_direct_reclaim(ctx, m, gfp, order, preferred_nid, &ac);
+		pfn = __alloc_pages_slowpath(ctx, m, gfp, order, has_fallback, preferred_nid, &ac);
 	if (pfn == PFN_NONE) {
 		m->vm_events[ALLOC_FAIL]++;
 		return PFN_NONE;

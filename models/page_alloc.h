@@ -27,9 +27,10 @@ pfn_t get_page_from_freelist(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
 /* rmqueue(): the running CPU's pageset for pcp orders, else the buddy. */
 pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, unsigned order,
 	      unsigned alloc_flags, int mt);
-/* __alloc_pages(): fast path at the low watermark, then the slow path's
- * second pass at the min watermark, then (for requests that may reclaim)
- * direct reclaim of the page cache.  Compaction is not modelled yet. */
+/* __alloc_pages(): fast path at the low watermark, then the slow path:
+ * kswapd woken and a pass at the min watermark, then (for requests that
+ * may reclaim) direct reclaim of the page cache and direct compaction, in
+ * the kernel's order, retried while they make progress. */
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */

@@ -1,4 +1,5 @@
 #include "page_cache.h"
+#include "compaction.h"
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
@@ -152,6 +153,8 @@ static bool zone_below(struct zone *z, enum zone_watermarks w)
 
 bool pgdat_needs_kswapd(struct machine *m, int nid)
 {
+	if (m->node_data[nid].kswapd_order)
+		return true;
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &m->node_data[nid].node_zones[i];
 
@@ -159,6 +162,47 @@ bool pgdat_needs_kswapd(struct machine *m, int nid)
 			return true;
 	}
 	return false;
+}
+
+/* pgdat_balanced(): an eligible zone meets its high watermark at order. */
+static bool pgdat_balanced(struct machine *m, int nid, int order, int highest_zoneidx)
+{
+	for (int i = 0; i <= highest_zoneidx; i++) {
+		struct zone *z = &m->node_data[nid].node_zones[i];
+
+		if (populated_zone(z) &&
+		    zone_watermark_ok(z, (unsigned)order, wmark_pages(z, WMARK_HIGH), highest_zoneidx, 0))
+			return true;
+	}
+	return false;
+}
+
+void wakeup_kswapd(struct machine *m, struct zone *zone, gfp_t gfp, int order,
+		   int highest_zoneidx)
+{
+	struct pglist_data *pgdat = &m->node_data[zone->node];
+
+	if (pgdat_balanced(m, (int)zone->node, order, highest_zoneidx)) {
+		if (!(gfp & __GFP_DIRECT_RECLAIM))
+			wakeup_kcompactd(m, (int)zone->node, order, highest_zoneidx);
+		return;
+	}
+	if (pgdat->kswapd_highest_zoneidx == MAX_NR_ZONES ||
+	    pgdat->kswapd_highest_zoneidx < highest_zoneidx)
+		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
+	pgdat->kswapd_order = MAX(pgdat->kswapd_order, order);
+}
+
+void kswapd_try_to_sleep(struct machine *m, int nid)
+{
+	struct pglist_data *pgdat = &m->node_data[nid];
+	int highest = pgdat->kswapd_highest_zoneidx;
+
+	reset_isolation_suitable(m, nid);
+	wakeup_kcompactd(m, nid, pgdat->kswapd_order,
+			 highest == MAX_NR_ZONES ? MAX_NR_ZONES - 1 : highest);
+	pgdat->kswapd_order = 0;
+	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 }
 
 static void set_reclaim_active(struct machine *m, int nid, bool on)

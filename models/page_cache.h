@@ -37,7 +37,17 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
  * high watermark and the node has file pages, reclaim SWAP_CLUSTER_MAX at
  * a time.  Returns pages reclaimed. */
 unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid);
-/* A zone of the node is below its low watermark: kswapd should run. */
+/* A zone of the node is below its low watermark, or an allocation woke
+ * kswapd for a high order: kswapd should run. */
 bool pgdat_needs_kswapd(struct machine *m, int nid);
+/* wakeup_kswapd(): from the allocation slow path, record the order and
+ * zone kswapd balances for, unless the node is balanced for them; then a
+ * request that cannot reclaim wakes kcompactd instead (free memory that
+ * is only fragmented). */
+void wakeup_kswapd(struct machine *m, struct zone *zone, gfp_t gfp, int order,
+		   int highest_zoneidx);
+/* kswapd_try_to_sleep(): kswapd done balancing clears the compaction skip
+ * hints of the node and wakes kcompactd for the order it was woken for. */
+void kswapd_try_to_sleep(struct machine *m, int nid);
 
 #endif

@@ -94,11 +94,15 @@ for line in slurp(readme):gmatch("[^\n]*") do
       if name:sub(-2) == ".*" then
         local obj = name:sub(1, -3)
         if meaning:find("^the same for") then
+          -- Collected first: adding keys to a table while pairs() walks
+          -- it is undefined in Lua (the walk could miss keys).
+          local same = {}
           for k in pairs(documented) do
             if k:sub(1, #last_prefix) == last_prefix then
-              documented[obj .. "." .. k:sub(#last_prefix + 1)] = true
+              same[#same + 1] = obj .. "." .. k:sub(#last_prefix + 1)
             end
           end
+          for _, k in ipairs(same) do documented[k] = true end
         else
           wildcards[obj] = true
         end

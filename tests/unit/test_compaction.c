@@ -365,6 +365,84 @@ static void test_alloc_contig_pinned(void)
 	machine_destroy(m);
 }
 
+/* Direct compaction in the slow path.  Every zone is filled with
+ * unmovable fillers except: the top 8 pageblocks of DMA32, every even pfn
+ * free (2048 pages that cannot merge; even, so async compaction's free
+ * scanner, striding 32 pages, finds them), and the order-10 block at the
+ * zone's start, where 600 page-cache pages were read into it (so each of
+ * its two pageblocks holds some: 512 and 88, and 424 pages are free after them).
+ * No order-9 block is free anywhere, so an order-9 movable request fails
+ * both free-list attempts; being costly it compacts first, at async
+ * priority: the migrate scanner empties the first pageblock into the even
+ * holes, compaction stops as the pageblock becomes free whole, and the
+ * request gets it.  One stall, one success, no failure; kswapd is asked
+ * for order 9 (the node is not balanced for it). */
+static void test_direct_compaction(void)
+{
+	struct machine *m = small_machine(POLICY_UPSTREAM);
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct zone *z = dma32(m);
+	const pfn_t tgt = ZONE_END - 8 * pageblock_nr_pages;
+	pfn_t small[8u << pageblock_order], pfn;
+	pfn_t where[NR_SRC];
+
+	for (int zi = 0; zi < MAX_NR_ZONES; zi++) {
+		struct zone *fz = &m->node_data[0].node_zones[zi];
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			for (int o = MAX_PAGE_ORDER; o >= 0; o--)
+				while ((pfn = __rmqueue_smallest(fz, (unsigned)o, mt)) != PFN_NONE)
+					take(m, pfn, (unsigned)o);
+	}
+	for (pfn = tgt; pfn < ZONE_END; pfn += 1u << MAX_PAGE_ORDER)
+		__free_pages(&ctx, m, pfn);
+	drain_all_pages(&ctx, m, NULL);
+	for (unsigned i = 0; i < G_N_ELEMENTS(small); i++) {
+		small[i] = __rmqueue_smallest(z, 0, MIGRATE_MOVABLE);
+		g_assert_cmpuint(small[i], >=, tgt);
+		take(m, small[i], 0);
+	}
+	__free_pages(&ctx, m, SRC);
+	for (unsigned i = 0; i < 600; i++)
+		g_assert_cmpuint(page_cache_add(&ctx, m, 0, FILE_ID, i), !=, PFN_NONE);
+	drain_all_pages(&ctx, m, NULL);
+	for (unsigned i = 0; i < G_N_ELEMENTS(small); i++)
+		if (!(small[i] & 1))
+			__free_pages(&ctx, m, small[i]);
+	drain_all_pages(&ctx, m, NULL);
+	file_pages(m, where);
+	for (unsigned i = 0; i < 600; i++) {
+		g_assert_cmpuint(where[i], >=, SRC);
+		g_assert_cmpuint(where[i], <, SRC + (1u << MAX_PAGE_ORDER));
+	}
+	for (unsigned o = pageblock_order; o <= MAX_PAGE_ORDER; o++)
+		g_assert_cmpuint(z->free_area[o].nr_free, ==, 0);
+	assert_all_ok(m);
+
+	pfn = __alloc_pages(&ctx, m, GFP_HIGHUSER_MOVABLE, pageblock_order, 0, OWNER_NONE, 0);
+	g_assert_cmpuint(pfn, ==, SRC);
+	g_assert_cmpuint(m->vm_events[COMPACTSTALL], ==, 1);
+	g_assert_cmpuint(m->vm_events[COMPACTSUCCESS], ==, 1);
+	g_assert_cmpuint(m->vm_events[COMPACTFAIL], ==, 0);
+	g_assert_cmpuint(m->vm_events[ALLOC_FAIL], ==, 0);
+	g_assert_cmpuint(m->vm_events[PGSTEAL_DIRECT], ==, 0);     /* compaction, not reclaim */
+	/* The reads filled the first pageblock whole: all 512 moved. */
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, pageblock_nr_pages);
+	g_assert_cmpint(m->node_data[0].kswapd_order, ==, pageblock_order);
+	/* The page-cache pages of the first pageblock moved to even holes. */
+	file_pages(m, where);
+	for (unsigned i = 0; i < 600; i++)
+		g_assert_true(where[i] >= SRC + pageblock_nr_pages ||
+			      (where[i] >= tgt && !(where[i] & 1)));
+	g_assert_cmpuint(page_cache_pages(m, 0), ==, 600);
+	/* Success resets the deferral of the zone for the order. */
+	g_assert_cmpuint(z->compact_defer_shift, ==, 0);
+	g_assert_false(compaction_deferred(z, pageblock_order));
+	__free_pages(&ctx, m, pfn);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -377,6 +455,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/compaction/pinned", test_compact_pinned);
 	g_test_add_func("/compaction/fragmentation-index", test_fragmentation_index);
 	g_test_add_func("/compaction/deferral", test_deferral);
+	g_test_add_func("/compaction/direct", test_direct_compaction);
 	g_test_add_func("/alloc_contig/file", test_alloc_contig_file);
 	g_test_add_func("/alloc_contig/pinned", test_alloc_contig_pinned);
 	return g_test_run();
