@@ -74,6 +74,22 @@ bool rmqueue_bulk_lock(struct mm_ctx *ctx, struct zone *zone, unsigned alloc_fla
 	return true;
 }
 
+unsigned long rmqueue_bulk_pages(struct zone *zone, struct per_cpu_pages *pcp, unsigned order,
+				 int mt, unsigned alloc_flags, enum rmqueue_mode *mode,
+				 unsigned long refilled, unsigned long needed)
+{
+	while (refilled < needed) {
+		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, mode);
+
+		if (pfn == PFN_NONE)
+			break;
+		/* Tail: physically ordered pages help IO request merging. */
+		pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, order, true);
+		refilled += 1UL << order;
+	}
+	return refilled;
+}
+
 void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 {
 	mm_charge(ctx, COST_ZONE_SECTION, 1);

@@ -257,14 +257,7 @@ static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, u
 		refilled = refill(ctx, zone, pcp, order, mt, alloc_flags, &mode, needed);
 	/* Phase 3: page by page with migratetype fallback, queued under the
 	 * requested type whatever block they came from. */
-	while (refilled < needed) {
-		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
-
-		if (pfn == PFN_NONE)
-			break;
-		pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, order, true);
-		refilled += 1UL << order;
-	}
+	refilled = rmqueue_bulk_pages(zone, pcp, order, mt, alloc_flags, &mode, refilled, needed);
 	zone_unlock(ctx, zone);
 	return refilled;
 }

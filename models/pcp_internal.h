@@ -5,6 +5,7 @@
 #ifndef MMSIM_PCP_INTERNAL_H
 #define MMSIM_PCP_INTERNAL_H
 
+#include "buddy.h"
 #include "pcp.h"
 
 /* The lists of order o when each order has one per type, order-major. */
@@ -57,5 +58,11 @@ extern const struct pcp_ops pcp_spb_ops;
 /* zone->lock for a refill; false, lock not taken, if ALLOC_TRYLOCK found
  * it busy. */
 bool rmqueue_bulk_lock(struct mm_ctx *ctx, struct zone *zone, unsigned alloc_flags);
+/* Under zone->lock: blocks of order from __rmqueue (fallbacks allowed) to
+ * the tail of the pcp list of mt, until refilled reaches needed pages or
+ * the zone runs out.  Returns the new refilled. */
+unsigned long rmqueue_bulk_pages(struct zone *zone, struct per_cpu_pages *pcp, unsigned order,
+				 int mt, unsigned alloc_flags, enum rmqueue_mode *mode,
+				 unsigned long refilled, unsigned long needed);
 
 #endif

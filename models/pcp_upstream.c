@@ -21,19 +21,11 @@ static unsigned long rmqueue_bulk_upstream(struct mm_ctx *ctx, struct zone *zone
 					   struct per_cpu_pages *pcp)
 {
 	enum rmqueue_mode mode = RMQUEUE_NORMAL;
-	unsigned long refilled = 0;
+	unsigned long refilled;
 
 	if (!rmqueue_bulk_lock(ctx, zone, alloc_flags))
 		return 0;
-	for (unsigned long i = 0; i < count; i++) {
-		pfn_t pfn = __rmqueue(zone, order, mt, alloc_flags, &mode);
-
-		if (pfn == PFN_NONE)
-			break;
-		/* Tail: physically ordered pages help IO request merging. */
-		pcp_enqueue(zone->machine, pcp, &zone->work, pfn, mt, order, true);
-		refilled += 1UL << order;
-	}
+	refilled = rmqueue_bulk_pages(zone, pcp, order, mt, alloc_flags, &mode, 0, count << order);
 	zone_unlock(ctx, zone);
 	return refilled;
 }
