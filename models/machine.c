@@ -6,6 +6,7 @@
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
+#include "slub.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -267,6 +268,7 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	slub_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {
