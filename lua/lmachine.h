@@ -87,6 +87,10 @@ struct lmachine *lmmsim_subject(lua_State *L);
  * machine method table at index methods. */
 void lkernel_open(lua_State *L, int methods);
 
+/* Register the slab model's methods (kmem_cache_*, kmalloc, open_file,
+ * slabinfo) in the machine method table at index methods. */
+void lslab_open(lua_State *L, int methods);
+
 /* Register m:process() in the machine method table at index methods. */
 void lproc_open(lua_State *L, int methods);
 

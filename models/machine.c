@@ -1,6 +1,7 @@
 #include "machine.h"
 #include "superpageblock.h"
 #include "buddy.h"
+#include "dcache.h"
 #include "kvmalloc.h"
 #include "page_cache.h"
 #include "mm_space.h"
@@ -268,6 +269,7 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	dcache_destroy(m);
 	slub_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);

@@ -1,5 +1,6 @@
 #include "page_cache.h"
 #include "compaction.h"
+#include "dcache.h"
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
@@ -66,6 +67,9 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 {
 	if (!m->page_cache)
 		page_cache_init(m);
+	/* A file's first read looks it up: its dentry and inode (slab model). */
+	if (!index)
+		d_alloc_file(ctx, m, file);
 	pfn_t pfn = __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE, 0, nid,
 				  make_owner(OWNER_KIND_FILE, file), index);
 
@@ -127,7 +131,7 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	if (!m->page_cache)
 		return 0;
 	struct lru *l = &m->page_cache->lru[nid];
-	unsigned long freed = 0;
+	unsigned long eligible = l->len, freed = 0;
 	unsigned n = 0;
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
@@ -143,6 +147,8 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	}
 	if (n)
 		free_unref_folios(ctx, m, batch, n);
+	/* shrink_node(): the slab shrinkers get pressure in proportion. */
+	shrink_slab(ctx, m, nid, freed, eligible);
 	return freed;
 }
 

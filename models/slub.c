@@ -168,6 +168,56 @@ struct kmem_cache *kmem_cache_create(struct machine *m, const char *name, unsign
 	return s;
 }
 
+/* Object sizes as the reference /proc/slabinfo shows them
+ * (docs/slabinfo-reference.txt: Linux 6.18, x86-64); kmalloc caches are
+ * aligned to their size up to a page, as the kernel's power-of-two ones. */
+static const struct {
+	const char *name;
+	unsigned size, align, flags;
+} standard_caches[] = {
+	{ "kmalloc-8", 8, 8, 0 }, { "kmalloc-16", 16, 16, 0 }, { "kmalloc-32", 32, 32, 0 },
+	{ "kmalloc-64", 64, 64, 0 }, { "kmalloc-96", 96, 8, 0 }, { "kmalloc-128", 128, 128, 0 },
+	{ "kmalloc-192", 192, 8, 0 }, { "kmalloc-256", 256, 256, 0 },
+	{ "kmalloc-512", 512, 512, 0 }, { "kmalloc-1k", 1024, 1024, 0 },
+	{ "kmalloc-2k", 2048, 2048, 0 }, { "kmalloc-4k", 4096, 4096, 0 },
+	{ "kmalloc-8k", 8192, 4096, 0 },
+	{ "dentry", 192, 8, SLAB_RECLAIM_ACCOUNT },
+	{ "ext4_inode_cache", 1128, 8, SLAB_RECLAIM_ACCOUNT },
+	{ "radix_tree_node", 584, 8, SLAB_RECLAIM_ACCOUNT },
+	{ "task_struct", 5824, 64, 0 }, { "mm_struct", 1600, 64, 0 },
+	{ "signal_cache", 1152, 64, 0 }, { "sighand_cache", 2112, 64, 0 },
+	{ "files_cache", 704, 64, 0 }, { "fs_cache", 64, 8, 0 }, { "pid", 192, 64, 0 },
+	{ "vm_area_struct", 192, 64, 0 }, { "anon_vma", 104, 8, 0 },
+	{ "anon_vma_chain", 64, 8, 0 }, { "vmap_area", 72, 8, 0 },
+	{ "skbuff_head_cache", 256, 64, 0 }, { "skbuff_small_head", 576, 64, 0 },
+};
+
+void kmem_cache_init(struct machine *m)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(standard_caches); i++)
+		kmem_cache_create(m, standard_caches[i].name, standard_caches[i].size,
+				  standard_caches[i].align, standard_caches[i].flags);
+}
+
+slab_obj_t kmalloc(struct mm_ctx *ctx, struct machine *m, size_t size, gfp_t gfp)
+{
+	static const char *const names[] = {
+		"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-96", "kmalloc-128",
+		"kmalloc-192", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+		"kmalloc-4k", "kmalloc-8k",
+	};
+	static const unsigned sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
+					  4096, 8192 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+		if (size <= sizes[i]) {
+			struct kmem_cache *s = kmem_cache_find(m, names[i]);
+
+			return s ? kmem_cache_alloc(ctx, m, s, gfp) : SLAB_OBJ_NONE;
+		}
+	return SLAB_OBJ_NONE;
+}
+
 static void kmem_cache_destroy(struct kmem_cache *s)
 {
 	for (unsigned i = 0; i < s->slabs->len; i++)

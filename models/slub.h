@@ -61,6 +61,16 @@ static inline unsigned order_objects(unsigned order, unsigned size)
 struct kmem_cache *kmem_cache_create(struct machine *m, const char *name, unsigned size,
 				     unsigned align, unsigned flags);
 struct kmem_cache *kmem_cache_find(struct machine *m, const char *name);
+/* kmem_cache_init(): the caches that dominate a real machine's slab
+ * memory, with their /proc/slabinfo object sizes (docs/MODEL.md lists
+ * them): kmalloc-8 .. kmalloc-8k, dentry, ext4_inode_cache,
+ * radix_tree_node, the per-process caches, the network's.  Turns the slab
+ * model on. */
+void kmem_cache_init(struct machine *m);
+/* kmalloc(): the smallest kmalloc-<n> cache that fits size (at most 8 KiB,
+ * KMALLOC_MAX_CACHE_SIZE); SLAB_OBJ_NONE if none fits or the allocator
+ * refused. */
+slab_obj_t kmalloc(struct mm_ctx *ctx, struct machine *m, size_t size, gfp_t gfp);
 
 /* kmem_cache_alloc(): from ctx's CPU slab, its partial list, its node's
  * partial list, or a new slab (allocate_slab: s->oo first with

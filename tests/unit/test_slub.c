@@ -5,6 +5,7 @@
  * and a CPU's partial list taking back the slab of an object it freed. */
 #include "helpers.h"
 #include "models/page_alloc.h"
+#include "models/dcache.h"
 #include "models/slub.h"
 
 #include <string.h>
@@ -199,6 +200,74 @@ static void test_migratetype_and_slabinfo(void)
 	machine_destroy(m);
 }
 
+static unsigned long active(struct machine *m, const char *cache)
+{
+	struct slabinfo si;
+
+	kmem_cache_info(kmem_cache_find(m, cache), &si);
+	return si.active_objs;
+}
+
+/* 1000 files opened on CPU 0: 48 dentry slabs (21 per order-0 slab on 4
+ * CPUs).  The shrinker prunes the 500 oldest dentries (files 0-499): the
+ * 23 slabs of files 0-482 empty out on CPU 0's partial list (12 slabs at
+ * most, cpu_partial_slabs): the first free in the 13th finds the list full
+ * and moves it to the node, which keeps 5 (min_partial) and returns 7; 11
+ * more wait on the CPU's list, and the slab of files 483-503 keeps its
+ * survivors.  The inodes wait on the inode LRU until the next scan. */
+static void test_shrinker_frees_in_lru_order(void)
+{
+	struct machine *m = test_machine(256 * MiB, false);
+	struct mm_ctx c0 = mm_ctx_null(0);
+	struct kmem_cache *dc;
+
+	kmem_cache_init(m);
+	dc = kmem_cache_find(m, "dentry");
+	for (uint32_t f = 0; f < 1000; f++)
+		g_assert_cmpint(d_alloc_file(&c0, m, f), ==, 1);
+	g_assert_cmpint(d_alloc_file(&c0, m, 7), ==, 0);
+	g_assert_cmpuint(nr_slabs(dc), ==, 48);
+	g_assert_cmpuint(super_cache_scan(&c0, m, 0, 500), ==, 500);
+	g_assert_cmpuint(active(m, "dentry"), ==, 500);
+	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 1000);
+	g_assert_cmpuint(dcache_dentries(m, 0), ==, 500);
+	g_assert_cmpuint(dcache_inodes(m, 0), ==, 1000);
+	g_assert_cmpuint(nr_slabs(dc), ==, 48 - 7);
+	/* The oldest file is looked up again: a new dentry, the cached inode. */
+	g_assert_cmpint(d_alloc_file(&c0, m, 0), ==, 1);
+	g_assert_cmpuint(active(m, "dentry"), ==, 501);
+	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 1000);
+	/* Next scan: 501 dentries, 499 unused inodes: 200 * 501 / 1000 = 100
+	 * dentries and 200 * 499 / 1000 = 99 inodes, the oldest. */
+	g_assert_cmpuint(super_cache_scan(&c0, m, 0, 200), ==, 199);
+	g_assert_cmpuint(active(m, "dentry"), ==, 401);
+	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 901);
+	/* File 0's inode was in use again: kept; file 1's (oldest unused) went. */
+	g_assert_cmpint(d_alloc_file(&c0, m, 1), ==, 1);
+	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 902);
+	assert_slub_ok(m);
+	machine_destroy(m);
+}
+
+/* shrink_slab(): 32 pages scanned of 1000 eligible with 1000 dentries
+ * give 4 * 32 * 1000 / 2 / 1001 = 63 objects, under a batch: deferred;
+ * the third call has 189 and scans one batch of 128. */
+static void test_shrink_slab_defers_small_scans(void)
+{
+	struct machine *m = test_machine(256 * MiB, false);
+	struct mm_ctx c0 = mm_ctx_null(0);
+
+	kmem_cache_init(m);
+	for (uint32_t f = 0; f < 1000; f++)
+		d_alloc_file(&c0, m, f);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 0);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 0);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 128);
+	g_assert_cmpuint(active(m, "dentry"), ==, 1000 - 128);
+	assert_slub_ok(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -208,5 +277,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/slub/min_partial_keeps_empty_slabs", test_min_partial_keeps_empty_slabs);
 	g_test_add_func("/slub/cpu_partial_takes_slab_back", test_cpu_partial_takes_slab_back);
 	g_test_add_func("/slub/migratetype_and_slabinfo", test_migratetype_and_slabinfo);
+	g_test_add_func("/slub/shrinker_frees_in_lru_order", test_shrinker_frees_in_lru_order);
+	g_test_add_func("/slub/shrink_slab_defers_small_scans", test_shrink_slab_defers_small_scans);
 	return g_test_run();
 }
