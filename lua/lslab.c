@@ -3,6 +3,8 @@
 #include "lmachine.h"
 
 #include "models/dcache.h"
+#include "models/page_frag.h"
+#include "models/pbstat.h"
 #include "models/slub.h"
 
 #include <glib.h>
@@ -28,13 +30,19 @@ static struct mm_ctx *alloc_opts(lua_State *L, struct machine *m, int idx, const
 	return call_ctx(L, m, opts, buf);
 }
 
+/* An object or a pfn, nil when the allocator refused. */
+static int push_handle(lua_State *L, bool ok, lua_Integer handle)
+{
+	if (ok)
+		lua_pushinteger(L, handle);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
 static int push_obj(lua_State *L, slab_obj_t obj)
 {
-	if (obj == SLAB_OBJ_NONE)
-		lua_pushnil(L);
-	else
-		lua_pushinteger(L, (lua_Integer)obj);
-	return 1;
+	return push_handle(L, obj != SLAB_OBJ_NONE, (lua_Integer)obj);
 }
 
 static struct kmem_cache *check_cache(lua_State *L, struct machine *m, int idx, const char *what)
@@ -119,6 +127,19 @@ static int l_kmem_cache_free(lua_State *L)
 	return 0;
 }
 
+/* m:virt_to_page(object) -> the first pfn of its slab */
+static int l_virt_to_page(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer obj = luaL_checkinteger(L, 2);
+	pfn_t pfn = obj_slab_pfn(m, (slab_obj_t)obj);
+
+	if (pfn == PFN_NONE)
+		return luaL_error(L, "virt_to_page: %I is not an object in use", obj);
+	lua_pushinteger(L, pfn);
+	return 1;
+}
+
 /* m:open_file(file [, {cpu =}]) -> true if its dentry and inode were made */
 static int l_open_file(lua_State *L)
 {
@@ -175,9 +196,10 @@ static int l_slab_caches(lua_State *L)
 	return 1;
 }
 
-/* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =}: slabs
- * of every cache, those with under 10% of their objects in use, and the
- * dentries and inodes cached. */
+/* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
+ * frag_blocks =}: slabs of every cache, those with under 10% of their
+ * objects in use, the dentries and inodes cached, the page fragment
+ * blocks held. */
 static int l_slab_stats(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -188,11 +210,74 @@ static int l_slab_stats(lua_State *L)
 		dentries += dcache_dentries(m, (int)n);
 		inodes += dcache_inodes(m, (int)n);
 	}
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 5);
 	set_int(L, "slabs", (lua_Integer)total);
 	set_int(L, "sparse_slabs", (lua_Integer)sparse);
 	set_int(L, "dentries", (lua_Integer)dentries);
 	set_int(L, "inodes", (lua_Integer)inodes);
+	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));
+	return 1;
+}
+
+/* m:page_frag_alloc(size [, {cpu =, atomic =}]) -> pfn of the fragment's
+ * block, or nil */
+static int l_page_frag_alloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	uint64_t size = check_size(L, 2, "page_frag_alloc");
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	if (size == 0 || size > PAGE_SIZE)
+		return luaL_error(L, "page_frag_alloc: size %I: valid range 1 to %I", (lua_Integer)size,
+				  (lua_Integer)PAGE_SIZE);
+	ctx = alloc_opts(L, m, 3, "page_frag_alloc", &buf, &gfp);
+	pfn_t pfn = page_frag_alloc(ctx, m, (unsigned)size, gfp);
+
+	return push_handle(L, pfn != PFN_NONE, pfn);
+}
+
+/* m:page_frag_free(pfn [, {cpu =}]) */
+static int l_page_frag_free(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer pfn = luaL_checkinteger(L, 2);
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	ctx = alloc_opts(L, m, 3, "page_frag_free", &buf, &gfp);
+	if (pfn < 0 || pfn >= m->mm.nr_frames || page_frag_free(ctx, m, (pfn_t)pfn))
+		return luaL_error(L, "page_frag_free: pfn %I holds no fragment", pfn);
+	return 0;
+}
+
+/* m:pageblock_spread() -> {unmovable_pages =, reclaimable_pages =,
+ * unmovable_pageblocks =, nonmovable_pageblocks =, unmovable_regions =,
+ * pageblocks =, regions =}: allocated unmovable and reclaimable pages, the
+ * pageblocks holding at least one unmovable page (one unmovable or
+ * reclaimable page), the 1 GiB regions holding an unmovable page. */
+static int l_pageblock_spread(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	const struct pbstat *ps = m->pbstat;
+	unsigned long un = 0, rec = 0, un_pb = 0, nonmov_pb = 0, un_regions = 0;
+
+	for (uint32_t pb = 0; pb < ps->nr_pageblocks; pb++) {
+		un += ps->pb[pb][PBSTAT_UNMOVABLE];
+		rec += ps->pb[pb][PBSTAT_RECLAIMABLE];
+		un_pb += ps->pb[pb][PBSTAT_UNMOVABLE] > 0;
+		nonmov_pb += ps->pb[pb][PBSTAT_UNMOVABLE] + ps->pb[pb][PBSTAT_RECLAIMABLE] > 0;
+	}
+	for (uint32_t r = 0; r < ps->nr_regions; r++)
+		un_regions += ps->region[r][PBSTAT_UNMOVABLE] > 0;
+	lua_createtable(L, 0, 7);
+	set_int(L, "unmovable_pages", (lua_Integer)un);
+	set_int(L, "reclaimable_pages", (lua_Integer)rec);
+	set_int(L, "unmovable_pageblocks", (lua_Integer)un_pb);
+	set_int(L, "nonmovable_pageblocks", (lua_Integer)nonmov_pb);
+	set_int(L, "unmovable_regions", (lua_Integer)un_regions);
+	set_int(L, "pageblocks", (lua_Integer)ps->nr_pageblocks);
+	set_int(L, "regions", (lua_Integer)ps->nr_regions);
 	return 1;
 }
 
@@ -204,10 +289,14 @@ void lslab_open(lua_State *L, int methods)
 		{ "kmem_cache_alloc", l_kmem_cache_alloc },
 		{ "kmem_cache_free", l_kmem_cache_free },
 		{ "kmalloc", l_kmalloc },
+		{ "virt_to_page", l_virt_to_page },
 		{ "open_file", l_open_file },
 		{ "slabinfo", l_slabinfo },
 		{ "slab_caches", l_slab_caches },
 		{ "slab_stats", l_slab_stats },
+		{ "page_frag_alloc", l_page_frag_alloc },
+		{ "page_frag_free", l_page_frag_free },
+		{ "pageblock_spread", l_pageblock_spread },
 		{ NULL, NULL },
 	};
 

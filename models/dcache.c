@@ -9,6 +9,7 @@ struct dentry {
 	GList link;
 	uint32_t file;
 	uint16_t nid;
+	bool referenced;        /* DCACHE_REFERENCED: looked up again since the last prune */
 	slab_obj_t d, inode;
 };
 
@@ -70,8 +71,10 @@ int d_alloc_file(struct mm_ctx *ctx, struct machine *m, uint32_t file)
 		g_queue_push_tail_link(&d->node[e->nid].dentry_lru, &e->link);
 		return 1;
 	}
-	if (e)
+	if (e) {
+		e->referenced = true;
 		return 0;
+	}
 	e = g_new0(struct dentry, 1);
 
 	/* Held in the table at once: another thread may look the file up
@@ -104,17 +107,23 @@ unsigned long dcache_inodes(const struct machine *m, int nid)
 	return m->dcache ? m->dcache->node[nid].inode_lru.length + dcache_dentries(m, nid) : 0;
 }
 
-/* prune_dcache_sb(): the oldest dentries die; their inodes lose their
- * last reference and join the inode LRU. */
+/* prune_dcache_sb(): walk nr of the oldest dentries: a referenced one
+ * loses the flag and goes to the tail (dentry_lru_isolate's rotation), the
+ * others die and their inodes, unreferenced now, join the inode LRU. */
 static unsigned long prune_dcache_sb(struct mm_ctx *ctx, struct machine *m,
 				     struct dcache_node *n, unsigned long nr)
 {
 	unsigned long freed = 0;
 	GList *l;
 
-	while (freed < nr && (l = g_queue_pop_head_link(&n->dentry_lru))) {
+	while (nr-- && (l = g_queue_pop_head_link(&n->dentry_lru))) {
 		struct dentry *e = l->data;
 
+		if (e->referenced) {
+			e->referenced = false;
+			g_queue_push_tail_link(&n->dentry_lru, l);
+			continue;
+		}
 		kmem_cache_free(ctx, m, e->d);
 		e->d = SLAB_OBJ_NONE;
 		g_queue_push_tail_link(&n->inode_lru, &e->link);

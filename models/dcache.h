@@ -3,8 +3,9 @@
  * super_cache_scan, mm/shrinker.c do_shrink_slab).  One superblock: a
  * file's dentry and inode are made when it is first opened or read; the
  * dentry sits on its node's LRU, and when the shrinker prunes it, the
- * inode (no longer referenced) moves to the inode LRU, pruned in turn.
- * Not modelled: the DCACHE_REFERENCED second chance, negative dentries,
+ * inode (no longer referenced) moves to the inode LRU, pruned in turn; a
+ * dentry looked up again since the last pass is passed over once
+ * (DCACHE_REFERENCED).  Not modelled: negative dentries,
  * inodes that keep page-cache pages (the kernel would drop those). */
 #ifndef MMSIM_DCACHE_H
 #define MMSIM_DCACHE_H
@@ -15,9 +16,10 @@
 #define DEFAULT_SEEKS 2
 #define SHRINK_BATCH 128
 
-/* d_alloc() and iget() for file, on ctx's CPU, if the file has no dentry
- * yet: 1 if made, 0 if cached, -1 if the allocator refused (nothing is
- * kept then).  No-op (0) while the slab model is off. */
+/* A lookup of file on ctx's CPU: d_alloc() and iget() if the file has no
+ * dentry (a cached inode is reused), else the dentry is marked referenced.
+ * 1 if a dentry was made, 0 if cached, -1 if the allocator refused
+ * (nothing is kept then).  No-op (0) while the slab model is off. */
 int d_alloc_file(struct mm_ctx *ctx, struct machine *m, uint32_t file);
 /* shrink_slab() for node nid after reclaim scanned nr_scanned of
  * nr_eligible LRU pages: the super shrinker's share, 4 * nr_scanned /
@@ -26,8 +28,9 @@ int d_alloc_file(struct mm_ctx *ctx, struct machine *m, uint32_t file);
  * SHRINK_BATCH batches with the remainder deferred.  Objects freed. */
 unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid,
 			  unsigned long nr_scanned, unsigned long nr_eligible);
-/* super_cache_scan(): free up to nr_to_scan of node nid's unused dentries
- * and inodes, oldest first, split in proportion to their counts. */
+/* super_cache_scan(): walk nr_to_scan of node nid's unused dentries and
+ * inodes, oldest first, split in proportion to their counts; objects
+ * freed. */
 unsigned long super_cache_scan(struct mm_ctx *ctx, struct machine *m, int nid,
 			       unsigned long nr_to_scan);
 /* Dentries and inodes cached on node nid. */

@@ -4,6 +4,7 @@
 #include "dcache.h"
 #include "kvmalloc.h"
 #include "page_cache.h"
+#include "page_frag.h"
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
@@ -270,6 +271,7 @@ void machine_destroy(struct machine *m)
 	page_cache_destroy(m);
 	mm_free_all(m);
 	dcache_destroy(m);
+	page_frag_destroy(m);
 	slub_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);

@@ -209,12 +209,14 @@ static unsigned long active(struct machine *m, const char *cache)
 }
 
 /* 1000 files opened on CPU 0: 48 dentry slabs (21 per order-0 slab on 4
- * CPUs).  The shrinker prunes the 500 oldest dentries (files 0-499): the
- * 23 slabs of files 0-482 empty out on CPU 0's partial list (12 slabs at
- * most, cpu_partial_slabs): the first free in the 13th finds the list full
- * and moves it to the node, which keeps 5 (min_partial) and returns 7; 11
- * more wait on the CPU's list, and the slab of files 483-503 keeps its
- * survivors.  The inodes wait on the inode LRU until the next scan. */
+ * CPUs); file 7 is looked up again (referenced).  The shrinker walks the
+ * 500 oldest dentries: file 7's goes to the tail, the 499 others die.
+ * Slabs 1-22 (files 21-482) empty out on CPU 0's partial list (12 slabs
+ * at most, cpu_partial_slabs): the first free in the 13th slab finds the
+ * list full and moves it to the node, which keeps 5 empty ones
+ * (min_partial) and returns 6; slab 0, pinned by file 7, joins the node's
+ * list too, and slab 23 (files 483-503) keeps its survivors.  The inodes
+ * wait on the inode LRU until the next scan. */
 static void test_shrinker_frees_in_lru_order(void)
 {
 	struct machine *m = test_machine(256 * MiB, false);
@@ -227,22 +229,24 @@ static void test_shrinker_frees_in_lru_order(void)
 		g_assert_cmpint(d_alloc_file(&c0, m, f), ==, 1);
 	g_assert_cmpint(d_alloc_file(&c0, m, 7), ==, 0);
 	g_assert_cmpuint(nr_slabs(dc), ==, 48);
-	g_assert_cmpuint(super_cache_scan(&c0, m, 0, 500), ==, 500);
-	g_assert_cmpuint(active(m, "dentry"), ==, 500);
-	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 1000);
-	g_assert_cmpuint(dcache_dentries(m, 0), ==, 500);
-	g_assert_cmpuint(dcache_inodes(m, 0), ==, 1000);
-	g_assert_cmpuint(nr_slabs(dc), ==, 48 - 7);
-	/* The oldest file is looked up again: a new dentry, the cached inode. */
-	g_assert_cmpint(d_alloc_file(&c0, m, 0), ==, 1);
+	g_assert_cmpuint(super_cache_scan(&c0, m, 0, 500), ==, 499);
 	g_assert_cmpuint(active(m, "dentry"), ==, 501);
 	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 1000);
-	/* Next scan: 501 dentries, 499 unused inodes: 200 * 501 / 1000 = 100
-	 * dentries and 200 * 499 / 1000 = 99 inodes, the oldest. */
+	g_assert_cmpuint(dcache_dentries(m, 0), ==, 501);
+	g_assert_cmpuint(dcache_inodes(m, 0), ==, 1000);
+	g_assert_cmpuint(nr_slabs(dc), ==, 48 - 6);
+	/* File 0 is looked up again: a new dentry, the cached inode. */
+	g_assert_cmpint(d_alloc_file(&c0, m, 0), ==, 1);
+	g_assert_cmpuint(active(m, "dentry"), ==, 502);
+	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 1000);
+	/* Next scan: 502 dentries, 498 unused inodes: 200 * 502 / 1000 = 100
+	 * dentries (files 500-599) and 200 * 498 / 1000 = 99 inodes, the
+	 * oldest (files 1-100 but 7). */
 	g_assert_cmpuint(super_cache_scan(&c0, m, 0, 200), ==, 199);
-	g_assert_cmpuint(active(m, "dentry"), ==, 401);
+	g_assert_cmpuint(active(m, "dentry"), ==, 402);
 	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 901);
-	/* File 0's inode was in use again: kept; file 1's (oldest unused) went. */
+	/* File 7's dentry lives; file 1's inode went. */
+	g_assert_cmpint(d_alloc_file(&c0, m, 7), ==, 0);
 	g_assert_cmpint(d_alloc_file(&c0, m, 1), ==, 1);
 	g_assert_cmpuint(active(m, "ext4_inode_cache"), ==, 902);
 	assert_slub_ok(m);
