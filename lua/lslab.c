@@ -3,12 +3,24 @@
 #include "lmachine.h"
 
 #include "models/dcache.h"
+#include "models/fork.h"
 #include "models/page_frag.h"
 #include "models/pbstat.h"
 #include "models/slub.h"
 
 #include <glib.h>
 #include <lauxlib.h>
+
+const char *kernel_object_owner(struct machine *m, uint32_t owner)
+{
+	if (slab_owner(m, owner))
+		return "a slab page (kmem_cache_free of its last object frees it)";
+	if (owner == task_stack_owner())
+		return "a process's kernel stack (p:exit frees it)";
+	if (owner == page_frag_owner())
+		return "a network buffer block (m:page_frag_free of its last fragment frees it)";
+	return NULL;
+}
 
 static const char *const alloc_keys[] = { "cpu", "atomic", NULL };
 

@@ -5,7 +5,7 @@
 
 #include <glib.h>
 
-#define STACK_SOURCE 4          /* kernel allocation source id in owner words */
+#define STACK_SOURCE 0x0fe00000u  /* kernel allocation source id, apart from the CPU numbers kernel_noise uses */
 
 /* One object of each, then the VMAs and their anon_vma_chains. */
 static const char *const task_caches[] = {
@@ -18,6 +18,11 @@ struct task_kobjs {
 	slab_obj_t objs[NR_TASK_OBJS];
 	pfn_t stack[THREAD_SIZE_PAGES];
 };
+
+uint32_t task_stack_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, STACK_SOURCE);
+}
 
 static const char *task_cache(unsigned i)
 {
@@ -60,7 +65,7 @@ int copy_process_objects(struct mm_ctx *ctx, struct machine *m, struct task_kobj
 	/* alloc_thread_stack_node(): vmalloc'ed, zeroed order-0 pages. */
 	for (unsigned i = 0; i < THREAD_SIZE_PAGES; i++) {
 		k->stack[i] = __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0, nid,
-					    make_owner(OWNER_KIND_KERNEL, STACK_SOURCE), i);
+					    task_stack_owner(), i);
 		if (k->stack[i] == PFN_NONE)
 			goto fail;
 	}

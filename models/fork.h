@@ -21,6 +21,8 @@ struct task_kobjs;
 /* copy_process()'s objects on ctx's CPU and node: 0 and *out (NULL while
  * the slab model is off), or -1 if an allocation failed (nothing is held). */
 int copy_process_objects(struct mm_ctx *ctx, struct machine *m, struct task_kobjs **out);
+/* The owner word of kernel stack pages. */
+uint32_t task_stack_owner(void);
 /* do_exit(): the objects and the stack go back. */
 void free_task_objects(struct mm_ctx *ctx, struct machine *m, struct task_kobjs *k);
 

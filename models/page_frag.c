@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#define PAGE_FRAG_SOURCE 5      /* kernel allocation source id in owner words */
+#define PAGE_FRAG_SOURCE 0x0fe00001u  /* kernel allocation source id, apart from the CPU numbers kernel_noise uses */
 
 struct page_frag_cache {
 	pfn_t pfn;              /* PFN_NONE: no block */
@@ -43,6 +43,11 @@ unsigned long page_frag_blocks(const struct machine *m)
 	return m->page_frag ? g_hash_table_size(m->page_frag->refs) : 0;
 }
 
+uint32_t page_frag_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, PAGE_FRAG_SOURCE);
+}
+
 /* Drop one reference to the block at pfn; the last frees it. */
 static void frag_put(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 {
@@ -61,7 +66,7 @@ static void frag_put(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 static pfn_t page_frag_refill(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned *size)
 {
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
-	uint32_t owner = make_owner(OWNER_KIND_KERNEL, PAGE_FRAG_SOURCE);
+	uint32_t owner = page_frag_owner();
 	gfp_t high = (gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN | __GFP_NORETRY |
 		     __GFP_NOMEMALLOC;
 	pfn_t pfn = __alloc_pages(ctx, m, high, PAGE_FRAG_CACHE_MAX_ORDER, nid, owner, 0);

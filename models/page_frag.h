@@ -17,6 +17,8 @@
 pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_t gfp);
 /* page_frag_free(): 0, or -1 if pfn holds no fragment. */
 int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
+/* The owner word of fragment blocks. */
+uint32_t page_frag_owner(void);
 /* Blocks held by fragments or by a CPU's cache. */
 unsigned long page_frag_blocks(const struct machine *m);
 void page_frag_destroy(struct machine *m);

@@ -281,14 +281,16 @@ pfn_t obj_slab_pfn(struct machine *m, slab_obj_t obj)
 	return slab ? slab->pfn : PFN_NONE;
 }
 
+bool slab_owner(const struct machine *m, uint32_t owner)
+{
+	return m->slub && owner_kind(owner) == OWNER_KIND_KERNEL &&
+	       (owner & OWNER_ID_MASK) >= SLUB_SOURCE &&
+	       (owner & OWNER_ID_MASK) - SLUB_SOURCE < m->slub->caches->len;
+}
+
 bool pfn_is_slab(struct machine *m, pfn_t pfn)
 {
-	if (!m->slub || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
-		return false;
-	uint32_t owner = page_owner(m, pfn);
-
-	return owner_kind(owner) == OWNER_KIND_KERNEL && (owner & OWNER_ID_MASK) >= SLUB_SOURCE &&
-	       (owner & OWNER_ID_MASK) - SLUB_SOURCE < m->slub->caches->len;
+	return page_kind(&m->mm, pfn) == PG_KIND_ALLOC && slab_owner(m, page_owner(m, pfn));
 }
 
 static void add_partial(struct kmem_cache *s, struct slab *slab)

@@ -90,6 +90,8 @@ void kmem_cache_info(const struct kmem_cache *s, struct slabinfo *out);
 struct kmem_cache *kmem_cache_nth(struct machine *m, unsigned i);
 /* Whether pfn is the first page of a slab. */
 bool pfn_is_slab(struct machine *m, pfn_t pfn);
+/* Whether owner is the owner word of a cache's slab pages. */
+bool slab_owner(const struct machine *m, uint32_t owner);
 /* Slabs of every cache with fewer than permille/1000 of their objects in
  * use (pinned nearly empty), and all slabs. */
 void slab_sparse_count(struct machine *m, unsigned permille, unsigned long *sparse,
