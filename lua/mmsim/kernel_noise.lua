@@ -20,6 +20,7 @@
 local M = {}
 
 local KERNEL_OWNER = 3 << 28   -- owner kind KERNEL (models/mm_space.h)
+local NOISE_SOURCE = 1 << 16   -- + the CPU: apart from the models' source ids (kvmalloc's 2)
 
 local function pick(weights, r)
   local total = 0
@@ -56,7 +57,7 @@ function M.start(m, o)
         local pfn = m:alloc{
           order = pick(orders, math.random()),
           type = math.random() < recl and "reclaimable" or "unmovable",
-          owner = KERNEL_OWNER | cpu,
+          owner = KERNEL_OWNER | NOISE_SOURCE | cpu,
         }
         if pfn then
           stats.allocated = stats.allocated + 1
