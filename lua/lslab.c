@@ -209,9 +209,9 @@ static int l_slab_caches(lua_State *L)
 }
 
 /* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
- * frag_blocks =}: slabs of every cache, those with under 10% of their
- * objects in use, the dentries and inodes cached, the page fragment
- * blocks held. */
+ * frag_blocks =, xa_nodes =}: slabs of every cache, those with under 10%
+ * of their objects in use, the dentries and inodes cached, the page
+ * fragment blocks held, the page cache's xarray leaf nodes. */
 static int l_slab_stats(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -222,12 +222,13 @@ static int l_slab_stats(lua_State *L)
 		dentries += dcache_dentries(m, (int)n);
 		inodes += dcache_inodes(m, (int)n);
 	}
-	lua_createtable(L, 0, 5);
+	lua_createtable(L, 0, 6);
 	set_int(L, "slabs", (lua_Integer)total);
 	set_int(L, "sparse_slabs", (lua_Integer)sparse);
 	set_int(L, "dentries", (lua_Integer)dentries);
 	set_int(L, "inodes", (lua_Integer)inodes);
 	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));
+	set_int(L, "xa_nodes", (lua_Integer)xa_nodes(m));
 	return 1;
 }
 

@@ -21,6 +21,12 @@ struct dcache_node {
 struct dcache {
 	GHashTable *by_file;            /* file -> struct dentry */
 	struct dcache_node *node;
+	GHashTable *xa;                 /* file << 32 | chunk -> struct xa_leaf */
+};
+
+struct xa_leaf {
+	slab_obj_t node;
+	unsigned pages;
 };
 
 static struct dcache *dcache_get(struct machine *m)
@@ -29,6 +35,7 @@ static struct dcache *dcache_get(struct machine *m)
 		m->dcache = g_new0(struct dcache, 1);
 		m->dcache->by_file = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 		m->dcache->node = g_new0(struct dcache_node, m->nr_nodes);
+		m->dcache->xa = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 	}
 	return m->dcache;
 }
@@ -38,6 +45,7 @@ void dcache_destroy(struct machine *m)
 	if (!m->dcache)
 		return;
 	g_hash_table_destroy(m->dcache->by_file);
+	g_hash_table_destroy(m->dcache->xa);
 	g_free(m->dcache->node);
 	g_free(m->dcache);
 	m->dcache = NULL;
@@ -95,6 +103,67 @@ int d_alloc_file(struct mm_ctx *ctx, struct machine *m, uint32_t file)
 	e->nid = (uint16_t)pfn_zone(m, obj_slab_pfn(m, e->d))->node;
 	g_queue_push_tail_link(&d->node[e->nid].dentry_lru, &e->link);
 	return 1;
+}
+
+static uint64_t xa_key(uint32_t file, uint32_t index)
+{
+	return (uint64_t)file << 32 | index >> XA_CHUNK_SHIFT;
+}
+
+int xa_node_get(struct mm_ctx *ctx, struct machine *m, uint32_t file, uint32_t index)
+{
+	struct kmem_cache *s = kmem_cache_find(m, "radix_tree_node");
+
+	if (!s)
+		return 0;
+	GHashTable *xa = dcache_get(m)->xa;
+	uint64_t key = xa_key(file, index);
+	struct xa_leaf *leaf = g_hash_table_lookup(xa, &key);
+
+	if (!leaf) {
+		uint64_t *k = g_new(uint64_t, 1);
+
+		*k = key;
+		leaf = g_new0(struct xa_leaf, 1);
+		leaf->node = SLAB_OBJ_NONE;
+		/* In the table while the allocator runs: a page of the same
+		 * chunk cached meanwhile shares the node. */
+		g_hash_table_insert(xa, k, leaf);
+		leaf->pages++;
+		slab_obj_t node = kmem_cache_alloc(ctx, m, s, GFP_KERNEL);
+
+		leaf = g_hash_table_lookup(xa, &key);
+		if (node == SLAB_OBJ_NONE) {
+			if (!--leaf->pages)
+				g_hash_table_remove(xa, &key);
+			return -1;
+		}
+		leaf->node = node;
+		return 0;
+	}
+	leaf->pages++;
+	return 0;
+}
+
+void xa_node_put(struct mm_ctx *ctx, struct machine *m, uint32_t file, uint32_t index)
+{
+	if (!m->dcache)
+		return;
+	uint64_t key = xa_key(file, index);
+	struct xa_leaf *leaf = g_hash_table_lookup(m->dcache->xa, &key);
+
+	if (!leaf || --leaf->pages)
+		return;
+	slab_obj_t node = leaf->node;
+
+	g_hash_table_remove(m->dcache->xa, &key);
+	if (node != SLAB_OBJ_NONE)
+		kmem_cache_free(ctx, m, node);
+}
+
+unsigned long xa_nodes(const struct machine *m)
+{
+	return m->dcache ? g_hash_table_size(m->dcache->xa) : 0;
 }
 
 unsigned long dcache_dentries(const struct machine *m, int nid)

@@ -33,6 +33,17 @@ unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid,
  * freed. */
 unsigned long super_cache_scan(struct mm_ctx *ctx, struct machine *m, int nid,
 			       unsigned long nr_to_scan);
+/* The page cache's xarray reduced to its leaf nodes (lib/xarray.c
+ * xas_create, xas_delete_node): one radix_tree_node object per
+ * XA_CHUNK_SIZE consecutive indices of a file, made with the chunk's first
+ * cached page and freed with its last.  xa_node_get: 0, or -1 if the
+ * allocator refused (the page is not cached then); both no-ops while the
+ * slab model is off. */
+#define XA_CHUNK_SHIFT 6
+int xa_node_get(struct mm_ctx *ctx, struct machine *m, uint32_t file, uint32_t index);
+void xa_node_put(struct mm_ctx *ctx, struct machine *m, uint32_t file, uint32_t index);
+/* Leaf nodes alive. */
+unsigned long xa_nodes(const struct machine *m);
 /* Dentries and inodes cached on node nid. */
 unsigned long dcache_dentries(const struct machine *m, int nid);
 unsigned long dcache_inodes(const struct machine *m, int nid);

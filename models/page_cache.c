@@ -73,8 +73,13 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 	pfn_t pfn = __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE, 0, nid,
 				  make_owner(OWNER_KIND_FILE, file), index);
 
-	if (pfn != PFN_NONE)
-		lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	if (xa_node_get(ctx, m, file, index)) {
+		__free_pages(ctx, m, pfn);
+		return PFN_NONE;
+	}
+	lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
 	return pfn;
 }
 
@@ -137,6 +142,8 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
 	while (freed < nr && l->len) {
 		batch[n++] = lru_pop(l);
+		xa_node_put(ctx, m, page_owner(m, batch[n - 1]) & OWNER_ID_MASK,
+			    page_owner_offset(m, batch[n - 1]));
 		freed++;
 		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;
 		m->vm_events[direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD]++;

@@ -101,7 +101,7 @@ print(string.format("unmovable: %d pages in %d pageblocks (%.1f pages each), %d 
   sp.unmovable_pages / math.max(sp.unmovable_pageblocks, 1), sp.unmovable_regions, sp.regions))
 if slab then
   local st = m:slab_stats()
-  print(string.format("slab: %d slabs, %d under 10%% full; %d dentries, %d inodes cached; "
-    .. "%d network fragment blocks", st.slabs, st.sparse_slabs, st.dentries, st.inodes,
-    st.frag_blocks))
+  print(string.format("slab: %d slabs, %d under 10%% full; %d dentries, %d inodes, %d xarray "
+    .. "nodes cached; %d network fragment blocks", st.slabs, st.sparse_slabs, st.dentries,
+    st.inodes, st.xa_nodes, st.frag_blocks))
 end

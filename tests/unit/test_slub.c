@@ -5,6 +5,7 @@
  * and a CPU's partial list taking back the slab of an object it freed. */
 #include "helpers.h"
 #include "models/page_alloc.h"
+#include "models/page_cache.h"
 #include "models/dcache.h"
 #include "models/slub.h"
 
@@ -272,6 +273,29 @@ static void test_shrink_slab_defers_small_scans(void)
 	machine_destroy(m);
 }
 
+/* 130 pages of file 1 in the page cache: chunks 0-63, 64-127 and 128-129
+ * have a leaf node each, and the file's first page made its dentry and
+ * inode.  Reclaim takes the 64 oldest pages (chunk 0): its node goes;
+ * one more page (index 64) leaves chunk 1's node to its 63 others. */
+static void test_xa_nodes_follow_the_page_cache(void)
+{
+	struct machine *m = test_machine(256 * MiB, false);
+	struct mm_ctx c0 = mm_ctx_null(0);
+
+	kmem_cache_init(m);
+	for (uint32_t i = 0; i < 130; i++)
+		g_assert_cmpuint(page_cache_add(&c0, m, 0, 1, i), !=, PFN_NONE);
+	g_assert_cmpuint(xa_nodes(m), ==, 3);
+	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 3);
+	g_assert_cmpuint(active(m, "dentry"), ==, 1);
+	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 64, false), ==, 64);
+	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 2);
+	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 1, false), ==, 1);
+	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 2);
+	assert_slub_ok(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -283,5 +307,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/slub/migratetype_and_slabinfo", test_migratetype_and_slabinfo);
 	g_test_add_func("/slub/shrinker_frees_in_lru_order", test_shrinker_frees_in_lru_order);
 	g_test_add_func("/slub/shrink_slab_defers_small_scans", test_shrink_slab_defers_small_scans);
+	g_test_add_func("/slub/xa_nodes_follow_the_page_cache", test_xa_nodes_follow_the_page_cache);
 	return g_test_run();
 }
