@@ -87,6 +87,14 @@ struct lmachine *lmmsim_subject(lua_State *L);
  * machine method table at index methods. */
 void lkernel_open(lua_State *L, int methods);
 
+/* Register the slab model's methods (kmem_cache_*, kmalloc, open_file,
+ * slabinfo) in the machine method table at index methods. */
+void lslab_open(lua_State *L, int methods);
+/* What holds pages of owner word owner in the slab model (slab pages,
+ * kernel stacks, network buffer blocks), for m:free's refusal; NULL for
+ * none of them. */
+const char *kernel_object_owner(struct machine *m, uint32_t owner);
+
 /* Register m:process() in the machine method table at index methods. */
 void lproc_open(lua_State *L, int methods);
 

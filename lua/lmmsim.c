@@ -11,6 +11,7 @@
 #include "models/machine.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
+#include "models/slub.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
@@ -430,7 +431,7 @@ static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
 	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
 	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
 	case OWNER_KIND_HUGETLB: return "part of a gigantic page (m:free_gigantic frees it)";
-	default: return NULL;
+	default: return kernel_object_owner(m, owner);
 	}
 }
 
@@ -718,6 +719,7 @@ int luaopen_mmsim(lua_State *L)
 	lsim_open(L, -3, -1);
 	lproc_open(L, -1);
 	lkernel_open(L, -1);
+	lslab_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);

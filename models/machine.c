@@ -1,11 +1,14 @@
 #include "machine.h"
 #include "superpageblock.h"
 #include "buddy.h"
+#include "dcache.h"
 #include "kvmalloc.h"
 #include "page_cache.h"
+#include "page_frag.h"
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
+#include "slub.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -267,6 +270,9 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	dcache_destroy(m);
+	page_frag_destroy(m);
+	slub_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {

@@ -9,6 +9,7 @@
  * the kernel's maple tree tracks gaps, stays cheap.  Not modelled yet:
  * vm.max_map_count, the shared zero page (a read fault allocates a page as
  * a write fault does), stack guard gaps and address randomisation. */
+#include "fork.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
 
@@ -122,13 +123,20 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	if (reg->next_pid > OWNER_ID_MASK)
 		return NULL;
 	pid = reg->next_pid++;
+	struct task_kobjs *kobjs;
+
+	if (copy_process_objects(ctx, m, &kobjs))
+		return NULL;
 	pgd = __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0,
 			    (int)topology_cpu_to_node(&m->topo, ctx->cpu),
 			    make_owner(OWNER_KIND_PGTABLE, pid), pgtable_offset(PGTABLE_PGD, 0));
-	if (pgd == PFN_NONE)
+	if (pgd == PFN_NONE) {
+		free_task_objects(ctx, m, kobjs);
 		return NULL;
+	}
 	mm = g_new0(struct mm_struct, 1);
 	mm->m = m;
+	mm->kobjs = kobjs;
 	mm->pid = pid;
 	mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vm_area_struct));
 	mm->cpumask = g_new0(unsigned long, (m->nr_cpus + CPUMASK_WORD_BITS - 1) / CPUMASK_WORD_BITS);
@@ -145,6 +153,7 @@ static void mm_struct_free(struct mm_struct *mm)
 		free_table_tree(mm->pgd, PGTABLE_PGD);
 	g_array_free(mm->vmas, TRUE);
 	g_free(mm->cpumask);
+	g_free(mm->kobjs);
 	g_free(mm);
 }
 
@@ -409,6 +418,8 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	mm->nr_pgtables--;
 	g_tree_remove(mm->m->procs->by_pid, GUINT_TO_POINTER(mm->pid));
 	__free_pages(ctx, mm->m, pgd);
+	free_task_objects(ctx, mm->m, mm->kobjs);
+	mm->kobjs = NULL;
 	mm_struct_free(mm);
 }
 

@@ -84,6 +84,7 @@ struct mm_struct {
 	/* mm_cpumask: the CPUs that ran calls on this address space, whose
 	 * TLBs a migration must flush. */
 	unsigned long *cpumask;
+	struct task_kobjs *kobjs;   /* its kernel objects (models/fork.c), or NULL */
 };
 
 /* The machine's process table. */

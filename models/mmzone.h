@@ -223,6 +223,9 @@ struct machine {
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
+	struct slub *slub;                  /* slab caches, NULL until one is made (models/slub.c) */
+	struct dcache *dcache;              /* dentries and inodes (models/dcache.c) */
+	struct page_frag_state *page_frag;  /* network buffer fragments (models/page_frag.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 

@@ -4,6 +4,7 @@
 #include "models/gbyield.h"
 #include "models/machine.h"
 #include "models/procfs.h"
+#include "models/slub.h"
 #include "models/superpageblock.h"
 #include "sim/lockstat.h"
 
@@ -466,6 +467,10 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	write_file(rep, "pagetypeinfo", out);
 	proc_zoneinfo(m, out);
 	write_file(rep, "zoneinfo", out);
+	if (slub_enabled(m)) {
+		proc_slabinfo(m, out);
+		write_file(rep, "slabinfo", out);
+	}
 	g_string_free(out, TRUE);
 	write_memory_map(rep, m, s->now, &s->y, NULL);
 }
