@@ -4,6 +4,7 @@
 #include "kvmalloc.h"
 #include "page_cache.h"
 #include "mm_space.h"
+#include "numa_balancing.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
 #include "watermark.h"
@@ -26,6 +27,7 @@ void machine_params_default(struct machine_params *p)
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
 	p->compaction_proactiveness = 20;
+	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 }
 
@@ -223,6 +225,9 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->thp = p->thp;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
+	for (unsigned n = 0; n < MAX_NUMNODES; n++)
+		m->iw_table[n] = p->iw_table[n] ? p->iw_table[n] : 1;
+	m->numab = p->numab;
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
