@@ -1,8 +1,9 @@
 -- m:offline_memory under upstream and pcp_buddy: a process fills node 1,
 -- the top memory block goes offline with every page it held moved out,
 -- the process keeps all its pages, and the block comes back with
--- m:online_memory.  Bad input is refused with the numbers; under spb the
--- call is refused (the superpageblock array does not shrink yet).
+-- m:online_memory.  Bad input is refused with the numbers; pinned pages
+-- keep a block busy unless it is in ZONE_MOVABLE; under spb the call is
+-- refused (the superpageblock array does not shrink yet).
 local function fails(pattern, f, ...)
   local ok, err = pcall(f, ...)
   assert(not ok, "expected an error matching " .. pattern)
@@ -38,6 +39,27 @@ for _, policy in ipairs{ "upstream", "pcp_buddy" } do
   assert(m:info().managed_pages == managed)
   m:check_invariants()
 end
+
+-- Long-term pins make offline fail; ZONE_MOVABLE (movable_per_node), where
+-- the model, as the kernel, keeps no long-term pinned page, makes it
+-- reliable: with every anonymous page pinned, node 1's top block stays
+-- busy without it and goes offline with it.
+local function offline_pinned(movable)
+  local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "4G", "1G" },
+                           movable_per_node = movable, pinned_share = 1.0,
+                           memory_block_size = "128M" }
+  local p = m:process()
+  p:set_mempolicy{ policy = "bind", nodes = { 1 } }
+  p:touch(p:mmap("1G"), "1G")   -- fills node 1 until bind's ENOMEM
+  return m, m:offline_memory{ node = 1, size = "128M" }
+end
+local m1, r1, why1, info1 = offline_pinned(nil)
+assert(r1 == nil and why1 == "EBUSY" and info1.reason == "timeout" and info1.offlined == 0)
+assert(m1:page(info1.fail_pfn).pinned)
+m1:check_invariants()
+local m2, r2 = offline_pinned("512M")
+assert(r2 == 128 * 1048576)
+m2:check_invariants()
 
 local s = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "4G", "2G" },
                          policy = "spb", memory_block_size = "1G" }
