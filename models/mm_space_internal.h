@@ -1,9 +1,10 @@
 /* Data structures shared by the mm_space*.c files (not part of the API).
  *
  * Memory per process: a VMA is 40 bytes in a sorted array; a PTE table
- * (maps 2 MiB) is 2120 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
- * own frame and a count; PMD, PUD and PGD tables are 4104 bytes each (512
- * child pointers).  No per-page heap object exists.
+ * (maps 2 MiB) is 2128 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
+ * own frame, a count and a pointer to NUMA balancing's state (576 bytes,
+ * made when the scanner first marks the table); PMD, PUD and PGD tables
+ * are 4104 bytes each (512 child pointers).  No per-page heap object exists.
  *
  * Concurrency.  Simulated threads of one process may call into the same
  * mm_struct, and any call into the engine (mm_charge, an allocation, a
