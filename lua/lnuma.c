@@ -71,7 +71,8 @@ static int l_mbind(lua_State *L)
 		return luaL_error(L, "mbind: part of [%I, %I) is not mapped (EFAULT)", addr,
 				  addr + (lua_Integer)len);
 	default:
-		return luaL_error(L, "mbind: address %I is not page aligned (EINVAL)", addr);
+		return luaL_error(L, "mbind: [%I, +%I) is not a page-aligned range below 16 TiB "
+				  "(EINVAL)", addr, (lua_Integer)len);
 	}
 }
 
