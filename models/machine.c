@@ -6,6 +6,7 @@
 #include "page_cache.h"
 #include "page_frag.h"
 #include "mm_space.h"
+#include "numa_balancing.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
 #include "slub.h"
@@ -29,6 +30,7 @@ void machine_params_default(struct machine_params *p)
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
 	p->compaction_proactiveness = 20;
+	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 }
 
@@ -226,6 +228,9 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->thp = p->thp;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
+	for (unsigned n = 0; n < MAX_NUMNODES; n++)
+		m->iw_table[n] = p->iw_table[n] ? p->iw_table[n] : 1;
+	m->numab = p->numab;
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;

@@ -79,7 +79,7 @@ bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end)
 }
 
 /* __split_vma: vma i becomes [vm_start, addr) and [addr, vm_end). */
-static void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
+void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
 {
 	struct vm_area_struct tail = *vma_at(mm, i);
 
@@ -91,15 +91,16 @@ static void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
 }
 
 /* vma_merge: join each pair of neighbours in [lo, hi + 1] that touch and
- * have the same protection, as an anonymous mapping's VMAs merge. */
-static void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
+ * have the same protection and policy, as an anonymous mapping's VMAs merge. */
+void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
 {
 	if (mm->vmas->len < 2)
 		return;
 	for (unsigned i = MIN(hi + 1, mm->vmas->len - 1); i-- > lo;) {
 		struct vm_area_struct *a = vma_at(mm, i), *b = vma_at(mm, i + 1);
 
-		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot)
+		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot ||
+		    !mpol_equal(&a->policy, &b->policy))
 			continue;
 		a->vm_end = b->vm_end;
 		g_array_remove_index(mm->vmas, i + 1);
@@ -491,6 +492,10 @@ bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new
 	if (!pt || pt->pte[i] != old)
 		return false;
 	pt->pte[i] = new;
+	/* remove_migration_pte() maps the new page with the VMA's protection:
+	 * a NUMA mark is gone, the last node goes with the folio. */
+	if (pt->numa)
+		pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
 	return true;
 }
 
