@@ -55,11 +55,13 @@ void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *
 	uint64_t start = mm_now(ctx);
 
 	for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
-		pfn_t pfn = 0;
+		pfn_t from = 0, pfn;
 
-		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, pfn, &st)) != PFN_NONE) {
+		/* Superpageblocks may hand out a range below from: the scan
+		 * still never goes back. */
+		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, from, &st)) != PFN_NONE) {
 			g_array_append_val(got, pfn);
-			pfn += GIGANTIC_NR_PAGES;
+			from = MAX(from, pfn + GIGANTIC_NR_PAGES);
 		}
 	}
 	for (unsigned i = 0; i < got->len; i++)

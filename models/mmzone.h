@@ -193,6 +193,9 @@ struct pglist_data {
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;
 	bool kcompactd_wake;                /* woken: run kcompactd_do_work now */
+	/* kevacuate/<nid>, the superpageblock defrag queue
+	 * (superpageblock_defrag.c); NULL until pageblock_evacuate_init(). */
+	struct evacuate_wq *evacuate_wq;
 };
 
 struct machine {
@@ -220,6 +223,9 @@ struct machine {
 	bool *cpu_online;
 	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	/* The model's jiffies: simulated time when zone->lock of a zone with
+	 * superpageblocks was last taken (their defrag back-off reads it). */
+	uint64_t now_ns;
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
