@@ -1,7 +1,7 @@
 /* The superpageblock defrag worker (seed 004) and the contiguous
- * shortcuts (seed 005), hand-worked on one node of 6 GiB under policy spb:
- * ZONE_NORMAL is pfn 0x100000 to 0x180000, sb0 at 0x100000 and sb1 at
- * 0x140000.  Every free block is taken first as a movable filler with no
+ * shortcuts (seed 005), hand-worked on one node of 6 GiB (7 GiB for
+ * contiguous allocation) under policy spb: ZONE_NORMAL starts at pfn
+ * 0x100000, sb0 at 0x100000, sb1 at 0x140000 (sb2 at 0x180000).  Every free block is taken first as a movable filler with no
  * owner (not migratable), so only the pages a case frees or reads into
  * the page cache move; the watermarks are zeroed so the page cache fills
  * exactly the blocks freed for it.  The invariant and address-space
@@ -18,8 +18,11 @@
 #include "models/procfs.h"
 #include "models/superpageblock.h"
 
+#include <string.h>
+
 #define SB0 0x100000u
 #define SB1 0x140000u
+#define SB2 0x180000u
 #define PB(i) (SB0 + (i) * pageblock_nr_pages)
 #define FILE_ID 3u
 
@@ -105,6 +108,11 @@ static void file_pageblocks(struct machine *m, pfn_t lo, pfn_t hi, pfn_t src[2])
 		}
 	}
 	g_assert_cmpuint(k, ==, 2);
+}
+
+static bool on_list(const struct superpageblock *sb, const struct spb_list *l)
+{
+	return sb->on_list == l;
 }
 
 static uint16_t pbf(struct machine *m, pfn_t pfn)
@@ -327,11 +335,89 @@ static void test_backoff(void)
 	machine_destroy(m);
 }
 
+/* The debugfs superpageblocks file. */
+static bool debugfs_has(struct machine *m, const char *line)
+{
+	GString *out = g_string_new(NULL);
+	bool has;
+
+	proc_superpageblocks(m, out);
+	has = strstr(out->str, line) != NULL;
+	g_string_free(out, TRUE);
+	return has;
+}
+
+/* 1 GiB contiguous requests on 7 GiB (Normal: sb0 at 0x100000, sb1 at
+ * 0x140000, sb2 at 0x180000), the only content 1024 page-cache pages read
+ * into sb0.  Under spb, alloc_contig_pages asks the superpageblock lists
+ * first: the empty ones in list order (sb1, then sb2), each taken with no
+ * page migrated and moved to spb_isolated (debugfs: contig_alloc), then
+ * the clean ones emptiest first: sb0, its 1024 pages migrated out (to
+ * DMA32, the only zone with free memory left).  Under pcp_buddy the first
+ * request already takes sb0, the lowest range of the highest zone,
+ * migrating its pages.  Freeing a gigantic page puts its superpageblock
+ * back on spb_empty. */
+static void test_contig_spb_first(void)
+{
+	struct machine *m = defrag_machine(7 * GiB, POLICY_SPB);
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct zone *z = normal(m);
+	struct superpageblock *sb0 = &z->superpageblocks[0], *sb1 = &z->superpageblocks[1];
+	struct superpageblock *sb2 = &z->superpageblocks[2];
+	struct migrate_stats st = { 0 };
+	pfn_t pfn;
+
+	read_file(&ctx, m, 0, 1024);
+	g_assert_cmpuint(file_pages_in(m, SB0, SB1), ==, 1024);
+	g_assert_true(on_list(sb1, &z->spb_empty) && on_list(sb2, &z->spb_empty));
+	g_assert_cmpuint(z->spb_empty.head, ==, 1);
+
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB1);
+	g_assert_cmpuint(st.nr_succeeded, ==, 0);
+	g_assert_true(sb1->contig_allocated);
+	g_assert_true(on_list(sb1, &z->spb_isolated));
+	g_assert_true(debugfs_has(m, "  contig_alloc: 1\n"));
+	g_assert_true(debugfs_has(m, "  sb[1] pfn=0x140000: contig_allocated total=512\n"));
+	assert_all_ok(m);
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB2);
+	g_assert_cmpuint(st.nr_succeeded, ==, 0);
+	g_assert_true(debugfs_has(m, "  contig_alloc: 2\n"));
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB0);
+	g_assert_cmpuint(st.nr_succeeded, ==, 1024);
+	g_assert_true(sb0->contig_allocated);
+	g_assert_cmpuint(page_cache_pages(m, 0), ==, 1024);
+	g_assert_cmpuint(file_pages_in(m, 0x1000, SB0), ==, 1024);
+	assert_all_ok(m);
+
+	g_assert_cmpint(free_gigantic_folio(&ctx, m, SB1), ==, 0);
+	g_assert_false(sb1->contig_allocated);
+	g_assert_true(on_list(sb1, &z->spb_empty));
+	g_assert_true(debugfs_has(m, "  contig_alloc: 2\n"));
+	g_assert_cmpint(free_gigantic_folio(&ctx, m, SB2), ==, 0);
+	g_assert_cmpint(free_gigantic_folio(&ctx, m, SB0), ==, 0);
+	g_assert_cmpuint(z->spb_isolated.nr, ==, 0);
+	g_assert_false(debugfs_has(m, "contig_alloc"));
+	assert_all_ok(m);
+	machine_destroy(m);
+
+	m = defrag_machine(7 * GiB, POLICY_PCP_BUDDY);
+	st = (struct migrate_stats){ 0 };
+	read_file(&ctx, m, 0, 1024);
+	g_assert_cmpuint(file_pages_in(m, SB0, SB1), ==, 1024);
+	pfn = alloc_gigantic_folio(&ctx, m, 0, 0, &st);
+	g_assert_cmpuint(pfn, ==, SB0);
+	g_assert_cmpuint(st.nr_succeeded, ==, 1024);
+	assert_all_ok(m);
+	g_assert_cmpint(free_gigantic_folio(&ctx, m, pfn), ==, 0);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/spb-defrag/tainted-evacuated", test_tainted_evacuated);
 	g_test_add_func("/spb-defrag/clean-compacted", test_clean_compacted);
 	g_test_add_func("/spb-defrag/backoff", test_backoff);
+	g_test_add_func("/spb-contig/empty-then-evacuated", test_contig_spb_first);
 	return g_test_run();
 }
