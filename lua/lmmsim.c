@@ -116,7 +116,8 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
+	"gb_yield_attempt", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -256,6 +257,7 @@ static int l_machine(lua_State *L)
 	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
 				 .sample_interval = opts.sample_interval,
 				 .kswapd_interval = opts.kswapd_interval,
+				 .gb_yield_attempt = opts.gb_yield_attempt,
 				 .memory_block_size = block };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);

@@ -78,6 +78,9 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	if (lua_getfield(L, t, "kswapd_interval") != LUA_TNIL)
 		lm->kswapd_interval = check_time(L, -1, "kswapd_interval");
 	lua_pop(L, 1);
+	lua_getfield(L, t, "gb_yield_attempt");
+	lm->gb_yield_attempt = lua_toboolean(L, -1);
+	lua_pop(L, 1);
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
 	lua_pop(L, 1);

@@ -2,7 +2,7 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 
-pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid, pfn_t from,
+pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid,
 			   struct migrate_stats *stats)
 {
 	uint32_t owner = make_owner(OWNER_KIND_HUGETLB, 0);
@@ -12,8 +12,7 @@ pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid, pfn_t
 
 		if (nid >= 0 && n != (unsigned)nid)
 			continue;
-		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, from, owner,
-					 stats);
+		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, owner, stats);
 		if (pfn != PFN_NONE)
 			return pfn;
 	}

@@ -640,7 +640,7 @@ static bool contig_zone_allowed(const struct zone *zone, gfp_t gfp, int nid)
 }
 
 pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
-			 int nid, pfn_t from, uint32_t owner, struct migrate_stats *stats)
+			 int nid, uint32_t owner, struct migrate_stats *stats)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 
@@ -661,7 +661,6 @@ pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr
 
 		if (!contig_zone_allowed(zone, gfp, nid))
 			continue;
-		pfn = MAX(pfn, (uint64_t)from);
 		for (; pfn + nr_pages <= zone_end_pfn(zone); pfn += nr_pages) {
 			if (!pfn_range_valid_contig(m, zone, (pfn_t)pfn, nr_pages))
 				continue;

@@ -372,17 +372,17 @@ static void test_contig_spb_first(void)
 	g_assert_true(on_list(sb1, &z->spb_empty) && on_list(sb2, &z->spb_empty));
 	g_assert_cmpuint(z->spb_empty.head, ==, 1);
 
-	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB1);
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, &st), ==, SB1);
 	g_assert_cmpuint(st.nr_succeeded, ==, 0);
 	g_assert_true(sb1->contig_allocated);
 	g_assert_true(on_list(sb1, &z->spb_isolated));
 	g_assert_true(debugfs_has(m, "  contig_alloc: 1\n"));
 	g_assert_true(debugfs_has(m, "  sb[1] pfn=0x140000: contig_allocated total=512\n"));
 	assert_all_ok(m);
-	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB2);
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, &st), ==, SB2);
 	g_assert_cmpuint(st.nr_succeeded, ==, 0);
 	g_assert_true(debugfs_has(m, "  contig_alloc: 2\n"));
-	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, 0, &st), ==, SB0);
+	g_assert_cmpuint(alloc_gigantic_folio(&ctx, m, 0, &st), ==, SB0);
 	g_assert_cmpuint(st.nr_succeeded, ==, 1024);
 	g_assert_true(sb0->contig_allocated);
 	g_assert_cmpuint(page_cache_pages(m, 0), ==, 1024);
@@ -404,7 +404,7 @@ static void test_contig_spb_first(void)
 	st = (struct migrate_stats){ 0 };
 	read_file(&ctx, m, 0, 1024);
 	g_assert_cmpuint(file_pages_in(m, SB0, SB1), ==, 1024);
-	pfn = alloc_gigantic_folio(&ctx, m, 0, 0, &st);
+	pfn = alloc_gigantic_folio(&ctx, m, 0, &st);
 	g_assert_cmpuint(pfn, ==, SB0);
 	g_assert_cmpuint(st.nr_succeeded, ==, 1024);
 	assert_all_ok(m);
