@@ -13,8 +13,10 @@ pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid,
 		if (nid >= 0 && n != (unsigned)nid)
 			continue;
 		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, owner, stats);
-		if (pfn != PFN_NONE)
+		if (pfn != PFN_NONE) {
+			m->nr_gigantic++;
 			return pfn;
+		}
 	}
 	return PFN_NONE;
 }
@@ -32,5 +34,6 @@ int free_gigantic_folio(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 	if (!PageGigantic(m, pfn))
 		return -1;
 	free_contig_range(ctx, m, pfn, GIGANTIC_NR_PAGES);
+	m->nr_gigantic--;
 	return 0;
 }

@@ -226,6 +226,7 @@ struct machine {
 	/* The model's jiffies: simulated time when zone->lock of a zone with
 	 * superpageblocks was last taken (their defrag back-off reads it). */
 	uint64_t now_ns;
+	unsigned long nr_gigantic;          /* 1 GiB hugetlb pages held (models/hugetlb.c) */
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */

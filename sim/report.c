@@ -23,7 +23,7 @@ struct run_sample {
 	double thread_time;         /* engine_thread_time_ns */
 	double interval_share;      /* zone->lock wait share since the last row */
 	struct lock_sample lock[NR_LOCK_CLASSES];
-	unsigned long managed_pages, free_pages, pcp_pages;
+	unsigned long managed_pages, free_pages, pcp_pages, gigantic;
 	struct gb_yield y;
 	struct spb_counts spb;
 	struct gb_attempt attempt;  /* the end-of-run 1 GiB attempt, if made */
@@ -60,6 +60,7 @@ static double gb_total_regions(const struct run_sample *s) { return (double)s->y
 static double spb_empty(const struct run_sample *s) { return (double)s->spb.empty; }
 static double spb_clean(const struct run_sample *s) { return (double)s->spb.clean; }
 static double spb_tainted(const struct run_sample *s) { return (double)s->spb.tainted; }
+static double gigantic_pages(const struct run_sample *s) { return (double)s->gigantic; }
 static double gb_obtained(const struct run_sample *s) { return (double)s->attempt.obtained; }
 static double gb_obtain_migrated(const struct run_sample *s)
 {
@@ -118,6 +119,7 @@ static const struct figure figures[] = {
 	MACHINE("spb_empty", "gb_yield.spb_empty", spb_empty),
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
+	MACHINE("gigantic_pages", NULL, gigantic_pages),
 	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, true, .get = gb_obtained },
 	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, true, .get = gb_obtain_migrated },
 	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, false, .get = gb_obtain_time_s },
@@ -200,6 +202,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->managed_pages = machine_managed_pages(m);
 		s->free_pages = machine_free_pages(m);
 		s->pcp_pages = machine_pcp_pages(m);
+		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
 	}
@@ -229,6 +232,9 @@ static void sampler(struct mm_ctx *ctx, void *arg)
 	for (;;) {
 		engine_sleep(ctx, rep->interval_ns);
 		engine_settle(ctx);
+		/* The end-of-run attempt runs after timeseries.csv is closed. */
+		if (!rep->ts)
+			return;
 		sample(rep, rep->m, rep->e, &s);
 		write_row(rep, &s);
 		progress_update(&rep->progress, s.now, rep->target_ns, s.wall_s);
@@ -557,6 +563,7 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 		write_machine_files(rep, m, &s, vmstat->str);
 	}
 	results_ts_close(rep->ts);
+	rep->ts = NULL;
 	if (e)
 		write_engine_files(rep, m, e, &s, phases);
 	/* Last: every other figure and file describes the run itself. */
