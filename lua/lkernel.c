@@ -307,7 +307,7 @@ static int l_alloc_gigantic(lua_State *L)
 			return luaL_error(L, "alloc_gigantic: node %d does not exist", (int)node);
 	}
 	ctx = call_ctx(L, m, opts, &buf);
-	pfn = alloc_gigantic_folio(ctx, m, (int)node, 0, &st);
+	pfn = alloc_gigantic_folio(ctx, m, (int)node, &st);
 	if (pfn == PFN_NONE) {
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");

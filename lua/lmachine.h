@@ -48,6 +48,7 @@ struct lmachine {
 	uint64_t sample_interval;    /* ns between timeseries.csv rows, 0: none */
 	uint64_t kswapd_interval;    /* ns between kswapd's watermark checks, 0: none */
 	uint64_t memory_block_size;  /* hotplug unit (/sys/devices/system/memory/block_size_bytes) */
+	bool gb_yield_attempt;       /* measure the 1 GiB yield at the end of the run */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 

@@ -121,7 +121,7 @@ static const char *const machine_keys[] = {
 	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
-	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", NULL,
+	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -294,6 +294,7 @@ static int l_machine(lua_State *L)
 	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
 				 .sample_interval = opts.sample_interval,
 				 .kswapd_interval = opts.kswapd_interval,
+				 .gb_yield_attempt = opts.gb_yield_attempt,
 				 .memory_block_size = block };
 	luaL_setmetatable(L, MACHINE_MT);
 	lm->m = machine_create(&t, &p, &err);

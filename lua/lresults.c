@@ -140,7 +140,7 @@ int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted)
 	lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY);
 	results = table_tree(L);
 	int rc = report_close(rep, lm ? lm->m : NULL, lm ? lm->e : NULL, params, results,
-			      interrupted);
+			      interrupted, lm && lm->gb_yield_attempt);
 	rep = NULL;
 	results_json_free(results);
 	results_json_free(params);

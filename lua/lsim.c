@@ -6,6 +6,7 @@
 #include "models/compaction.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
+#include "models/superpageblock.h"
 #include "sim/lockstat.h"
 
 #include <glib.h>
@@ -76,6 +77,9 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	lm->kswapd_interval = 1000000;
 	if (lua_getfield(L, t, "kswapd_interval") != LUA_TNIL)
 		lm->kswapd_interval = check_time(L, -1, "kswapd_interval");
+	lua_pop(L, 1);
+	lua_getfield(L, t, "gb_yield_attempt");
+	lm->gb_yield_attempt = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
@@ -177,6 +181,24 @@ static void kcompactd(struct mm_ctx *ctx, void *arg)
 	}
 }
 
+/* kevacuate<N>, the worker of node N's superpageblock defrag queue
+ * (models/superpageblock_defrag.c; the kernel's kevacuate/<nid>
+ * workqueue, max_active 1): it runs the queued items one after the other,
+ * looking for new ones every kswapd interval (or every 1 ms). */
+static void kevacuate(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+	int nid = (int)topology_cpu_to_node(&lm->m->topo, ctx->cpu);
+	uint64_t poll = lm->kswapd_interval ? lm->kswapd_interval : 1000000;
+
+	for (;;) {
+		engine_sleep(ctx, poll);
+		engine_settle(ctx);
+		while (spb_defrag_run_one(ctx, lm->m, nid))
+			engine_settle(ctx);
+	}
+}
+
 static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 {
 	char *err = NULL;
@@ -195,7 +217,10 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
 	}
-	/* kswapd<N> and kcompactd<N> run on the node's first CPU. */
+	/* The late initcall of the defrag queues, before any thread runs. */
+	if (lm->m->policy == POLICY_SPB)
+		pageblock_evacuate_init(lm->m);
+	/* kswapd<N>, kcompactd<N> and kevacuate<N> run on the node's first CPU. */
 	for (unsigned cpu = 0; cpu < lm->m->nr_cpus; cpu++) {
 		unsigned nid = topology_cpu_to_node(&lm->m->topo, cpu);
 		char name[32];
@@ -208,6 +233,10 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		}
 		snprintf(name, sizeof(name), "kcompactd%u", nid);
 		engine_spawn_daemon(lm->e, cpu, name, kcompactd, lm);
+		if (lm->m->policy == POLICY_SPB) {
+			snprintf(name, sizeof(name), "kevacuate%u", nid);
+			engine_spawn_daemon(lm->e, cpu, name, kevacuate, lm);
+		}
 	}
 	lresults_start_sampling(lm);
 	return lm->e;

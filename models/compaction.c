@@ -3,8 +3,8 @@
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_alloc.h"
-#include "pbstat.h"  /* pbstat */
 #include "pcp.h"
+#include "superpageblock.h"
 #include "watermark.h"
 
 static inline pfn_t pageblock_start_pfn(pfn_t pfn)
@@ -339,10 +339,7 @@ static void compact_lock_zone(struct mm_ctx *ctx, struct compact_control *cc)
  * movable block with no owner (mark_allocated). */
 static void mark_isolated_block(struct machine *m, pfn_t pfn, unsigned order)
 {
-	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, MIGRATE_MOVABLE);
-	*block_word_a(&m->mm, pfn, order) = OWNER_NONE;
-	*block_word_b(&m->mm, pfn, order) = 0;
-	pbstat_alloc(m->pbstat, pfn, order, MIGRATE_MOVABLE);  /* pbstat */
+	prep_new_page(m, pfn, order, MIGRATE_MOVABLE, OWNER_NONE, 0);
 }
 
 /* isolate_freepages_block(): free blocks of [*start_pfn, end_pfn) onto
@@ -596,8 +593,7 @@ static bool skip_isolation_on_order(unsigned order, int target_order)
 	return order >= pageblock_order;
 }
 
-/* putback of every page isolated so far (the lru lock, per page). */
-static void putback_isolated(struct mm_ctx *ctx, struct compact_control *cc)
+void putback_isolated(struct mm_ctx *ctx, struct compact_control *cc)
 {
 	if (cc->migratepages->len)
 		mm_charge(ctx, COST_MIGRATE_ISOLATE, cc->migratepages->len);
@@ -616,6 +612,8 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 	unsigned long nr_scanned = 0, nr_isolated = 0, looked = 0;
 	pfn_t valid_page = PFN_NONE, next_skip_pfn = 0;
 	bool skip_on_failure = false, skip_updated = false;
+	/* A page that could hold movable data was seen and not isolated. */
+	bool movable_skipped = false;
 
 	cc->migrate_pfn = low_pfn;
 	/* Async direct compaction gives up an order-aligned block at its
@@ -688,6 +686,10 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 		}
 		continue;
 isolate_fail:
+		/* Every page not free and not isolated keeps PB_has_movable:
+		 * per-CPU list pages, compound and kernel (non-LRU) pages,
+		 * pinned pages. */
+		movable_skipped = true;
 		if (!skip_on_failure)
 			continue;
 		if (nr_isolated) {
@@ -708,6 +710,11 @@ isolate_abort:
 		if (!cc->no_set_skip_hint && valid_page != PFN_NONE && !skip_updated)
 			set_pageblock_skip(m, valid_page);
 		update_cached_migrate(cc, low_pfn);
+		/* A pageblock of free pages only: no movable page left in it
+		 * (valid_page: scanned from its start). */
+		if (!nr_isolated && !movable_skipped && valid_page != PFN_NONE &&
+		    zone_has_spb(cc->zone))
+			superpageblock_clear_has_movable(cc->zone, valid_page);
 	}
 	mm_charge(ctx, COST_PB_SCAN, looked);
 	cc->total_migrate_scanned += nr_scanned;

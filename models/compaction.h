@@ -143,5 +143,8 @@ void isolate_migratepages_range(struct mm_ctx *ctx, struct compact_control *cc, 
 pfn_t isolate_freepages_range(struct mm_ctx *ctx, struct compact_control *cc, pfn_t start,
 			      pfn_t end);
 void release_free_list(struct mm_ctx *ctx, struct compact_control *cc);
+/* putback_movable_pages() of every page on cc->migratepages, which it
+ * empties (the lru lock, per page). */
+void putback_isolated(struct mm_ctx *ctx, struct compact_control *cc);
 
 #endif

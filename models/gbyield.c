@@ -55,12 +55,10 @@ void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *
 	uint64_t start = mm_now(ctx);
 
 	for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
-		pfn_t pfn = 0;
+		pfn_t pfn;
 
-		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, pfn, &st)) != PFN_NONE) {
+		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, &st)) != PFN_NONE)
 			g_array_append_val(got, pfn);
-			pfn += GIGANTIC_NR_PAGES;
-		}
 	}
 	for (unsigned i = 0; i < got->len; i++)
 		free_gigantic_folio(ctx, m, g_array_index(got, pfn_t, i));

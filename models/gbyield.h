@@ -41,10 +41,9 @@ struct gb_yield {
 void gb_yield(struct machine *m, struct gb_yield *y);
 
 /* The 1GB yield measured: as many 1 GiB pages as alloc_gigantic_folio
- * gets, node by node, each node's ranges tried once from the lowest up
- * (what repeated alloc_contig_pages calls would try, without rescanning
- * ranges that already failed), then all given back.  The end state
- * differs from the start only by the pages migrated. */
+ * gets, node by node, each call scanning the node's ranges from the
+ * lowest up as the kernel's does (echo N > nr_hugepages), then all given
+ * back.  The end state differs from the start only by the pages migrated. */
 struct gb_attempt {
 	unsigned long obtained;
 	unsigned long pages_migrated;   /* for every range tried, taken or not */

@@ -2,7 +2,7 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 
-pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid, pfn_t from,
+pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid,
 			   struct migrate_stats *stats)
 {
 	uint32_t owner = make_owner(OWNER_KIND_HUGETLB, 0);
@@ -12,10 +12,11 @@ pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid, pfn_t
 
 		if (nid >= 0 && n != (unsigned)nid)
 			continue;
-		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, from, owner,
-					 stats);
-		if (pfn != PFN_NONE)
+		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, owner, stats);
+		if (pfn != PFN_NONE) {
+			m->nr_gigantic++;
 			return pfn;
+		}
 	}
 	return PFN_NONE;
 }
@@ -33,5 +34,6 @@ int free_gigantic_folio(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 	if (!PageGigantic(m, pfn))
 		return -1;
 	free_contig_range(ctx, m, pfn, GIGANTIC_NR_PAGES);
+	m->nr_gigantic--;
 	return 0;
 }

@@ -15,10 +15,9 @@
 
 struct migrate_stats;
 /* alloc_gigantic_folio(): a 1 GiB page on node nid (-1: each node in
- * turn), from the first range at or above from that alloc_contig_range
- * can take; PFN_NONE if none.  Migration counts are added to stats (may
- * be NULL). */
-pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid, pfn_t from,
+ * turn), from the first range alloc_contig_pages can take; PFN_NONE if
+ * none.  Migration counts are added to stats (may be NULL). */
+pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid,
 			   struct migrate_stats *stats);
 /* Whether pfn is the first page of a gigantic page. */
 bool PageGigantic(struct machine *m, pfn_t pfn);

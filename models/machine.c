@@ -278,6 +278,7 @@ void machine_destroy(struct machine *m)
 	dcache_destroy(m);
 	page_frag_destroy(m);
 	slub_destroy(m);
+	pageblock_evacuate_exit(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {

@@ -212,6 +212,9 @@ struct pglist_data {
 	 * one-second window's start (ns) and pages migrated to the node in it. */
 	uint64_t numab_window_start;
 	unsigned long numab_window_pages;
+	/* kevacuate/<nid>, the superpageblock defrag queue
+	 * (superpageblock_defrag.c); NULL until pageblock_evacuate_init(). */
+	struct evacuate_wq *evacuate_wq;
 };
 
 struct machine {
@@ -242,6 +245,10 @@ struct machine {
 	bool *cpu_online;
 	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */
 	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	/* The model's jiffies: simulated time when zone->lock of a zone with
+	 * superpageblocks was last taken (their defrag back-off reads it). */
+	uint64_t now_ns;
+	unsigned long nr_gigantic;          /* 1 GiB hugetlb pages held (models/hugetlb.c) */
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */

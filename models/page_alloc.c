@@ -211,10 +211,43 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 	return pfn;
 }
 
-/* __alloc_pages_direct_compact(): compact the request's zones, then try
- * the free lists; a stall is counted when some zone was compacted.  The
- * superpageblock shortcuts of 832e6bcd (spb_try_alloc_contig,
- * spb_evacuate_for_order) are not modelled: spb compacts like upstream. */
+/* The superpageblock shortcuts of __alloc_pages_direct_compact (832e6bcd):
+ * a movable request of pageblock order or more takes a range
+ * spb_try_alloc_contig finds; a non-movable one has a pageblock of its
+ * type evacuated and tries the free lists once.  The range comes back as
+ * alloc_contig_range's blocks, unprepared here for the caller's prep. */
+static pfn_t spb_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+				unsigned alloc_flags, const struct alloc_context *ac)
+{
+	for (unsigned i = 0; i < ac->nr_zones; i++) {
+		struct zone *zone = ac->zonelist[i];
+		pfn_t pfn;
+
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
+		    !zone_has_spb(zone))
+			continue;
+		if (order >= pageblock_order && ac->migratetype == MIGRATE_MOVABLE) {
+			pfn = spb_try_alloc_contig(ctx, zone, 1UL << order, gfp, OWNER_NONE, NULL);
+			if (pfn != PFN_NONE) {
+				pbstat_free(m->pbstat, pfn, order, (unsigned)ac->migratetype);  /* pbstat */
+				page_clear(&m->mm, pfn);
+				return pfn;
+			}
+		} else if (ac->migratetype == MIGRATE_UNMOVABLE ||
+			   ac->migratetype == MIGRATE_RECLAIMABLE) {
+			if (!spb_evacuate_for_order(ctx, zone, order, ac->migratetype))
+				continue;
+			pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+			if (pfn != PFN_NONE)
+				return pfn;
+		}
+	}
+	return PFN_NONE;
+}
+
+/* __alloc_pages_direct_compact(): the superpageblock shortcuts, then
+ * compact the request's zones and try the free lists; a stall is counted
+ * when some zone was compacted. */
 static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
 					  unsigned order, unsigned alloc_flags,
 					  const struct alloc_context *ac,
@@ -225,6 +258,12 @@ static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m,
 
 	if (!order)
 		return PFN_NONE;
+	pfn = spb_direct_compact(ctx, m, gfp, order, alloc_flags, ac);
+	if (pfn != PFN_NONE) {
+		*compact_result = COMPACT_SUCCESS;
+		m->vm_events[COMPACTSUCCESS]++;
+		return pfn;
+	}
 	*compact_result = try_to_compact_pages(ctx, m, gfp, order, alloc_flags, ac, prio);
 	if (*compact_result == COMPACT_SKIPPED)
 		return PFN_NONE;
@@ -344,6 +383,15 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 	}
 }
 
+void prep_new_page(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_t owner,
+		   uint32_t offset)
+{
+	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)mt);
+	*block_word_a(&m->mm, pfn, order) = owner;
+	*block_word_b(&m->mm, pfn, order) = offset;
+	pbstat_alloc(m->pbstat, pfn, order, (unsigned)mt);  /* pbstat */
+}
+
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset)
 {
@@ -398,11 +446,7 @@ pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
 		m->vm_events[ALLOC_FAIL]++;
 		return PFN_NONE;
 	}
-	/* prep_new_page(): the head records size, type and owner. */
-	page_set(&m->mm, pfn, PG_KIND_ALLOC, order, (unsigned)ac.migratetype);
-	*block_word_a(&m->mm, pfn, order) = owner;
-	*block_word_b(&m->mm, pfn, order) = offset;
-	pbstat_alloc(m->pbstat, pfn, order, (unsigned)ac.migratetype);  /* pbstat */
+	prep_new_page(m, pfn, order, ac.migratetype, owner, offset);
 	if (gfp & __GFP_ZERO)
 		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
 	return pfn;
@@ -505,11 +549,7 @@ static int __alloc_contig_migrate_range(struct mm_ctx *ctx, struct compact_contr
 		if (ret == -MM_ENOMEM)
 			break;
 	}
-	if (cc->migratepages->len) {
-		mm_charge(ctx, COST_MIGRATE_ISOLATE, cc->migratepages->len);   /* putback */
-		g_array_set_size(cc->migratepages, 0);
-		cc->nr_migratepages = 0;
-	}
+	putback_isolated(ctx, cc);
 	g_array_free(status, TRUE);
 	return ret < 0 ? ret : 0;
 }
@@ -565,13 +605,12 @@ int alloc_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t
 	}
 	cc.nr_freepages = 0;
 	for (pfn_t pfn = start; pfn < end; pfn += max_block) {
-		page_set(&m->mm, pfn, PG_KIND_ALLOC, MAX_PAGE_ORDER, (unsigned)mt);
-		*block_word_a(&m->mm, pfn, MAX_PAGE_ORDER) = owner;
-		*block_word_b(&m->mm, pfn, MAX_PAGE_ORDER) = (pfn - start) >> MAX_PAGE_ORDER;
-		pbstat_alloc(m->pbstat, pfn, MAX_PAGE_ORDER, (unsigned)mt);  /* pbstat */
+		prep_new_page(m, pfn, MAX_PAGE_ORDER, mt, owner, (pfn - start) >> MAX_PAGE_ORDER);
 	}
 done:
 	undo_isolate_page_range(ctx, m, start, end);
+	if (!ret)
+		superpageblock_contig_mark(ctx, m, start, end, true);
 out:
 	compact_control_free_lists(&cc);
 	if (ret && fail_pfn)
@@ -581,6 +620,7 @@ out:
 
 void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned long nr_pages)
 {
+	superpageblock_contig_mark(ctx, m, pfn, (pfn_t)(pfn + nr_pages), false);
 	for (pfn_t p = pfn; p < pfn + nr_pages; p += 1u << MAX_PAGE_ORDER)
 		__free_pages(ctx, m, p);
 }
@@ -606,20 +646,35 @@ static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t s
 	return true;
 }
 
+/* The node's own zones only (hugetlb's nodemask), highest first. */
+static bool contig_zone_allowed(const struct zone *zone, gfp_t gfp, int nid)
+{
+	return zone->node == (unsigned)nid && (int)zone->idx <= (int)gfp_zone(gfp) &&
+	       populated_zone(zone);
+}
+
 pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
-			 int nid, pfn_t from, uint32_t owner, struct migrate_stats *stats)
+			 int nid, uint32_t owner, struct migrate_stats *stats)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 
+	/* Superpageblocks first: their lists name the ranges worth trying. */
+	for (unsigned i = 0; i < pgdat->nr_zonelist; i++) {
+		struct zone *zone = pgdat->zonelist[i];
+		pfn_t pfn;
+
+		if (!contig_zone_allowed(zone, gfp, nid))
+			continue;
+		pfn = spb_try_alloc_contig(ctx, zone, nr_pages, gfp, owner, stats);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
 	for (unsigned i = 0; i < pgdat->nr_zonelist; i++) {
 		struct zone *zone = pgdat->zonelist[i];
 		uint64_t pfn = ((uint64_t)zone->zone_start_pfn + nr_pages - 1) & ~(uint64_t)(nr_pages - 1);
 
-		/* The node's own zones only (hugetlb's nodemask), highest first. */
-		if (zone->node != (unsigned)nid || (int)zone->idx > (int)gfp_zone(gfp) ||
-		    !populated_zone(zone))
+		if (!contig_zone_allowed(zone, gfp, nid))
 			continue;
-		pfn = MAX(pfn, (uint64_t)from);
 		for (; pfn + nr_pages <= zone_end_pfn(zone); pfn += nr_pages) {
 			if (!pfn_range_valid_contig(m, zone, (pfn_t)pfn, nr_pages))
 				continue;

@@ -46,6 +46,10 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
 			     uint32_t offset);
+/* prep_new_page(): the head of a block taken off the free lists records
+ * its size, type and owner. */
+void prep_new_page(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_t owner,
+		   uint32_t offset);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* __isolate_free_page(): take the free block of order at pfn off its list
@@ -68,13 +72,14 @@ struct migrate_stats;
 int alloc_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end, int mt,
 		       uint32_t owner, struct migrate_stats *stats, pfn_t *fail_pfn);
 void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigned long nr_pages);
-/* alloc_contig_pages(): the first naturally aligned range of nr_pages (a
- * power of two, MAX_PAGE_ORDER blocks or more) at or above from in node
- * nid's zones that gfp allows, highest zone first, that
- * alloc_contig_range can take; PFN_NONE if none.  from = 0 scans every
- * range, as the kernel does. */
+/* alloc_contig_pages(): with superpageblocks, first the ranges
+ * spb_try_alloc_contig picks in each allowed zone; then the first
+ * naturally aligned range of nr_pages (a power of two, MAX_PAGE_ORDER
+ * blocks or more) in node nid's zones that gfp allows, highest zone
+ * first, lowest address first, that alloc_contig_range can take; PFN_NONE
+ * if none. */
 pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
-			 int nid, pfn_t from, uint32_t owner, struct migrate_stats *stats);
+			 int nid, uint32_t owner, struct migrate_stats *stats);
 
 /* The owner record of the allocated block starting at pfn. */
 static inline uint32_t page_owner(struct machine *m, pfn_t pfn)

@@ -10,20 +10,25 @@
 
 #define PAGEVEC_SIZE 31
 
-/* A node's LRU: a ring of pfns, oldest at head. */
+/* A node's LRU: a ring of pfns, oldest at head.  Every page pushed gets
+ * the next sequence number; head_seq is the head's, so the page with
+ * sequence s sits s - head_seq places after the head. */
 struct lru {
 	pfn_t *ring;
 	unsigned long head, len, cap;
+	uint32_t head_seq;
 };
 
 struct page_cache {
 	struct lru *lru;    /* per node */
+	uint32_t *seq;      /* per frame: its sequence number, while on an LRU */
 };
 
 void page_cache_init(struct machine *m)
 {
 	m->page_cache = g_new0(struct page_cache, 1);
 	m->page_cache->lru = g_new0(struct lru, m->nr_nodes);
+	m->page_cache->seq = g_new0(uint32_t, m->mm.nr_frames);
 }
 
 void page_cache_destroy(struct machine *m)
@@ -33,11 +38,12 @@ void page_cache_destroy(struct machine *m)
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->page_cache->lru[n].ring);
 	g_free(m->page_cache->lru);
+	g_free(m->page_cache->seq);
 	g_free(m->page_cache);
 	m->page_cache = NULL;
 }
 
-static void lru_push(struct lru *l, pfn_t pfn)
+static void lru_push(struct page_cache *pc, struct lru *l, pfn_t pfn)
 {
 	if (l->len == l->cap) {
 		unsigned long cap = l->cap ? l->cap * 2 : 1024;
@@ -50,6 +56,7 @@ static void lru_push(struct lru *l, pfn_t pfn)
 		l->cap = cap;
 		l->head = 0;
 	}
+	pc->seq[pfn] = l->head_seq + (uint32_t)l->len;
 	l->ring[(l->head + l->len++) % l->cap] = pfn;
 }
 
@@ -59,6 +66,7 @@ static pfn_t lru_pop(struct lru *l)
 
 	l->head = (l->head + 1) % l->cap;
 	l->len--;
+	l->head_seq++;
 	return pfn;
 }
 
@@ -79,47 +87,57 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 		__free_pages(ctx, m, pfn);
 		return PFN_NONE;
 	}
-	lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
+	lru_push(m->page_cache, &m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
 	return pfn;
 }
 
-/* The ring slot holding pfn, or -1.  A linear search: the model keeps no
- * per-page link into the LRU. */
-static long lru_find(const struct lru *l, pfn_t pfn)
+/* The ring slot holding pfn, or -1: where its sequence number says, if it
+ * is there (a frame keeps a stale number after it left the LRU). */
+static long lru_find(const struct page_cache *pc, const struct lru *l, pfn_t pfn)
 {
-	for (unsigned long i = 0; i < l->len; i++)
-		if (l->ring[(l->head + i) % l->cap] == pfn)
-			return (long)((l->head + i) % l->cap);
-	return -1;
+	uint32_t off = pc->seq[pfn] - l->head_seq;
+	unsigned long slot;
+
+	if (off >= l->len)
+		return -1;
+	slot = (l->head + off) % l->cap;
+	return l->ring[slot] == pfn ? (long)slot : -1;
 }
 
 bool page_cache_on_lru(struct machine *m, pfn_t pfn)
 {
-	return m->page_cache && lru_find(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn) >= 0;
+	return m->page_cache &&
+	       lru_find(m->page_cache, &m->page_cache->lru[pfn_zone(m, pfn)->node], pfn) >= 0;
 }
 
 bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new)
 {
+	struct page_cache *pc = m->page_cache;
 	struct lru *from, *to;
 	long slot;
 
-	if (!m->page_cache)
+	if (!pc)
 		return false;
-	from = &m->page_cache->lru[pfn_zone(m, old)->node];
-	to = &m->page_cache->lru[pfn_zone(m, new)->node];
-	slot = lru_find(from, old);
+	from = &pc->lru[pfn_zone(m, old)->node];
+	to = &pc->lru[pfn_zone(m, new)->node];
+	slot = lru_find(pc, from, old);
 	if (slot < 0)
 		return false;
 	if (from == to) {
 		from->ring[slot] = new;
+		pc->seq[new] = pc->seq[old];
 		return true;
 	}
 	/* Close the gap, then the new node's LRU takes the page as a new one. */
 	for (unsigned long i = ((unsigned long)slot + from->cap - from->head) % from->cap;
-	     i + 1 < from->len; i++)
-		from->ring[(from->head + i) % from->cap] = from->ring[(from->head + i + 1) % from->cap];
+	     i + 1 < from->len; i++) {
+		pfn_t moved = from->ring[(from->head + i + 1) % from->cap];
+
+		from->ring[(from->head + i) % from->cap] = moved;
+		pc->seq[moved]--;
+	}
 	from->len--;
-	lru_push(to, new);
+	lru_push(pc, to, new);
 	return true;
 }
 

@@ -56,14 +56,25 @@ static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 	*w = (struct mm_work){ 0 };
 }
 
+/* The superpageblock defrag back-off reads the time under zone->lock. */
+static void zone_locked(struct mm_ctx *ctx, struct zone *zone)
+{
+	if (zone_has_spb(zone))
+		zone->machine->now_ns = mm_now(ctx);
+}
+
 void zone_lock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	spin_lock(ctx, &zone->lock, site);
+	zone_locked(ctx, zone);
 }
 
 bool zone_trylock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
-	return spin_trylock(ctx, &zone->lock, site);
+	if (!spin_trylock(ctx, &zone->lock, site))
+		return false;
+	zone_locked(ctx, zone);
+	return true;
 }
 
 bool rmqueue_bulk_lock(struct mm_ctx *ctx, struct zone *zone, unsigned alloc_flags)

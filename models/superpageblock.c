@@ -89,16 +89,57 @@ struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock 
 	return &zone->spb_lists[spb_get_category(sb)][sb_get_fullness(sb)];
 }
 
-/* spb_update_list(): always to the tail, which rotates a bucket. */
+bool spb_needs_defrag(const struct superpageblock *sb)
+{
+	uint64_t now = sb->zone->machine->now_ns;
+
+	/* Back-off: a pass that freed nothing is not repeated soon unless
+	 * a pageblock's worth of pages was freed since. */
+	if (sb->defrag_last_no_progress_ns &&
+	    now < sb->defrag_last_no_progress_ns + SPB_DEFRAG_NOOP_COOLDOWN_NS &&
+	    sb->nr_free_pages < sb->defrag_last_no_progress_pages + pageblock_nr_pages)
+		return false;
+	/* Tainted: keep the reserve of free pageblocks for non-movable claims. */
+	if (spb_get_category(sb) == SB_TAINTED)
+		return sb->nr_movable > 0 && sb->nr_free < SPB_TAINTED_RESERVE;
+	/* Clean: free pages scattered, with room inside to gather them. */
+	return sb->nr_free < 2 && sb->nr_free_pages >= SPB_DEFRAG_FREE_PAGES_TARGET;
+}
+
+bool spb_defrag_done(const struct superpageblock *sb)
+{
+	if (spb_get_category(sb) == SB_TAINTED)
+		return !sb->nr_movable || sb->nr_free >= SPB_TAINTED_RESERVE;
+	return sb->nr_free >= 2 || sb->nr_free_pages < SPB_DEFRAG_FREE_PAGES_TARGET;
+}
+
+/* spb_maybe_start_defrag(): queue sb on its node's kevacuate queue (the
+ * kernel's irq_work then queue_work), once at a time. */
+static void spb_maybe_start_defrag(struct superpageblock *sb)
+{
+	struct evacuate_wq *wq = sb->zone->machine->node_data[sb->zone->node].evacuate_wq;
+
+	if (!wq || sb->defrag_active || !spb_needs_defrag(sb))
+		return;
+	sb->defrag_active = true;
+	g_queue_push_tail(&wq->queue, spb_queue_key(sb));
+}
+
+/* spb_update_list(): always to the tail, which rotates a bucket; a
+ * superpageblock on a category list may need the defrag worker. */
 static void spb_update_list(struct superpageblock *sb)
 {
 	struct zone *zone = sb->zone;
+	struct spb_list *l;
 
 	if (sb->total_pageblocks == 0)
 		return;
 	spb_list_del(zone, sb);
-	spb_list_add_tail(zone, spb_target_list(zone, sb), sb);
+	l = spb_target_list(zone, sb);
+	spb_list_add_tail(zone, l, sb);
 	zone->work.spb_moves++;
+	if (l != &zone->spb_isolated && l != &zone->spb_empty)
+		spb_maybe_start_defrag(sb);
 }
 
 /* migratetype_to_has_bit(): 0 for types that leave no mark. */
@@ -216,6 +257,45 @@ static void mark_pageblock_used(struct zone *zone, pfn_t pfn, int mt)
 		superpageblock_pb_now_used(zone, pfn);
 	}
 	__spb_set_has_type(zone, pfn, mt);
+}
+
+void superpageblock_clear_has_movable(struct zone *zone, pfn_t pfn)
+{
+	struct memmap *mm = &zone->machine->mm;
+	pfn_t start = pfn & ~(pageblock_nr_pages - 1);
+
+	for (pfn_t p = start; p < start + pageblock_nr_pages; p++) {
+		if (!PageBuddy(mm, p))
+			continue;
+		if (page_order(mm, p) < pageblock_order &&
+		    get_pfnblock_migratetype(mm, p) == MIGRATE_MOVABLE)
+			return;
+		p += (1u << page_order(mm, p)) - 1;
+	}
+	/* Neither category nor fullness counts movable pageblocks: the
+	 * superpageblock stays on its list. */
+	__spb_clear_has_type(zone, start, MIGRATE_MOVABLE);
+}
+
+void superpageblock_contig_mark(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end,
+				bool allocated)
+{
+	struct zone *zone = pfn_zone(m, start);
+	uint64_t pfn = ((uint64_t)start + SUPERPAGEBLOCK_NR_PAGES - 1) &
+		       ~(uint64_t)(SUPERPAGEBLOCK_NR_PAGES - 1);
+
+	if (!zone_has_spb(zone) || end - start < SUPERPAGEBLOCK_NR_PAGES)
+		return;
+	zone_lock(ctx, zone, SITE_OTHER);
+	for (; pfn + SUPERPAGEBLOCK_NR_PAGES <= end; pfn += SUPERPAGEBLOCK_NR_PAGES) {
+		struct superpageblock *sb = pfn_to_superpageblock(zone, (pfn_t)pfn);
+
+		if (!sb)
+			continue;
+		sb->contig_allocated = allocated;
+		spb_update_list(sb);
+	}
+	zone_unlock(ctx, zone);
 }
 
 void init_pageblock_migratetype(struct zone *zone, pfn_t pfn, int mt)

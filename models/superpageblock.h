@@ -8,7 +8,10 @@
 #ifndef MMSIM_SUPERPAGEBLOCK_H
 #define MMSIM_SUPERPAGEBLOCK_H
 
+#include "mm_env.h"
 #include "mmzone.h"
+
+struct migrate_stats;
 
 #define SUPERPAGEBLOCK_NR_PAGEBLOCKS (SUPERPAGEBLOCK_NR_PAGES / pageblock_nr_pages)
 /* Movable work leaves this many free pageblocks of a tainted superpageblock
@@ -23,6 +26,13 @@ struct superpageblock {
 	uint16_t total_pageblocks;  /* slots inside the zone span */
 	bool contig_allocated;
 	unsigned long nr_free_pages;    /* pages on this superpageblock's free lists */
+	/* The defrag worker (superpageblock_defrag.c): queued or running,
+	 * where the last pass stopped, and the back-off after a pass that
+	 * freed no pageblock (time 0: none). */
+	bool defrag_active;
+	pfn_t defrag_cursor;
+	uint64_t defrag_last_no_progress_ns;
+	unsigned long defrag_last_no_progress_pages;
 	uint32_t list_next, list_prev;  /* the list link */
 	struct spb_list *on_list;       /* the zone list it is on, NULL if none */
 	pfn_t start_pfn;
@@ -117,6 +127,53 @@ void setup_superpageblocks(struct zone *zone);
 void free_superpageblocks(struct zone *zone);
 /* resize_zone_superpageblocks() (mm_init.c): after the zone span grew. */
 void resize_zone_superpageblocks(struct zone *zone);
+
+/* superpageblock_clear_has_movable(): compaction scanned the pageblock at
+ * pfn whole and found only free pages: it holds no movable page any more,
+ * unless a movable free fragment below pageblock order is still there. */
+void superpageblock_clear_has_movable(struct zone *zone, pfn_t pfn);
+/* superpageblock_contig_mark(): [start, end) was taken by (allocated) or
+ * is given back from a contiguous allocation: every superpageblock wholly
+ * inside it goes to (leaves) spb_isolated.  Takes zone->lock. */
+void superpageblock_contig_mark(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end,
+				bool allocated);
+
+/* ---- the defrag worker (seed 004) and the contiguous shortcuts (seed
+ * 005): superpageblock_defrag.c ---- */
+
+/* Seconds a pass that freed no pageblock holds off the next, unless
+ * pageblock_nr_pages more pages became free meanwhile. */
+#define SPB_DEFRAG_NOOP_COOLDOWN_NS (5ULL * 1000000000ULL)
+/* Clean superpageblocks are compacted only with a quarter of them free. */
+#define SPB_DEFRAG_FREE_PAGES_TARGET (SUPERPAGEBLOCK_NR_PAGES / 4)
+
+bool spb_needs_defrag(const struct superpageblock *sb);
+bool spb_defrag_done(const struct superpageblock *sb);
+/* pageblock_evacuate_init(): the late initcall making each node's
+ * kevacuate queue; until it runs no defrag is queued.  The engine calls it
+ * when it starts the workers; tests call it themselves. */
+void pageblock_evacuate_init(struct machine *m);
+void pageblock_evacuate_exit(struct machine *m);
+/* Whether node nid's queue holds work; spb_defrag_run_one(): the queue's
+ * first item, spb_defrag_work_fn() on it (false if none). */
+bool spb_defrag_pending(struct machine *m, int nid);
+bool spb_defrag_run_one(struct mm_ctx *ctx, struct machine *m, int nid);
+/* evacuate_pageblock(): move the movable pages of the pageblock at pfn
+ * out, to anywhere on the zone's node (force: even if it is labelled
+ * MOVABLE). */
+void evacuate_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, bool force);
+/* spb_try_alloc_contig(): nr_pages (pageblock_nr_pages or more, a power
+ * of two) taken with alloc_contig_range, as gfp's type, from at most
+ * SPB_CONTIG_MAX_CANDIDATES places the lists name as best (for 1 GiB:
+ * empty superpageblocks, then clean ones emptiest first), each tried
+ * twice, a failed one's superpageblock rotated to its list's tail; the
+ * first pfn or PFN_NONE.  Migration counts go to stats (may be NULL). */
+#define SPB_CONTIG_MAX_CANDIDATES 4
+pfn_t spb_try_alloc_contig(struct mm_ctx *ctx, struct zone *zone, unsigned long nr_pages,
+			   gfp_t gfp, uint32_t owner, struct migrate_stats *stats);
+/* spb_evacuate_for_order(): evacuate one pageblock labelled mt with
+ * movable pages in a tainted superpageblock holding mt; whether it did. */
+bool spb_evacuate_for_order(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt);
 
 /* Superpageblocks of the machine by state (all 0 without policy spb). */
 struct spb_counts {

@@ -64,4 +64,17 @@ struct spb_list *spb_target_list(struct zone *zone, const struct superpageblock 
 void spb_list_add_tail(struct zone *zone, struct spb_list *l, struct superpageblock *sb);
 void spb_list_del(struct zone *zone, struct superpageblock *sb);
 
+/* kevacuate/<nid>: superpageblocks waiting for the defrag worker, as
+ * spb_queue_key()s, first queued first run (max_active 1). */
+struct evacuate_wq {
+	GQueue queue;
+};
+
+/* A queued superpageblock by zone and first pfn, which stay valid when
+ * hotplug reallocates the array. */
+static inline gpointer spb_queue_key(const struct superpageblock *sb)
+{
+	return GSIZE_TO_POINTER(((gsize)sb->zone->idx << 32) | sb->start_pfn);
+}
+
 #endif

@@ -24,17 +24,18 @@ struct run_sample {
 	double thread_time;         /* engine_thread_time_ns */
 	double interval_share;      /* zone->lock wait share since the last row */
 	struct lock_sample lock[NR_LOCK_CLASSES];
-	unsigned long managed_pages, free_pages, pcp_pages;
 	/* Pages in use (managed, not free) on nodes 0 and 1, and NUMA
 	 * balancing's moves so far. */
 	unsigned long node_used[2], numa_pages_migrated;
+	unsigned long managed_pages, free_pages, pcp_pages, gigantic;
 	struct gb_yield y;
 	struct spb_counts spb;
+	struct gb_attempt attempt;  /* the end-of-run 1 GiB attempt, if made */
 };
 
 /* What a figure needs to exist: a summary without a machine or without
  * an engine leaves out the figures they would give. */
-enum figure_needs { NEEDS_RUN, NEEDS_MACHINE, NEEDS_ENGINE };
+enum figure_needs { NEEDS_RUN, NEEDS_MACHINE, NEEDS_ENGINE, NEEDS_ATTEMPT };
 
 /* One figure of a run: its timeseries.csv column and its summary key
  * (NULL where it is not in that file), read by get from the sample, or
@@ -66,6 +67,13 @@ static double gb_total_regions(const struct run_sample *s) { return (double)s->y
 static double spb_empty(const struct run_sample *s) { return (double)s->spb.empty; }
 static double spb_clean(const struct run_sample *s) { return (double)s->spb.clean; }
 static double spb_tainted(const struct run_sample *s) { return (double)s->spb.tainted; }
+static double gigantic_pages(const struct run_sample *s) { return (double)s->gigantic; }
+static double gb_obtained(const struct run_sample *s) { return (double)s->attempt.obtained; }
+static double gb_obtain_migrated(const struct run_sample *s)
+{
+	return (double)s->attempt.pages_migrated;
+}
+static double gb_obtain_time_s(const struct run_sample *s) { return (double)s->attempt.time_ns / 1e9; }
 static double acquisitions(const struct lock_sample *l) { return (double)l->st.hold.nr; }
 static double contentions(const struct lock_sample *l) { return (double)l->st.wait.nr; }
 static double con_bounces(const struct lock_sample *l) { return (double)l->st.con_bounces; }
@@ -121,6 +129,10 @@ static const struct figure figures[] = {
 	MACHINE("spb_empty", "gb_yield.spb_empty", spb_empty),
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
+	MACHINE("gigantic_pages", NULL, gigantic_pages),
+	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, true, .get = gb_obtained },
+	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, true, .get = gb_obtain_migrated },
+	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, false, .get = gb_obtain_time_s },
 };
 
 static double figure_value(const struct figure *f, const struct run_sample *s)
@@ -205,6 +217,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 				s->node_used[z->node] +=
 					z->managed_pages - zone_page_state(z, NR_FREE_PAGES);
 		s->numa_pages_migrated = m->vm_events[NUMA_PAGES_MIGRATED];
+		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
 	}
@@ -234,6 +247,9 @@ static void sampler(struct mm_ctx *ctx, void *arg)
 	for (;;) {
 		engine_sleep(ctx, rep->interval_ns);
 		engine_settle(ctx);
+		/* The end-of-run attempt runs after timeseries.csv is closed. */
+		if (!rep->ts)
+			return;
 		sample(rep, rep->m, rep->e, &s);
 		write_row(rep, &s);
 		progress_update(&rep->progress, s.now, rep->target_ns, s.wall_s);
@@ -403,13 +419,10 @@ void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 }
 
 /* vmstat.* from /proc/vmstat's text. */
-static void set_vmstat(struct results_json *j, struct machine *m)
+static void set_vmstat(struct results_json *j, const char *text)
 {
-	GString *s = g_string_new(NULL);
-	char **lines;
+	char **lines = g_strsplit(text, "\n", -1);
 
-	proc_vmstat(m, s);
-	lines = g_strsplit(s->str, "\n", -1);
 	for (char **l = lines; *l && **l; l++) {
 		char *sp = strchr(*l, ' ');
 		char *key;
@@ -422,11 +435,10 @@ static void set_vmstat(struct results_json *j, struct machine *m)
 		g_free(key);
 	}
 	g_strfreev(lines);
-	g_string_free(s, TRUE);
 }
 
 static void write_summary(const struct report *rep, struct machine *m,
-			  enum figure_needs have, const struct run_sample *s,
+			  enum figure_needs have, const struct run_sample *s, const char *vmstat,
 			  const struct results_json *params, const struct results_json *results,
 			  bool interrupted)
 {
@@ -460,8 +472,8 @@ static void write_summary(const struct report *rep, struct machine *m,
 			results_json_set_double(j, f->key, v);
 	}
 	results_json_set_tree(j, "results", results);
-	if (m)
-		set_vmstat(j, m);
+	if (vmstat)
+		set_vmstat(j, vmstat);
 	if (results_write_summary(rep->r, j, &err))
 		write_failed(err);
 	results_json_free(j);
@@ -469,11 +481,10 @@ static void write_summary(const struct report *rep, struct machine *m,
 
 /* The kernel's files and the memory map of machine m at the end. */
 static void write_machine_files(const struct report *rep, struct machine *m,
-				const struct run_sample *s)
+				const struct run_sample *s, const char *vmstat)
 {
-	GString *out = g_string_new(NULL);
+	GString *out = g_string_new(vmstat);
 
-	proc_vmstat(m, out);
 	write_file(rep, "vmstat", out);
 	proc_buddyinfo(m, out);
 	write_file(rep, "buddyinfo", out);
@@ -520,11 +531,43 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	g_string_free(out, TRUE);
 }
 
+struct gb_attempt_run {
+	struct engine *e;
+	struct machine *m;
+	struct gb_attempt *a;
+};
+
+static void gb_attempt_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct gb_attempt_run *r = arg;
+
+	gb_yield_attempt(ctx, r->m, r->a);
+	/* Threads the last run left parked stay so. */
+	engine_request_stop(r->e);
+}
+
+/* gb_yield_attempt on CPU 0 as a thread of e, after the run: false (and
+ * why on stderr) if the engine could not run it. */
+static bool run_gb_attempt(struct engine *e, struct machine *m, struct gb_attempt *a)
+{
+	struct gb_attempt_run r = { e, m, a };
+	char *err = NULL;
+
+	engine_spawn(e, 0, "gb_yield", gb_attempt_thread, &r, NULL);
+	if (engine_run(e, 0, &err) < 0) {
+		g_printerr("mmsim: the end-of-run 1 GiB attempt did not finish: %s\n", err);
+		g_free(err);
+		return false;
+	}
+	return true;
+}
+
 int report_close(struct report *rep, struct machine *m, struct engine *e,
 		 const struct results_json *params, const struct results_json *results,
-		 bool interrupted)
+		 bool interrupted, bool gb_attempt)
 {
 	enum figure_needs have = e ? NEEDS_ENGINE : m ? NEEDS_MACHINE : NEEDS_RUN;
+	GString *vmstat = m ? g_string_new(NULL) : NULL;
 	struct run_sample s;
 	bool phases;
 
@@ -534,12 +577,21 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 	phases = write_phases(rep);
 	if (e && rep->ts && s.now > rep->last_row_ns)
 		write_row(rep, &s);
-	write_summary(rep, m, have, &s, params, results, interrupted);
-	if (m)
-		write_machine_files(rep, m, &s);
+	if (m) {
+		proc_vmstat(m, vmstat);
+		write_machine_files(rep, m, &s, vmstat->str);
+	}
 	results_ts_close(rep->ts);
+	rep->ts = NULL;
 	if (e)
 		write_engine_files(rep, m, e, &s, phases);
+	/* Last: every other figure and file describes the run itself. */
+	if (gb_attempt && e && !interrupted && run_gb_attempt(e, m, &s.attempt))
+		have = NEEDS_ATTEMPT;
+	write_summary(rep, m, have, &s, vmstat ? vmstat->str : NULL, params, results,
+		      interrupted);
+	if (vmstat)
+		g_string_free(vmstat, TRUE);
 	g_printerr("mmsim: results in %s\n", results_dir(rep->r));
 	results_close(rep->r);
 	for (guint i = 0; i < rep->phases->len; i++)

@@ -42,11 +42,15 @@ void report_phase(struct report *rep, const char *name, uint64_t at_ns);
  * scenario's params.* and results.*, each a tree of its own), the
  * kernel-format files, phases.csv and the plots of machine m (NULL if the
  * script built none) and its engine e (NULL if it never ran); interrupted
- * adds "interrupted": true to the summary (a signal stopped the run).  0,
- * or -1 if a file could not be written (each was reported on stderr with
- * its path and the error). */
+ * adds "interrupted": true to the summary (a signal stopped the run).
+ * gb_attempt (with an engine, not interrupted): after all that, take as
+ * many 1 GiB pages as gb_yield_attempt gets on a thread of e and give them
+ * back, adding gb_yield.obtained, .obtain_migrated and .obtain_time_s to
+ * the summary (whose other figures and vmstat.* are from before).  0, or
+ * -1 if a file could not be written (each was reported on stderr with its
+ * path and the error). */
 int report_close(struct report *rep, struct machine *m, struct engine *e,
 		 const struct results_json *params, const struct results_json *results,
-		 bool interrupted);
+		 bool interrupted, bool gb_attempt);
 
 #endif

@@ -17,7 +17,10 @@
 # numbers (not the series), series the first other swept parameter
 # (series= for none).  A scenario may choose its own defaults with a line
 # "-- sweep-plot: SPEC"; --plot's settings take precedence.  Without --plot,
-# a missing column or a non-numeric x only skips the plot.
+# a missing column or a non-numeric x only skips the plot.  When there are at most 8
+# runs, DIR/sweep-gb_yield.png also draws each run's gb_movable_only
+# column of timeseries.csv over time, or with a line "-- sweep-timeseries:
+# COLUMN LABEL" in the scenario that column, into DIR/sweep-COLUMN.png.
 #
 # DIR defaults to results/sweep-<scenario>-<UTC timestamp>.  Rerun with the
 # same --out and arguments, a sweep skips the runs that finished (exit
@@ -332,8 +335,20 @@ else
 	fi
 fi
 
-# The 1GB yield of every run over time, when the runs sampled it and there
-# are few enough runs for the lines to stay readable.
+# A column of every run's timeseries.csv over time (by default the 1GB
+# yield; a scenario names another with a line "-- sweep-timeseries: COLUMN
+# LABEL"), when the runs sampled it and there are few enough runs for the
+# lines to stay readable.
+ts_spec=$(sed -n 's/^-- sweep-timeseries: *//p' "$scenario" | head -n 1)
+ts_col=${ts_spec%% *}
+ts_label=${ts_spec#* }
+if [ -z "$ts_spec" ] || [ "$ts_label" = "$ts_spec" ]; then
+	ts_col=gb_movable_only
+	ts_label='1 GiB regions free or movable-only'
+	ts_name=gb_yield
+else
+	ts_name=$ts_col
+fi
 ts_files=""
 ts_titles=""
 while IFS= read -r combo; do
@@ -342,12 +357,12 @@ while IFS= read -r combo; do
 done < "$out/jobs"
 first=$(echo $ts_files | cut -d' ' -f1)
 if [ "$(echo $ts_files | wc -w)" -le 8 ] && [ -s "$first" ] &&
-	head -1 "$first" | tr , '\n' | grep -qx gb_movable_only; then
-	tsfile=$out/sweep-gb_yield.$format
+	head -1 "$first" | tr , '\n' | grep -qx "$ts_col"; then
+	tsfile=$out/sweep-$ts_name.$format
 	if ! err=$(gnuplot -e "files=$(gpstr "$(echo $ts_files)"); titles=$(gpstr "$(echo $ts_titles)");
-			ycol='gb_movable_only'; ylabel='1 GiB regions free or movable-only';
+			ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
 			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format");
-			plot_title=$(gpstr "$name: 1 GiB regions free or movable-only over time")" \
+			plot_title=$(gpstr "$name: $ts_label over time")" \
 			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_timeseries.gp" 2>&1) || [ ! -s "$tsfile" ]; then
 		echo "sweep: warning: gnuplot failed on the runs' timeseries.csv:" >&2
 		echo "$err" >&2

@@ -28,6 +28,26 @@ static inline struct machine *test_machine(uint64_t mem, bool thp)
 	return m;
 }
 
+/* One node of mem bytes under policy, THP off, min_free_kbytes set. */
+static inline struct machine *policy_machine(uint64_t mem, enum mm_policy policy,
+					     int min_free_kbytes)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+	struct machine *m;
+
+	topology_uniform(&t, 1, 1, 4, mem);
+	machine_params_default(&p);
+	p.thp = false;
+	p.min_free_kbytes = min_free_kbytes;
+	p.policy = policy;
+	m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	g_assert_nonnull(m);
+	return m;
+}
+
 static inline void assert_invariants(struct machine *m)
 {
 	char *report = check_invariants(m);

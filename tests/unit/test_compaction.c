@@ -24,19 +24,7 @@
 
 static struct machine *small_machine(enum mm_policy policy)
 {
-	struct topology t;
-	struct machine_params p;
-	char *err = NULL;
-	struct machine *m;
-
-	topology_uniform(&t, 1, 1, 4, 1 * GiB);
-	machine_params_default(&p);
-	p.thp = false;
-	p.min_free_kbytes = 128;
-	p.policy = policy;
-	m = machine_create(&t, &p, &err);
-	g_assert_null(err);
-	return m;
+	return policy_machine(1 * GiB, policy, 128);
 }
 
 static struct zone *dma32(struct machine *m)

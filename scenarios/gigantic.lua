@@ -1,0 +1,81 @@
+-- Gigantic pages: how many 1 GiB pages a machine still gives after aging.
+--
+-- The machine ages as scenarios/aging.lua's does, with the same workloads
+-- (a reader streaming files into the page cache, slab-like kernel noise
+-- with some objects kept for good, a jemalloc application churning on the
+-- other CPUs); then the workloads stop and a thread asks for 1 GiB hugetlb
+-- pages one after the other (m:alloc_gigantic: alloc_contig_pages, with
+-- the superpageblock shortcuts under spb), node by node, until none is
+-- left, holding them. timeseries.csv's gigantic_pages column counts them
+-- over time; results.* give the count, the pages migrated and the time it
+-- took; they are all given back at the end.
+--
+--   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/gigantic.lua
+--
+-- draws one line per policy of the 1 GiB pages obtained over time
+-- (sweep-gigantic_pages.png). With -D gb_yield_attempt=true the run also
+-- measures gb_yield.obtained after giving them back.
+-- sweep-timeseries: gigantic_pages 1 GiB pages obtained
+-- sweep-plot: y=results.obtained
+local p = mmsim.params{
+  policy = "upstream",
+  sockets = 1,
+  cpus_per_socket = 8,
+  mem_per_node = "8G",
+  duration = "40ms",    -- aging
+  read_mib_s = 50000,   -- page cache read rate
+  noise_rate = 400,     -- kernel allocations per ms
+  churn_mib = 64,       -- jemalloc live set per thread
+  gb_yield_attempt = false,
+}
+local m = mmsim.machine{
+  sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
+  policy = p.policy, sample_interval = "1ms", gb_yield_attempt = p.gb_yield_attempt,
+}
+local info = m:info()
+local stop = mmsim.time(p.duration)
+local per_socket = info.cpus // p.sockets
+
+-- On each socket: the first CPU reads files, the second runs kernel noise,
+-- the rest run the jemalloc application.
+local churn, readers, noise = {}, {}, {}
+for s = 0, p.sockets - 1 do
+  local base = s * per_socket
+  readers[#readers + 1] = base
+  noise[#noise + 1] = base + 1
+  for c = base + 2, base + per_socket - 1 do churn[#churn + 1] = c end
+end
+
+require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
+  until_ns = stop })
+require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
+  long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
+  decay = "10ms", work = "20us", until_ns = stop })
+
+local got = { pages = {}, migrated = 0, start = 0, done = 0 }
+m:spawn{ cpu = 0, name = "hugetlb", fn = function()
+  mmsim.sleep(stop - mmsim.now())
+  got.start = mmsim.now()
+  for node = 0, info.nodes - 1 do
+    while true do
+      local pfn, st = m:alloc_gigantic{ node = node }
+      if not pfn then break end
+      got.pages[#got.pages + 1] = pfn
+      got.migrated = got.migrated + st.migrated
+    end
+  end
+  got.done = mmsim.now()
+  -- Held for a moment, so that the last sample shows them all.
+  mmsim.sleep("2ms")
+  for _, pfn in ipairs(got.pages) do m:free_gigantic(pfn) end
+end }
+m:run{ expected_end = stop }
+
+local y = m:gb_yield()
+mmsim.result("obtained", #got.pages)
+mmsim.result("migrated", got.migrated)
+mmsim.result("alloc_ms", (got.done - got.start) / 1e6)
+print(string.format("gigantic, %s, aged %s: %d 1 GiB pages obtained of %d regions, "
+  .. "%d pages migrated, %.1f ms", p.policy, p.duration, #got.pages, y.total_regions,
+  got.migrated, (got.done - got.start) / 1e6))
