@@ -250,6 +250,7 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	ret = fault_check(mm, addr, write);
 	if (ret == 0)
 		return 0;
+	mm->m->vm_events[PGFAULT]++;
 	mm_charge(ctx, COST_FAULT, 1);
 	if (ret < 0)
 		return ret;
