@@ -9,11 +9,16 @@
 #include "models/memory_hotplug.h"
 #include "models/migrate.h"
 #include "models/mm_space.h"
+#include "models/pcp.h"
 #include "models/procfs.h"
 #include "models/superpageblock.h"
+#include "models/watermark.h"
 
 #include <glib.h>
 #include <lauxlib.h>
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
 
 #define KVMALLOC_MT "mmsim.kvmalloc"
 
@@ -34,6 +39,8 @@ static int l_kvmalloc(lua_State *L)
 	bool noretry;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, (const char *const[]){ "size", "node", "noretry", "cpu", NULL },
+			 "kvmalloc");
 	ctx = call_ctx(L, m, 2, &buf);
 	lua_getfield(L, 2, "size");
 	uint64_t size = check_size(L, -1, "kvmalloc");
@@ -103,6 +110,8 @@ static int l_online_memory(lua_State *L)
 	uint64_t size, done = 0;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, (const char *const[]){ "node", "size", "cpu", NULL },
+			 "online_memory");
 	ctx = call_ctx(L, lm->m, 2, &buf);
 	lua_getfield(L, 2, "size");
 	size = check_size(L, -1, "online_memory");
@@ -332,6 +341,128 @@ static int l_free_gigantic(lua_State *L)
 	return 0;
 }
 
+static void set_watermark_boost_factor(struct machine *m, int v)
+{
+	m->watermark_boost_factor = v;
+}
+
+static void set_extfrag_threshold(struct machine *m, int v)
+{
+	m->extfrag_threshold = v;
+}
+
+/* The vm sysctls the model has: their ranges, as the kernel's vm tables
+ * set them, where struct machine keeps them, and their handlers. */
+static const struct sysctl_knob {
+	const char *name;
+	int min, max;
+	int min_nonzero;            /* values 1 to this - 1 are refused too */
+	size_t off;
+	void (*write)(struct machine *m, int v);
+} sysctls[] = {
+	{ "vm.compaction_proactiveness", 0, 100, 0,
+	  offsetof(struct machine, compaction_proactiveness),
+	  compaction_proactiveness_sysctl_handler },
+	{ "vm.extfrag_threshold", 0, 1000, 0, offsetof(struct machine, extfrag_threshold),
+	  set_extfrag_threshold },
+	{ "vm.min_free_kbytes", 0, INT_MAX, 0, offsetof(struct machine, min_free_kbytes),
+	  min_free_kbytes_sysctl_handler },
+	{ "vm.percpu_pagelist_high_fraction", 0, INT_MAX, MIN_PERCPU_PAGELIST_HIGH_FRACTION,
+	  offsetof(struct machine, percpu_pagelist_high_fraction),
+	  percpu_pagelist_high_fraction_sysctl_handler },
+	{ "vm.watermark_boost_factor", 0, INT_MAX, 0,
+	  offsetof(struct machine, watermark_boost_factor), set_watermark_boost_factor },
+	{ "vm.watermark_scale_factor", 1, 3000, 0, offsetof(struct machine, watermark_scale_factor),
+	  watermark_scale_factor_sysctl_handler },
+};
+
+static const struct sysctl_knob *find_sysctl(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(sysctls); i++)
+		if (!strcmp(sysctls[i].name, name))
+			return &sysctls[i];
+	return NULL;
+}
+
+/* Refuse value v of knob k, the message starting with label. */
+static void check_sysctl_value(lua_State *L, const struct sysctl_knob *k, lua_Integer v,
+			       const char *label)
+{
+	if (v >= k->min && v <= k->max && (v <= 0 || v >= k->min_nonzero))
+		return;
+	if (k->min_nonzero)
+		luaL_error(L, "%s %I: valid values %d and %d to %d", label, v, k->min,
+			   k->min_nonzero, k->max);
+	luaL_error(L, "%s %I: valid range %d to %d", label, v, k->min, k->max);
+}
+
+int sysctl_field(lua_State *L, int t, const char *field, int def)
+{
+	char *name = g_strconcat("vm.", field, NULL);
+	const struct sysctl_knob *k = find_sysctl(name);
+	lua_Integer v;
+
+	g_free(name);
+	v = opt_int_field(L, t, field, def);
+	lua_pushfstring(L, "field '%s' is", field);
+	check_sysctl_value(L, k, v, lua_tostring(L, -1));
+	lua_pop(L, 1);
+	return (int)v;
+}
+
+/* m:sysctl([{["vm.NAME"] = value, ...}]) -> {["vm.NAME"] = value, ...}:
+ * write the sysctls given, each through its handler as the kernel's
+ * proc_handler does (all are checked before any is written), and return
+ * every one's value. */
+static int l_sysctl(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	int v[G_N_ELEMENTS(sysctls)];
+	bool set[G_N_ELEMENTS(sysctls)] = { false };
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) {
+			bool str = lua_type(L, -2) == LUA_TSTRING;
+			const char *name = str ? lua_tostring(L, -2) : NULL;
+			const struct sysctl_knob *k = str ? find_sysctl(name) : NULL;
+			int isnum;
+			lua_Integer x = lua_tointegerx(L, -1, &isnum);
+
+			if (!k) {
+				GString *known = g_string_new(NULL);
+
+				for (size_t i = 0; i < G_N_ELEMENTS(sysctls); i++)
+					g_string_append_printf(known, "%s%s", i ? ", " : "",
+							       sysctls[i].name);
+				lua_pushfstring(L, "sysctl: unknown sysctl '%s' (known: %s)",
+						luaL_tolstring(L, -2, NULL), known->str);
+				g_string_free(known, TRUE);
+				return lua_error(L);
+			}
+			if (!isnum)
+				return luaL_error(L, "sysctl: %s must be an integer, got %s", name,
+						  luaL_tolstring(L, -1, NULL));
+			lua_pushfstring(L, "sysctl: %s =", name);
+			check_sysctl_value(L, k, x, lua_tostring(L, -1));
+			lua_pop(L, 1);
+			v[k - sysctls] = (int)x;
+			set[k - sysctls] = true;
+		}
+		/* A write from a thread happens at its safepoint, between sections. */
+		struct mm_ctx buf;
+
+		call_ctx(L, m, 0, &buf);
+		for (size_t i = 0; i < G_N_ELEMENTS(sysctls); i++)
+			if (set[i])
+				sysctls[i].write(m, v[i]);
+	}
+	lua_createtable(L, 0, G_N_ELEMENTS(sysctls));
+	for (size_t i = 0; i < G_N_ELEMENTS(sysctls); i++)
+		set_int(L, sysctls[i].name, *(const int *)((const char *)m + sysctls[i].off));
+	return 1;
+}
+
 void lkernel_open(lua_State *L, int methods)
 {
 	static const luaL_Reg machine_methods[] = {
@@ -345,6 +476,7 @@ void lkernel_open(lua_State *L, int methods)
 		{ "compact", l_compact },
 		{ "alloc_gigantic", l_alloc_gigantic },
 		{ "free_gigantic", l_free_gigantic },
+		{ "sysctl", l_sysctl },
 		{ NULL, NULL },
 	};
 	static const luaL_Reg area_methods[] = {

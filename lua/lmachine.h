@@ -49,6 +49,7 @@ struct lmachine {
 	uint64_t kswapd_interval;    /* ns between kswapd's watermark checks, 0: none */
 	uint64_t memory_block_size;  /* hotplug unit (/sys/devices/system/memory/block_size_bytes) */
 	bool gb_yield_attempt;       /* measure the 1 GiB yield at the end of the run */
+	uint64_t warmup_ns;          /* the warm-up of the last m:run that had one */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 
@@ -88,8 +89,12 @@ int opt_node_field(lua_State *L, struct machine *m, int t, const struct mm_ctx *
  * last one built; NULL if the script built none. */
 struct lmachine *lmmsim_subject(lua_State *L);
 
-/* Register m:kvmalloc, m:kvfree, m:superpageblocks, m:spb_stats in the
- * machine method table at index methods. */
+/* The vm sysctl `field` of the table at t (the name without "vm."),
+ * default def, refused outside the kernel's range as m:sysctl refuses it. */
+int sysctl_field(lua_State *L, int t, const char *field, int def);
+
+/* Register m:kvmalloc, m:kvfree, m:superpageblocks, m:spb_stats,
+ * m:sysctl... in the machine method table at index methods. */
 void lkernel_open(lua_State *L, int methods);
 
 /* Register the slab model's methods (kmem_cache_*, kmalloc, open_file,

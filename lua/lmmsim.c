@@ -124,7 +124,10 @@ static const char *const machine_keys[] = {
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt", NULL,
 };
 
-void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
+/* The same, the message naming the caller level up the stack (1: the
+ * Lua code calling the C function). */
+static void check_known_keys_at(lua_State *L, int t, const char *const *keys, const char *what,
+				int level)
 {
 	lua_pushnil(L);
 	while (lua_next(L, t)) {
@@ -141,13 +144,42 @@ void check_known_keys(lua_State *L, int t, const char *const *keys, const char *
 				g_string_append_printf(list, "%s%s", k == keys ? "" : ", ", *k);
 			const char *key = luaL_tolstring(L, -1, NULL);
 
-			luaL_where(L, 1);
+			luaL_where(L, level);
 			lua_pushfstring(L, "%s: unknown field '%s' (known: %s)", what, key, list->str);
 			g_string_free(list, TRUE);
 			lua_concat(L, 2);
 			lua_error(L);
 		}
 	}
+}
+
+void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
+{
+	check_known_keys_at(L, t, keys, what, 1);
+}
+
+/* mmsim.check_options(t, {"a", "b"}, what): the workload modules' check
+ * of their option tables, the one the API's calls make; the message
+ * names the line that called the module. */
+static int l_check_options(lua_State *L)
+{
+	const char **keys;
+	lua_Integer n;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	const char *what = luaL_checkstring(L, 3);
+	n = luaL_len(L, 2);
+	keys = lua_newuserdatauv(L, sizeof(*keys) * (size_t)(n + 1), 0);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_geti(L, 2, i);
+		keys[i - 1] = luaL_checkstring(L, -1);
+		/* The key list at index 2 keeps the strings alive. */
+		lua_pop(L, 1);
+	}
+	keys[n] = NULL;
+	check_known_keys_at(L, 1, keys, what, 2);
+	return 0;
 }
 
 /* mmsim.machine{preset = "2s-1t"} or an explicit topology. */
@@ -203,26 +235,20 @@ static int l_machine(lua_State *L)
 			t.movable_mem[n] = mov;
 	}
 	lua_pop(L, 1);
-	/* The sysctls' ranges, as the kernel's vm tables (mm/page_alloc.c) set them. */
+	/* The sysctls, with m:sysctl's ranges (the kernel's vm tables'). */
 	if (lua_getfield(L, 1, "min_free_kbytes") != LUA_TNIL)
-		p.min_free_kbytes = (int)opt_range_field(L, 1, "min_free_kbytes", 0, 0, INT_MAX);
+		p.min_free_kbytes = sysctl_field(L, 1, "min_free_kbytes", 0);
 	lua_pop(L, 1);
-	p.watermark_scale_factor = (int)opt_range_field(L, 1, "watermark_scale_factor",
-							p.watermark_scale_factor, 1, 3000);
-	p.watermark_boost_factor = (int)opt_range_field(L, 1, "watermark_boost_factor",
-							p.watermark_boost_factor, 0, INT_MAX);
+	p.watermark_scale_factor = sysctl_field(L, 1, "watermark_scale_factor",
+						p.watermark_scale_factor);
+	p.watermark_boost_factor = sysctl_field(L, 1, "watermark_boost_factor",
+						p.watermark_boost_factor);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
 	lua_pop(L, 1);
-	p.percpu_pagelist_high_fraction = (int)opt_range_field(L, 1,
-							       "percpu_pagelist_high_fraction",
-							       0, 0, INT_MAX);
-	/* The kernel refuses 1-7 (MIN_PERCPU_PAGELIST_HIGH_FRACTION is 8). */
-	if (p.percpu_pagelist_high_fraction > 0 && p.percpu_pagelist_high_fraction < 8)
-		return luaL_error(L, "field 'percpu_pagelist_high_fraction' is %d: valid values 0 "
-				  "and 8 to %d", p.percpu_pagelist_high_fraction, INT_MAX);
-	p.compaction_proactiveness = (int)opt_range_field(L, 1, "compaction_proactiveness",
-							  p.compaction_proactiveness, 0, 100);
+	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
+	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",
+						  p.compaction_proactiveness);
 	/* kernel.numa_balancing and its sysctls (kernel/sched/fair.c). */
 	if (lua_getfield(L, 1, "numa_balancing") != LUA_TNIL)
 		p.numab.enabled = lua_toboolean(L, -1);
@@ -501,6 +527,8 @@ static pfn_t check_freeable(lua_State *L, struct machine *m, lua_Integer pfn, co
 	return (pfn_t)pfn;
 }
 
+static const char *const cpu_keys[] = { "cpu", NULL };
+
 /* m:free(pfn [, {cpu=}]) */
 static int l_free(lua_State *L)
 {
@@ -508,8 +536,10 @@ static int l_free(lua_State *L)
 	lua_Integer pfn = luaL_checkinteger(L, 2);
 	struct mm_ctx buf, *ctx;
 
-	if (!lua_isnoneornil(L, 3))
+	if (!lua_isnoneornil(L, 3)) {
 		luaL_checktype(L, 3, LUA_TTABLE);
+		check_known_keys(L, 3, cpu_keys, "free");
+	}
 	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
 	if (__free_pages(ctx, m, check_freeable(L, m, pfn, "free")))
 		return luaL_error(L, "free: pfn %I is not the first page of an allocated block", pfn);
@@ -527,8 +557,10 @@ static int l_free_batch(lua_State *L)
 	unsigned nr = 0;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
-	if (!lua_isnoneornil(L, 3))
+	if (!lua_isnoneornil(L, 3)) {
 		luaL_checktype(L, 3, LUA_TTABLE);
+		check_known_keys(L, 3, cpu_keys, "free_batch");
+	}
 	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
 	lua_Integer n = luaL_len(L, 2);
 	for (lua_Integer i = 1; i <= n; i++) {
@@ -756,10 +788,12 @@ static int l_version(lua_State *L)
 
 static const luaL_Reg module_funcs[] = {
 	{ "machine", l_machine },
+	{ "check_options", l_check_options },
 	{ "version", l_version },
 	{ "params", lparams_declare },
 	{ "size", l_size },
 	{ "result", lresults_record },
+	{ "count_objects", lresults_count_objects },
 	{ "write_result_file", lresults_write_file },
 	{ NULL, NULL },
 };

@@ -166,7 +166,8 @@ int lresults_write_file(lua_State *L)
 {
 	static const char *const own[] = { "summary.json", "summary.csv", "timeseries.csv",
 					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
-					   "zoneinfo", "cpu_wait.csv", "slabinfo", NULL };
+					   "zoneinfo", "cpu_wait.csv", "slabinfo", "numastat",
+					   "superpageblocks", "phases.csv", NULL };
 	const char *name = luaL_checkstring(L, 1);
 	size_t len;
 	const char *text = luaL_checklstring(L, 2, &len);
@@ -175,7 +176,8 @@ int lresults_write_file(lua_State *L)
 	if (!file_name_ok(name) || g_str_has_suffix(name, ".tmp"))
 		return luaL_error(L, "mmsim.write_result_file: name '%s' must be letters, digits, "
 				  "'_', '-' and '.' (not first), not ending in .tmp", name);
-	bool taken = g_str_has_prefix(name, "memmap") || g_str_has_prefix(name, "memory_map");
+	bool taken = g_str_has_prefix(name, "memmap") || g_str_has_prefix(name, "memory_map") ||
+		     (g_str_has_prefix(name, "node") && g_str_has_suffix(name, "_vmstat"));
 
 	for (const char *const *o = own; *o; o++)
 		taken |= !strcmp(name, *o);
@@ -190,17 +192,19 @@ int lresults_write_file(lua_State *L)
 	return 0;
 }
 
-/* m:gb_yield([{attempt =, cpu =}]) -> {free_now=, movable_only=,
+/* m:gb_yield([{attempt =, cpu =, node =}]) -> {free_now=, movable_only=,
  * movable_obtainable=, total_regions= [, obtained=, pages_migrated=,
- * time_ns=]}: the estimate, then with attempt the measurement. */
+ * time_ns=]}: the estimate, then with attempt the measurement, of the
+ * machine or of node. */
 static int l_gb_yield(lua_State *L)
 {
-	static const char *const keys[] = { "attempt", "cpu", NULL };
+	static const char *const keys[] = { "attempt", "cpu", "node", NULL };
 	struct machine *m = check_machine(L, 1);
 	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
 	struct gb_attempt a;
 	struct gb_yield y;
 	bool attempt = false;
+	int node = -1;
 
 	if (opts) {
 		luaL_checktype(L, opts, LUA_TTABLE);
@@ -208,12 +212,15 @@ static int l_gb_yield(lua_State *L)
 		lua_getfield(L, opts, "attempt");
 		attempt = lua_toboolean(L, -1);
 		lua_pop(L, 1);
+		if (lua_getfield(L, opts, "node") != LUA_TNIL)
+			node = (int)opt_range_field(L, opts, "node", 0, 0, m->nr_nodes - 1);
+		lua_pop(L, 1);
 	}
-	gb_yield(m, &y);
+	gb_yield_node(m, node, &y);
 	if (attempt) {
 		struct mm_ctx buf, *ctx = call_ctx(L, m, opts, &buf);
 
-		gb_yield_attempt(ctx, m, &a);
+		gb_yield_attempt(ctx, m, node, &a);
 	}
 	lua_createtable(L, 0, 7);
 	if (attempt) {
@@ -265,6 +272,30 @@ static int l_snapshot_memory_map(lua_State *L)
 	return 0;
 }
 
+void lresults_phase(struct lmachine *lm, const char *name, uint64_t at_ns)
+{
+	if (rep)
+		report_phase(rep, lm->m, lm->e, name, at_ns);
+}
+
+bool lresults_since_phase(const char *name, enum lock_class_id cls, struct lock_stats *st,
+			  double *thread_time)
+{
+	return rep && report_since_phase(rep, name, cls, st, thread_time);
+}
+
+/* mmsim.count_objects(n): the workload did n more of its objects. */
+int lresults_count_objects(lua_State *L)
+{
+	lua_Integer n = luaL_checkinteger(L, 1);
+
+	if (n < 0)
+		return luaL_error(L, "mmsim.count_objects: %I is negative", n);
+	if (rep)
+		report_count_objects(rep, (uint64_t)n);
+	return 0;
+}
+
 /* m:phase(name) starts a phase at the caller's simulated time (a thread's
  * own, else the engine's clock), m:phase() ends the current one. */
 static int l_phase(lua_State *L)
@@ -274,8 +305,11 @@ static int l_phase(lua_State *L)
 	struct mm_ctx *ctx = lua_thread_ctx(L);
 	uint64_t now = ctx ? mm_now(ctx) : lm->e ? engine_clock(lm->e) : 0;
 
-	if (rep)
-		report_phase(rep, name, now);
+	/* The name is a key of summary.json: phases.NAME.* */
+	if (name && strchr(name, '.'))
+		return luaL_error(L, "phase: name '%s' must not hold a '.' (it names phases.%s.* "
+				  "in summary.json)", name, name);
+	lresults_phase(lm, name, now);
 	return 0;
 }
 

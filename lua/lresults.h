@@ -2,6 +2,8 @@
 #ifndef MMSIM_LRESULTS_H
 #define MMSIM_LRESULTS_H
 
+#include "sim/engine.h"
+
 #include <lua.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,6 +20,12 @@ void lresults_start_sampling(struct lmachine *lm);
 /* The simulated time the current m:run stops at (0: open-ended), for the
  * progress line. */
 void lresults_set_target(uint64_t until_ns);
+/* Start phase name (NULL: no phase) at at_ns (report_phase). */
+void lresults_phase(struct lmachine *lm, const char *name, uint64_t at_ns);
+/* The class figures at the start of the last span of phase name
+ * (report_since_phase); false if there was none. */
+bool lresults_since_phase(const char *name, enum lock_class_id cls, struct lock_stats *st,
+			  double *thread_time);
 /* Register m:gb_yield(), m:memory_map(), m:snapshot_memory_map() and m:phase() in the
  * machine method table at stack index methods. */
 void lresults_open(lua_State *L, int methods);
@@ -25,6 +33,8 @@ void lresults_open(lua_State *L, int methods);
  * and the plots for machine lm (NULL if the script built none);
  * interrupted marks the summary of a run a signal stopped. */
 int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted);
+/* mmsim.count_objects(n) */
+int lresults_count_objects(lua_State *L);
 /* mmsim.result(name, value) */
 int lresults_record(lua_State *L);
 /* mmsim.write_result_file(name, text) */

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <lauxlib.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* A simulated thread: a Lua coroutine run by an engine thread. */
@@ -290,15 +291,7 @@ static int l_spawn(lua_State *L)
 	struct engine *e;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
-	for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) {
-		bool known = false;
-
-		for (const char *const *k = keys; *k; k++)
-			known |= lua_type(L, -2) == LUA_TSTRING && !strcmp(*k, lua_tostring(L, -2));
-		if (!known)
-			return luaL_error(L, "spawn: unknown field '%s' (known: cpu, name, fn)",
-					  luaL_tolstring(L, -2, NULL));
-	}
+	check_known_keys(L, 2, keys, "spawn");
 	lua_getfield(L, 2, "cpu");
 	lua_Integer cpu = luaL_checkinteger(L, -1);
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
@@ -334,20 +327,63 @@ static int l_spawn(lua_State *L)
  * simulated thread must not run the engine again from inside it. */
 static bool running;
 
+/* engine_run to until: 0, or a Lua error (a thread's, an interruption,
+ * a deadlock). */
+static void run_to(lua_State *L, struct lmachine *lm, uint64_t until)
+{
+	char *err = NULL;
+	int rc;
+
+	running = true;
+	rc = engine_run(lm->e, until, &err);
+	running = false;
+	if (lm->thread_error) {
+		/* Raised once: a scenario that catches it may run on. */
+		lua_pushstring(L, lm->thread_error);
+		g_free(lm->thread_error);
+		lm->thread_error = NULL;
+		g_free(err);
+		lua_error(L);
+	}
+	if (rc > 0)
+		luaL_error(L, "run: interrupted at %I ns of simulated time",
+			   (lua_Integer)engine_clock(lm->e));
+	if (rc) {
+		luaL_where(L, 1);
+		lua_pushstring(L, err);
+		g_free(err);
+		lua_concat(L, 2);
+		lua_error(L);
+	}
+}
+
+/* Ends m:run's warm-up: a daemon, so that the run goes on as it would
+ * without one. */
+static void warmup_timer(struct mm_ctx *ctx, void *arg)
+{
+	struct lmachine *lm = arg;
+
+	engine_sleep(ctx, lm->warmup_ns);
+	engine_settle(ctx);
+	lresults_phase(lm, "measure", mm_now(ctx));
+}
+
 /* m:run() until every thread ends, m:run{until = T} or m:run{duration = D};
  * {expected_end = T} tells the progress line when an open-ended run
- * should end. */
+ * should end; {warmup = W} makes the first W of the run phase "warmup"
+ * and the rest phase "measure", the summary's headline window. */
 static int l_run(lua_State *L)
 {
+	static const char *const keys[] = { "until", "duration", "expected_end", "warmup", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
-	uint64_t until = 0, expected = 0;
-	char *err = NULL;
+	uint64_t until = 0, expected = 0, warmup = 0;
 
 	if (lua_thread_ctx(L) || running)
 		return luaL_error(L, "run: called from a simulated thread");
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
+		check_known_keys(L, 2, keys, "run");
 		if (lua_getfield(L, 2, "until") != LUA_TNIL)
 			until = check_time(L, -1, "run: until");
 		if (lua_getfield(L, 2, "duration") != LUA_TNIL) {
@@ -360,69 +396,149 @@ static int l_run(lua_State *L)
 		}
 		if (lua_getfield(L, 2, "expected_end") != LUA_TNIL)
 			expected = check_time(L, -1, "run: expected_end");
-		lua_pop(L, 3);
-		if (!until && !expected)
-			return luaL_error(L, "run: give 'until', 'duration' or 'expected_end' (or no "
-					  "table to run until every thread ends)");
+		if (lua_getfield(L, 2, "warmup") != LUA_TNIL)
+			warmup = check_time(L, -1, "run: warmup");
+		lua_pop(L, 4);
+		if (!until && !expected && !warmup)
+			return luaL_error(L, "run: give 'until', 'duration', 'expected_end' or "
+					  "'warmup' (or no table to run until every thread ends)");
+		if (warmup > (uint64_t)INT64_MAX - engine_clock(e))
+			return luaL_error(L, "run: warmup %I ns goes past the last simulated "
+					  "time, %I ns", (lua_Integer)warmup,
+					  (lua_Integer)INT64_MAX);
+		if (warmup && until && engine_clock(e) + warmup >= until)
+			return luaL_error(L, "run: the warmup (%I ns) leaves nothing of the run to "
+					  "measure (it ends at %I ns)", (lua_Integer)warmup,
+					  (lua_Integer)until);
 	}
 	lresults_set_target(until ? until : expected);
-	running = true;
-	int rc = engine_run(e, until, &err);
-	running = false;
-	if (lm->thread_error) {
-		/* Raised once: a scenario that catches it may run on. */
-		lua_pushstring(L, lm->thread_error);
-		g_free(lm->thread_error);
-		lm->thread_error = NULL;
-		g_free(err);
-		return lua_error(L);
+	if (warmup) {
+		lresults_phase(lm, "warmup", engine_clock(e));
+		lm->warmup_ns = warmup;
+		engine_spawn_daemon(e, 0, "warmup", warmup_timer, lm);
 	}
-	if (rc > 0)
-		return luaL_error(L, "run: interrupted at %I ns of simulated time",
-				  (lua_Integer)engine_clock(e));
-	if (rc) {
-		luaL_where(L, 1);
-		lua_pushstring(L, err);
-		g_free(err);
-		lua_concat(L, 2);
-		return lua_error(L);
-	}
+	run_to(L, lm, until);
 	lua_pushinteger(L, (lua_Integer)engine_clock(e));
 	return 1;
 }
 
-static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_class_id cls)
+/* The fields of m:lock_stats()'s class tables that are counters, and
+ * where struct lock_stats keeps them. */
+static const struct { const char *name; size_t off; } lock_counters[] = {
+	{ "acquisitions", offsetof(struct lock_stats, hold.nr) },
+	{ "contentions", offsetof(struct lock_stats, wait.nr) },
+	{ "con_bounces", offsetof(struct lock_stats, con_bounces) },
+	{ "acq_bounces", offsetof(struct lock_stats, acq_bounces) },
+	{ "wait_ns_total", offsetof(struct lock_stats, wait.total) },
+	{ "hold_ns_total", offsetof(struct lock_stats, hold.total) },
+};
+
+static uint64_t lock_counter(const struct lock_stats *s, size_t i)
+{
+	return *(const uint64_t *)((const char *)s + lock_counters[i].off);
+}
+
+/* The class table of cls: since (NULL: the whole run) is the class
+ * figures and thread time a delta starts from; a delta has no minima or
+ * maxima, which cannot be taken apart. */
+static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_class_id cls,
+			    const struct lock_stats *since, double since_time)
 {
 	struct lock_stats s;
+	double time = engine_thread_time_ns(e) - since_time;
 
 	engine_class_stats(e, cls, &s);
 	lua_createtable(L, 0, 12);
-	set_int(L, "acquisitions", (lua_Integer)s.hold.nr);
-	set_int(L, "contentions", (lua_Integer)s.wait.nr);
-	set_int(L, "con_bounces", (lua_Integer)s.con_bounces);
-	set_int(L, "acq_bounces", (lua_Integer)s.acq_bounces);
-	set_int(L, "wait_ns_total", (lua_Integer)s.wait.total);
-	set_int(L, "wait_ns_min", (lua_Integer)s.wait.min);
-	set_int(L, "wait_ns_max", (lua_Integer)s.wait.max);
-	set_int(L, "hold_ns_total", (lua_Integer)s.hold.total);
-	set_int(L, "hold_ns_min", (lua_Integer)s.hold.min);
-	set_int(L, "hold_ns_max", (lua_Integer)s.hold.max);
-	set_num(L, "wait_share", engine_wait_share(e, cls));
+	for (size_t i = 0; i < G_N_ELEMENTS(lock_counters); i++) {
+		uint64_t v = lock_counter(&s, i) - (since ? lock_counter(since, i) : 0);
+
+		set_int(L, lock_counters[i].name, (lua_Integer)v);
+	}
+	if (!since) {
+		set_int(L, "wait_ns_min", (lua_Integer)s.wait.min);
+		set_int(L, "wait_ns_max", (lua_Integer)s.wait.max);
+		set_int(L, "hold_ns_min", (lua_Integer)s.hold.min);
+		set_int(L, "hold_ns_max", (lua_Integer)s.hold.max);
+	}
+	uint64_t wait = s.wait.total - (since ? since->wait.total : 0);
+
+	set_num(L, "wait_share", time > 0 ? (double)wait / time : 0);
 }
 
-/* m:lock_stats() -> {zone = {...}, pcp = {...}, thread_time_ns =, threads =} */
+static const char *const class_keys[NR_LOCK_CLASSES] = { "zone", "pcp" };
+
+#define SINCE_USAGE "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
+
+/* The figures of an earlier m:lock_stats() result at index t. */
+static void since_table(lua_State *L, int t, struct lock_stats *st, double *time)
+{
+	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
+		memset(&st[c], 0, sizeof(st[c]));
+		/* A delta's thread time would not be the run's. */
+		if (lua_getfield(L, t, class_keys[c]) != LUA_TTABLE ||
+		    lua_getfield(L, -1, "wait_ns_max") == LUA_TNIL)
+			luaL_error(L, SINCE_USAGE " (a result without 'since', with its '%s' "
+				   "table)", class_keys[c]);
+		lua_pop(L, 1);
+		for (size_t i = 0; i < G_N_ELEMENTS(lock_counters); i++) {
+			int isnum;
+			lua_Integer v = (lua_getfield(L, -1, lock_counters[i].name),
+					 lua_tointegerx(L, -1, &isnum));
+
+			if (!isnum || v < 0)
+				luaL_error(L, SINCE_USAGE " ('%s.%s' is not a count)",
+					   class_keys[c], lock_counters[i].name);
+			*(uint64_t *)((char *)&st[c] + lock_counters[i].off) = (uint64_t)v;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	if (lua_getfield(L, t, "thread_time_ns") != LUA_TNUMBER)
+		luaL_error(L, SINCE_USAGE " (no 'thread_time_ns')");
+	*time = lua_tonumber(L, -1);
+	lua_pop(L, 1);
+}
+
+/* m:lock_stats([{since =}]) -> {zone = {...}, pcp = {...}, thread_time_ns =,
+ * threads =, time_ns =}: the whole run's figures, or the counters and
+ * shares since an earlier result or the start of a phase's last span. */
 static int l_lock_stats(lua_State *L)
 {
+	static const char *const keys[] = { "since", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
+	struct lock_stats since[NR_LOCK_CLASSES];
+	double since_time = 0;
+	bool delta = false;
 
-	lua_createtable(L, 0, 4);
-	push_lock_stats(L, e, LOCK_CLASS_ZONE);
-	lua_setfield(L, -2, "zone");
-	push_lock_stats(L, e, LOCK_CLASS_PCP);
-	lua_setfield(L, -2, "pcp");
-	set_num(L, "thread_time_ns", engine_thread_time_ns(e));
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		check_known_keys(L, 2, keys, "lock_stats");
+		lua_getfield(L, 2, "since");
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			const char *name = lua_tostring(L, -1);
+
+			for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++)
+				if (!lresults_since_phase(name, c, &since[c], &since_time))
+					return luaL_error(L, "lock_stats: no phase '%s' has "
+							  "begun", name);
+			delta = true;
+		} else if (lua_istable(L, -1)) {
+			since_table(L, lua_gettop(L), since, &since_time);
+			delta = true;
+		} else if (!lua_isnil(L, -1)) {
+			return luaL_error(L, SINCE_USAGE ", not a %s", luaL_typename(L, -1));
+		}
+		lua_pop(L, 1);
+	}
+	lua_createtable(L, 0, 5);
+	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
+		push_lock_stats(L, e, c, delta ? &since[c] : NULL, since_time);
+		lua_setfield(L, -2, class_keys[c]);
+	}
+	set_num(L, "thread_time_ns", engine_thread_time_ns(e) - since_time);
 	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
+	set_int(L, "time_ns", (lua_Integer)engine_clock(e));
 	return 1;
 }
 

@@ -1051,6 +1051,15 @@ static bool kcompactd_node_suitable(struct machine *m, int nid)
 	return false;
 }
 
+void compaction_proactiveness_sysctl_handler(struct machine *m, int proactiveness)
+{
+	m->compaction_proactiveness = proactiveness;
+	if (!proactiveness)
+		return;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		m->node_data[n].kcompactd_wake = true;
+}
+
 void wakeup_kcompactd(struct machine *m, int nid, int order, int highest_zoneidx)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];

@@ -126,6 +126,10 @@ void compact_nodes(struct mm_ctx *ctx, struct machine *m);
  * is not running), returning whether the score went down. */
 void wakeup_kcompactd(struct machine *m, int nid, int order, int highest_zoneidx);
 bool kcompactd_work_requested(struct machine *m, int nid);
+/* A write of vm.compaction_proactiveness: a non-zero value wakes every
+ * node's kcompactd for a proactive pass now, as the kernel's handler
+ * does, instead of at its next timeout. */
+void compaction_proactiveness_sysctl_handler(struct machine *m, int proactiveness);
 void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid);
 bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid);
 /* reset_isolation_suitable(): kswapd going to sleep clears the skip hints

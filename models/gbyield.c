@@ -3,6 +3,7 @@
 #include "machine.h"
 #include "migrate.h"
 #include "pbstat.h"
+#include "pcp.h"
 
 const char pb_class_chars[NR_PB_CLASSES] = { '.', 'M', 'R', 'U', 'X', ' ' };
 
@@ -24,14 +25,20 @@ static bool is_region(struct machine *m, uint32_t r)
 
 void gb_yield(struct machine *m, struct gb_yield *y)
 {
+	gb_yield_node(m, -1, y);
+}
+
+void gb_yield_node(struct machine *m, int nid, struct gb_yield *y)
+{
 	const struct pbstat *ps = m->pbstat;
-	unsigned long reserve = 0, free, budget, candidates;
+	unsigned long reserve = 0, free = 0, budget, candidates;
 
 	*y = (struct gb_yield){ 0 };
 	for (uint32_t r = 0; r < ps->nr_regions; r++) {
 		const uint32_t *c = ps->region[r];
 
-		if (!is_region(m, r))
+		if (!is_region(m, r) ||
+		    (nid >= 0 && pfn_zone(m, r << GB_REGION_ORDER)->node != (unsigned)nid))
 			continue;
 		y->total_regions++;
 		if (c[PBSTAT_UNMOVABLE] || c[PBSTAT_RECLAIMABLE])
@@ -39,16 +46,19 @@ void gb_yield(struct machine *m, struct gb_yield *y)
 		y->movable_only++;
 		y->free_now += !c[PBSTAT_MOVABLE] && !c[PBSTAT_PCP];
 	}
-	for_each_populated_zone(m, z)
+	for_each_populated_zone(m, z) {
+		if (nid >= 0 && z->node != (unsigned)nid)
+			continue;
 		reserve += z->_watermark[WMARK_MIN];
-	free = machine_free_pages(m) + machine_pcp_pages(m);
+		free += zone_page_state(z, NR_FREE_PAGES) + zone_pcp_pages(z);
+	}
 	budget = free > reserve + y->free_now * GB_REGION_PAGES ?
 		 free - reserve - y->free_now * GB_REGION_PAGES : 0;
 	candidates = y->movable_only - y->free_now;
 	y->movable_obtainable = y->free_now + MIN(candidates, budget / GB_REGION_PAGES);
 }
 
-void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *a)
+void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, int node, struct gb_attempt *a)
 {
 	GArray *got = g_array_new(FALSE, FALSE, sizeof(pfn_t));
 	struct migrate_stats st = { 0 };
@@ -57,6 +67,8 @@ void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *
 	for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
 		pfn_t pfn;
 
+		if (node >= 0 && nid != (unsigned)node)
+			continue;
 		while ((pfn = alloc_gigantic_folio(ctx, m, (int)nid, &st)) != PFN_NONE)
 			g_array_append_val(got, pfn);
 	}

@@ -39,18 +39,25 @@ struct gb_yield {
 };
 
 void gb_yield(struct machine *m, struct gb_yield *y);
+/* The same for the regions of node nid (-1: every node): the free memory
+ * and min watermarks are the node's own, as migration that stays on the
+ * node would have them, so the nodes' movable_obtainable add up to no
+ * more than the machine's, which may migrate across nodes; the other
+ * counts add up to the machine's. */
+void gb_yield_node(struct machine *m, int nid, struct gb_yield *y);
 
 /* The 1GB yield measured: as many 1 GiB pages as alloc_gigantic_folio
- * gets, node by node, each call scanning the node's ranges from the
- * lowest up as the kernel's does (echo N > nr_hugepages), then all given
- * back.  The end state differs from the start only by the pages migrated. */
+ * gets, node by node (only node's if it is not -1), each call scanning
+ * the node's ranges from the lowest up as the kernel's does (echo N >
+ * nr_hugepages), then all given back.  The end state differs from the
+ * start only by the pages migrated. */
 struct gb_attempt {
 	unsigned long obtained;
 	unsigned long pages_migrated;   /* for every range tried, taken or not */
 	uint64_t time_ns;               /* the calling CPU's time for it all */
 };
 struct mm_ctx;
-void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, struct gb_attempt *a);
+void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, int node, struct gb_attempt *a);
 
 /* A pageblock by what is allocated in it.  Pages on per-CPU lists count as
  * free: they are free memory a drain gives back.  Mixed: allocated pages of

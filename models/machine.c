@@ -261,11 +261,9 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		z->work = (struct mm_work){ 0 };
 	}
 	init_per_zone_wmark_min(m, p->thp);
-	if (p->min_free_kbytes >= 0) {
-		/* Writing vm.min_free_kbytes after boot: the value is taken as is. */
-		m->min_free_kbytes = m->user_min_free_kbytes = p->min_free_kbytes;
-		setup_per_zone_wmarks(m);
-	}
+	/* Writing vm.min_free_kbytes after boot: the value is taken as is. */
+	if (p->min_free_kbytes >= 0)
+		min_free_kbytes_sysctl_handler(m, p->min_free_kbytes);
 	return m;
 }
 

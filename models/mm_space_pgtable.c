@@ -261,6 +261,7 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	ret = fault_check(mm, addr, write);
 	if (ret == 0)
 		return 0;
+	mm->m->vm_events[PGFAULT]++;
 	if (ret == 2)
 		return do_numa_page(ctx, mm, addr);
 	mm_charge(ctx, COST_FAULT, 1);

@@ -3,6 +3,7 @@
 #define MMSIM_MMZONE_H
 
 #include "freelist.h"
+#include "histogram.h"
 #include "mm_env.h"
 #include "topology.h"
 
@@ -28,21 +29,28 @@ struct numab_params {
 	unsigned rate_limit_mbps;       /* numa_balancing_promote_rate_limit_MBps: 65536 */
 };
 
-/* The vm events this model counts (include/linux/vm_event_item.h), and
- * the NUMA allocation events (enum numa_stat_item), machine-wide. */
-enum vm_event_item {
+/* The NUMA allocation events, counted per zone (zone_statistics()):
+ * /proc/vmstat sums them, a node's numastat and vmstat its zones'. */
+enum numa_stat_item {
 	NUMA_HIT,
 	NUMA_MISS,
 	NUMA_FOREIGN,
 	NUMA_INTERLEAVE_HIT,
 	NUMA_LOCAL,
 	NUMA_OTHER,
+	NR_VM_NUMA_EVENT_ITEMS
+};
+
+/* The vm events this model counts (include/linux/vm_event_item.h),
+ * machine-wide. */
+enum vm_event_item {
 	PGALLOC_DMA,
 	PGALLOC_DMA32,
 	PGALLOC_NORMAL,
 	PGALLOC_MOVABLE,
 	PGALLOC_DEVICE,
 	PGFREE,
+	PGFAULT,
 	PGSTEAL_KSWAPD,
 	PGSTEAL_DIRECT,
 	PGSCAN_KSWAPD,
@@ -132,6 +140,7 @@ struct zone {
 	long lowmem_reserve[MAX_NR_ZONES];
 	unsigned long flags;
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
+	unsigned long vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
 	struct spinlock lock;               /* zone->lock */
 	struct mm_work work;                /* done under zone->lock, not yet charged */
 	struct per_cpu_pages *per_cpu_pageset;  /* one per possible CPU */
@@ -249,6 +258,9 @@ struct machine {
 	 * superpageblocks was last taken (their defrag back-off reads it). */
 	uint64_t now_ns;
 	unsigned long nr_gigantic;          /* 1 GiB hugetlb pages held (models/hugetlb.c) */
+	/* Simulated time of __alloc_pages calls from simulated threads, as a
+	 * function-latency tracer would see it. */
+	struct log_hist alloc_latency;
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */

@@ -45,21 +45,21 @@ unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order)
 }
 
 /* zone_statistics(): one NUMA event per allocation, by where the page came
- * from relative to the preferred zone and the running CPU. */
+ * from relative to the preferred zone and the running CPU.  The zone that
+ * gave the page counts the hit or miss and the local or other; the
+ * preferred zone counts the foreign one, the page it could not give. */
 static void zone_statistics(struct mm_ctx *ctx, struct zone *preferred, struct zone *z)
 {
-	struct machine *m = z->machine;
-
 	if (z->node == preferred->node) {
-		m->vm_events[NUMA_HIT]++;
+		z->vm_numa_event[NUMA_HIT]++;
 	} else {
-		m->vm_events[NUMA_MISS]++;
-		m->vm_events[NUMA_FOREIGN]++;
+		z->vm_numa_event[NUMA_MISS]++;
+		preferred->vm_numa_event[NUMA_FOREIGN]++;
 	}
-	if (z->node == topology_cpu_to_node(&m->topo, ctx->cpu))
-		m->vm_events[NUMA_LOCAL]++;
+	if (z->node == topology_cpu_to_node(&z->machine->topo, ctx->cpu))
+		z->vm_numa_event[NUMA_LOCAL]++;
 	else
-		m->vm_events[NUMA_OTHER]++;
+		z->vm_numa_event[NUMA_OTHER]++;
 }
 
 /* rmqueue_buddy(): straight from the zone buddy under zone->lock. */
@@ -399,9 +399,10 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 				      offset);
 }
 
-pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
-			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
-			     uint32_t offset)
+/* The allocator proper; __alloc_pages_nodemask() times it. */
+static pfn_t __alloc_pages_noprof(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
+				  unsigned order, int preferred_nid, nodemask_t nodemask,
+				  uint32_t owner, uint32_t offset)
 {
 	struct pglist_data *pgdat = &m->node_data[preferred_nid];
 	struct alloc_context ac = {
@@ -449,6 +450,20 @@ pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
 	prep_new_page(m, pfn, order, ac.migratetype, owner, offset);
 	if (gfp & __GFP_ZERO)
 		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
+	return pfn;
+}
+
+pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
+			     uint32_t offset)
+{
+	uint64_t start = mm_now(ctx);
+	pfn_t pfn = __alloc_pages_noprof(ctx, m, gfp, order, preferred_nid, nodemask, owner,
+					 offset);
+
+	/* Scenario code outside threads takes no time: nothing to time. */
+	if (ctx->engine)
+		hist_record(&m->alloc_latency, mm_now(ctx) - start);
 	return pfn;
 }
 

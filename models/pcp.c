@@ -246,6 +246,15 @@ void zone_pcp_update(struct zone *zone, int cpu_online)
 	}
 }
 
+void percpu_pagelist_high_fraction_sysctl_handler(struct machine *m, int fraction)
+{
+	if (fraction == m->percpu_pagelist_high_fraction)
+		return;
+	m->percpu_pagelist_high_fraction = fraction;
+	for_each_populated_zone(m, z)
+		zone_pcp_update(z, 0);
+}
+
 void setup_zone_pageset(struct zone *zone)
 {
 	struct machine *m = zone->machine;

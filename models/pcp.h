@@ -53,6 +53,9 @@ bool pcp_allowed_order(const struct machine *m, unsigned order);
 /* Boot pagesets (batch 1, nothing cached), then sizes from the zone. */
 void setup_zone_pageset(struct zone *zone);
 void zone_pcp_update(struct zone *zone, int cpu_online);
+/* A write of vm.percpu_pagelist_high_fraction (0, or 8 and up): every
+ * populated zone's pagesets get their high and batch again. */
+void percpu_pagelist_high_fraction_sysctl_handler(struct machine *m, int fraction);
 int zone_batchsize(const struct zone *zone);
 int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_fraction);
 

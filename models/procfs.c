@@ -99,15 +99,6 @@ void proc_zoneinfo(struct machine *m, GString *out)
 	}
 }
 
-static unsigned long sum_zone_stat(struct machine *m, enum zone_stat_item item)
-{
-	unsigned long sum = 0;
-
-	for_each_zone(m, z)
-		sum += zone_page_state(z, item);
-	return sum;
-}
-
 /* NR_FREE_PAGES_BLOCKS: free pages in blocks of pageblock order and up. */
 static unsigned long free_pages_blocks(struct machine *m)
 {
@@ -121,22 +112,81 @@ static unsigned long free_pages_blocks(struct machine *m)
 	return sum;
 }
 
+/* The vmstat names of enum numa_stat_item. */
+static const char *const numa_event_names[NR_VM_NUMA_EVENT_ITEMS] = {
+	"numa_hit", "numa_miss", "numa_foreign", "numa_interleave", "numa_local", "numa_other",
+};
+
+unsigned long node_numa_event(struct machine *m, int nid, enum numa_stat_item item)
+{
+	unsigned long sum = 0;
+
+	for_each_zone(m, z)
+		if (nid < 0 || z->node == (unsigned)nid)
+			sum += z->vm_numa_event[item];
+	return sum;
+}
+
+/* The zone figures of node nid (-1: every node), as vmstat prints them. */
+static void zone_figures(struct machine *m, int nid, GString *out)
+{
+	unsigned long free = 0, cma = 0;
+
+	for_each_zone(m, z) {
+		if (nid >= 0 && z->node != (unsigned)nid)
+			continue;
+		free += zone_page_state(z, NR_FREE_PAGES);
+		cma += zone_page_state(z, NR_FREE_CMA_PAGES);
+	}
+	g_string_append_printf(out, "nr_free_pages %lu\n", free);
+	if (nid < 0)
+		g_string_append_printf(out, "nr_free_pages_blocks %lu\n", free_pages_blocks(m));
+	g_string_append_printf(out, "nr_free_cma %lu\n", cma);
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+		g_string_append_printf(out, "%s %lu\n", numa_event_names[i],
+				       node_numa_event(m, nid, (enum numa_stat_item)i));
+}
+
+void proc_node_vmstat(struct machine *m, unsigned nid, GString *out)
+{
+	zone_figures(m, (int)nid, out);
+	g_string_append_printf(out, "nr_file_pages %lu\n", page_cache_pages(m, (int)nid));
+}
+
+void proc_numastat(struct machine *m, GString *out)
+{
+	static const char *const rows[NR_VM_NUMA_EVENT_ITEMS] = {
+		"numa_hit", "numa_miss", "numa_foreign", "interleave_hit", "local_node",
+		"other_node",
+	};
+
+	g_string_append_printf(out, "%-16s", "");
+	for (unsigned n = 0; n < m->nr_nodes; n++) {
+		char name[16];
+
+		g_snprintf(name, sizeof(name), "node%u", n);
+		g_string_append_printf(out, " %15s", name);
+	}
+	g_string_append_c(out, '\n');
+	for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++) {
+		g_string_append_printf(out, "%-16s", rows[i]);
+		for (unsigned n = 0; n < m->nr_nodes; n++)
+			g_string_append_printf(out, " %15lu",
+					       node_numa_event(m, (int)n, (enum numa_stat_item)i));
+		g_string_append_c(out, '\n');
+	}
+}
+
 void proc_vmstat(struct machine *m, GString *out)
 {
-	static const struct vmstat_event { const char *name; enum vm_event_item item; } numa[] = {
-		{ "numa_hit", NUMA_HIT },
-		{ "numa_miss", NUMA_MISS },
-		{ "numa_foreign", NUMA_FOREIGN },
-		{ "numa_interleave", NUMA_INTERLEAVE_HIT },
-		{ "numa_local", NUMA_LOCAL },
-		{ "numa_other", NUMA_OTHER },
-	}, events[] = {
+	static const struct vmstat_event { const char *name; enum vm_event_item item; } events[] = {
 		{ "pgalloc_dma", PGALLOC_DMA },
 		{ "pgalloc_dma32", PGALLOC_DMA32 },
 		{ "pgalloc_normal", PGALLOC_NORMAL },
 		{ "pgalloc_movable", PGALLOC_MOVABLE },
 		{ "pgalloc_device", PGALLOC_DEVICE },
 		{ "pgfree", PGFREE },
+		{ "pgfault", PGFAULT },
 		{ "pgsteal_kswapd", PGSTEAL_KSWAPD },
 		{ "pgsteal_direct", PGSTEAL_DIRECT },
 		{ "pgscan_kswapd", PGSCAN_KSWAPD },
@@ -158,11 +208,7 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "compact_daemon_free_scanned", KCOMPACTD_FREE_SCANNED },
 	};
 
-	g_string_append_printf(out, "nr_free_pages %lu\n", sum_zone_stat(m, NR_FREE_PAGES));
-	g_string_append_printf(out, "nr_free_pages_blocks %lu\n", free_pages_blocks(m));
-	g_string_append_printf(out, "nr_free_cma %lu\n", sum_zone_stat(m, NR_FREE_CMA_PAGES));
-	for (size_t i = 0; i < G_N_ELEMENTS(numa); i++)
-		g_string_append_printf(out, "%s %lu\n", numa[i].name, m->vm_events[numa[i].item]);
+	zone_figures(m, -1, out);
 	unsigned long file_pages = 0;
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		file_pages += page_cache_pages(m, (int)n);

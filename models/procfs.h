@@ -19,5 +19,13 @@ void proc_vmstat(struct machine *m, GString *out);
 /* /sys/kernel/debug/superpageblocks (policy spb): lists and counters of
  * every zone's superpageblocks, in the series tip's format. */
 void proc_superpageblocks(struct machine *m, GString *out);
+/* NUMA event item of node nid's zones summed (nid -1: every node's). */
+unsigned long node_numa_event(struct machine *m, int nid, enum numa_stat_item item);
+/* /sys/devices/system/node/node<nid>/vmstat: the node's zone figures
+ * and NUMA events, and its page cache. */
+void proc_node_vmstat(struct machine *m, unsigned nid, GString *out);
+/* numastat(8): the NUMA events (/sys/devices/system/node/node<N>/numastat
+ * names) as rows, one column per node. */
+void proc_numastat(struct machine *m, GString *out);
 
 #endif

@@ -110,6 +110,18 @@ void setup_per_zone_wmarks(struct machine *m)
 		zone_pcp_update(z, 0);
 }
 
+void min_free_kbytes_sysctl_handler(struct machine *m, int kbytes)
+{
+	m->min_free_kbytes = m->user_min_free_kbytes = kbytes;
+	setup_per_zone_wmarks(m);
+}
+
+void watermark_scale_factor_sysctl_handler(struct machine *m, int factor)
+{
+	m->watermark_scale_factor = factor;
+	setup_per_zone_wmarks(m);
+}
+
 void setup_per_zone_lowmem_reserve(struct machine *m)
 {
 	for (unsigned n = 0; n < m->nr_nodes; n++) {

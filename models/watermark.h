@@ -14,6 +14,11 @@ void calculate_min_free_kbytes(struct machine *m);
 void set_recommended_min_free_kbytes(struct machine *m);
 void setup_per_zone_wmarks(struct machine *m);
 void setup_per_zone_lowmem_reserve(struct machine *m);
+/* Writes of vm.min_free_kbytes (which the kernel then keeps, whatever
+ * later memory hotplug computes) and vm.watermark_scale_factor: the
+ * watermarks, and the pageset highs that follow them, again. */
+void min_free_kbytes_sysctl_handler(struct machine *m, int kbytes);
+void watermark_scale_factor_sysctl_handler(struct machine *m, int factor);
 /* init_per_zone_wmark_min() at boot; thp adds khugepaged's raise. */
 void init_per_zone_wmark_min(struct machine *m, bool thp);
 

@@ -3,6 +3,7 @@
 
 #include "models/gbyield.h"
 #include "models/machine.h"
+#include "models/mmzone.h"
 #include "models/procfs.h"
 #include "models/slub.h"
 #include "models/superpageblock.h"
@@ -15,6 +16,13 @@
 struct lock_sample {
 	struct lock_stats st;
 	double wait_share;          /* of the threads' time, over the whole run */
+};
+
+/* One node's figures at a sample: its zones' zone->lock figures summed,
+ * its NUMA events. */
+struct node_sample {
+	struct lock_time wait, hold;
+	unsigned long numa[NR_VM_NUMA_EVENT_ITEMS];
 };
 
 /* What the figures read, gathered once per sample. */
@@ -31,22 +39,38 @@ struct run_sample {
 	struct gb_yield y;
 	struct spb_counts spb;
 	struct gb_attempt attempt;  /* the end-of-run 1 GiB attempt, if made */
+	unsigned nr_nodes;          /* 0 without a machine */
+	struct node_sample node[MAX_NUMNODES];
+	/* Throughput: page faults, the workload's objects (report_count_objects),
+	 * and the simulated time of __alloc_pages calls. */
+	uint64_t faults, objects;
+	struct log_hist alloc_latency;
 };
 
 /* What a figure needs to exist: a summary without a machine or without
  * an engine leaves out the figures they would give. */
 enum figure_needs { NEEDS_RUN, NEEDS_MACHINE, NEEDS_ENGINE, NEEDS_ATTEMPT };
 
+/* What a figure covers in a measurement window (a phase): a counter's
+ * delta or a share over the window (SPAN_WINDOW), the state at the
+ * window's end (SPAN_NOW), or only the whole run (SPAN_RUN: times since
+ * the start, and maxima, which cannot be taken apart). */
+enum figure_span { SPAN_RUN, SPAN_WINDOW, SPAN_NOW };
+
 /* One figure of a run: its timeseries.csv column and its summary key
- * (NULL where it is not in that file), read by get from the sample, or
- * for a lock figure by lock from the sample of class cls. */
+ * (NULL where it is not in that file), read by get from the sample, for
+ * a lock figure by lock from the sample of class cls, or for a figure of
+ * each node by node from each node's sample (column and key then hold a
+ * %u for the node). */
 struct figure {
 	const char *column;
 	const char *key;
 	enum figure_needs needs;
+	enum figure_span span;
 	bool count;                 /* an integer in the summary */
 	double (*get)(const struct run_sample *s);
 	double (*lock)(const struct lock_sample *l);
+	double (*node)(const struct run_sample *s, const struct node_sample *n);
 	enum lock_class_id cls;
 };
 
@@ -83,13 +107,83 @@ static double wait_max(const struct lock_sample *l) { return (double)l->st.wait.
 static double hold_total(const struct lock_sample *l) { return (double)l->st.hold.total; }
 static double hold_max(const struct lock_sample *l) { return (double)l->st.hold.max; }
 static double wait_share(const struct lock_sample *l) { return l->wait_share; }
+static double node_acquisitions(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, (double)n->hold.nr;
+}
+static double node_contentions(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, (double)n->wait.nr;
+}
+static double node_wait_total(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, (double)n->wait.total;
+}
+static double node_hold_total(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, (double)n->hold.total;
+}
+#define NUMA_EVENT(fn, item) \
+	static double fn(const struct run_sample *s, const struct node_sample *n) \
+	{ \
+		return (void)s, (double)n->numa[item]; \
+	}
+NUMA_EVENT(numa_hit, NUMA_HIT)
+NUMA_EVENT(numa_miss, NUMA_MISS)
+NUMA_EVENT(numa_foreign, NUMA_FOREIGN)
+NUMA_EVENT(numa_interleave, NUMA_INTERLEAVE_HIT)
+NUMA_EVENT(numa_local, NUMA_LOCAL)
+NUMA_EVENT(numa_other, NUMA_OTHER)
+static double faults(const struct run_sample *s) { return (double)s->faults; }
+static double objects(const struct run_sample *s) { return (double)s->objects; }
+/* Per second of the window: a sample's now is its length. */
+static double per_s(const struct run_sample *s, uint64_t n)
+{
+	return s->now ? (double)n * 1e9 / (double)s->now : 0;
+}
+static double faults_per_s(const struct run_sample *s) { return per_s(s, s->faults); }
+static double objects_per_s(const struct run_sample *s) { return per_s(s, s->objects); }
+static double alloc_count(const struct run_sample *s) { return (double)s->alloc_latency.count; }
+static double alloc_mean(const struct run_sample *s)
+{
+	const struct log_hist *h = &s->alloc_latency;
 
-#define RUN(column, key, fn) { column, key, NEEDS_RUN, false, .get = fn }
-#define MACHINE(column, key, fn) { column, key, NEEDS_MACHINE, true, .get = fn }
-#define LOCK(cls_, column, key, count_, fn) \
-	{ column, key, NEEDS_ENGINE, count_, .lock = fn, .cls = cls_ }
-#define ZONE(column, key, fn) LOCK(LOCK_CLASS_ZONE, column, "zone_lock." key, true, fn)
-#define PCP(column, key, fn) LOCK(LOCK_CLASS_PCP, column, "pcp_lock." key, true, fn)
+	return h->count ? (double)h->sum / (double)h->count : 0;
+}
+static double alloc_p50(const struct run_sample *s)
+{
+	return (double)hist_percentile(&s->alloc_latency, 0.5);
+}
+static double alloc_p99(const struct run_sample *s)
+{
+	return (double)hist_percentile(&s->alloc_latency, 0.99);
+}
+static double alloc_p999(const struct run_sample *s)
+{
+	return (double)hist_percentile(&s->alloc_latency, 0.999);
+}
+/* Of every thread's time: the nodes' shares add up to the machine's. */
+static double node_wait_share(const struct run_sample *s, const struct node_sample *n)
+{
+	return s->thread_time > 0 ? (double)n->wait.total / s->thread_time : 0;
+}
+
+#define RUN(column, key, fn) { column, key, NEEDS_RUN, SPAN_RUN, false, .get = fn }
+#define MACHINE(column, key, fn) { column, key, NEEDS_MACHINE, SPAN_NOW, true, .get = fn }
+#define LOCK(cls_, column, key, span_, count_, fn) \
+	{ column, key, NEEDS_ENGINE, span_, count_, .lock = fn, .cls = cls_ }
+#define ZONE_SPAN(span, column, key, fn) \
+	LOCK(LOCK_CLASS_ZONE, column, "zone_lock." key, span, true, fn)
+#define PCP_SPAN(span, column, key, fn) \
+	LOCK(LOCK_CLASS_PCP, column, "pcp_lock." key, span, true, fn)
+#define NODE_LOCK(column, key, count_, fn) \
+	{ column, "zone_lock.node%u." key, NEEDS_ENGINE, SPAN_WINDOW, count_, .node = fn }
+#define NUMA(key, fn) { NULL, "numa.node%u." key, NEEDS_MACHINE, SPAN_WINDOW, true, .node = fn }
+#define RATE(key, count_, fn) { NULL, key, NEEDS_ENGINE, SPAN_WINDOW, count_, .get = fn }
+#define ZONE(column, key, fn) ZONE_SPAN(SPAN_WINDOW, column, key, fn)
+#define ZONE_MAX(column, key, fn) ZONE_SPAN(SPAN_RUN, column, key, fn)
+#define PCP(column, key, fn) PCP_SPAN(SPAN_WINDOW, column, key, fn)
+#define PCP_MAX(column, key, fn) PCP_SPAN(SPAN_RUN, column, key, fn)
 
 /* In the order of both files: timeseries.csv's columns, and the summary's
  * keys after machine.* (README: "What a run produces"). */
@@ -102,20 +196,20 @@ static const struct figure figures[] = {
 	ZONE(NULL, "con_bounces", con_bounces),
 	ZONE(NULL, "acq_bounces", acq_bounces),
 	ZONE("zone_lock_wait_ns", "wait_ns_total", wait_total),
-	ZONE(NULL, "wait_ns_max", wait_max),
+	ZONE_MAX(NULL, "wait_ns_max", wait_max),
 	ZONE("zone_lock_hold_ns", "hold_ns_total", hold_total),
-	ZONE(NULL, "hold_ns_max", hold_max),
-	LOCK(LOCK_CLASS_ZONE, NULL, "zone_lock.wait_share", false, wait_share),
-	{ "zone_lock_wait_share", NULL, NEEDS_ENGINE, false, .get = interval_share },
+	ZONE_MAX(NULL, "hold_ns_max", hold_max),
+	LOCK(LOCK_CLASS_ZONE, NULL, "zone_lock.wait_share", SPAN_WINDOW, false, wait_share),
+	{ "zone_lock_wait_share", NULL, NEEDS_ENGINE, SPAN_NOW, false, .get = interval_share },
 	PCP("pcp_lock_acquisitions", "acquisitions", acquisitions),
 	PCP("pcp_lock_contentions", "contentions", contentions),
 	PCP(NULL, "con_bounces", con_bounces),
 	PCP(NULL, "acq_bounces", acq_bounces),
 	PCP(NULL, "wait_ns_total", wait_total),
-	PCP(NULL, "wait_ns_max", wait_max),
+	PCP_MAX(NULL, "wait_ns_max", wait_max),
 	PCP(NULL, "hold_ns_total", hold_total),
-	PCP(NULL, "hold_ns_max", hold_max),
-	LOCK(LOCK_CLASS_PCP, NULL, "pcp_lock.wait_share", false, wait_share),
+	PCP_MAX(NULL, "hold_ns_max", hold_max),
+	LOCK(LOCK_CLASS_PCP, NULL, "pcp_lock.wait_share", SPAN_WINDOW, false, wait_share),
 	MACHINE(NULL, "memory.managed_pages", managed_pages),
 	MACHINE("free_pages", "memory.free_pages", free_pages),
 	MACHINE("pcp_pages", "memory.pcp_pages", pcp_pages),
@@ -133,19 +227,137 @@ static const struct figure figures[] = {
 	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, true, .get = gb_obtained },
 	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, true, .get = gb_obtain_migrated },
 	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, false, .get = gb_obtain_time_s },
+	RATE("throughput.faults", true, faults),
+	RATE("throughput.faults_per_s", false, faults_per_s),
+	RATE("throughput.objects", true, objects),
+	RATE("throughput.objects_per_s", false, objects_per_s),
+	RATE("alloc_latency.count", true, alloc_count),
+	RATE("alloc_latency.mean_ns", false, alloc_mean),
+	RATE("alloc_latency.p50_ns", true, alloc_p50),
+	RATE("alloc_latency.p99_ns", true, alloc_p99),
+	RATE("alloc_latency.p999_ns", true, alloc_p999),
+	NODE_LOCK("zone_lock_node%u_acquisitions", "acquisitions", true, node_acquisitions),
+	NODE_LOCK("zone_lock_node%u_contentions", "contentions", true, node_contentions),
+	NODE_LOCK("zone_lock_node%u_wait_ns", "wait_ns_total", true, node_wait_total),
+	NODE_LOCK(NULL, "hold_ns_total", true, node_hold_total),
+	NODE_LOCK(NULL, "wait_share", false, node_wait_share),
+	NUMA("numa_hit", numa_hit),
+	NUMA("numa_miss", numa_miss),
+	NUMA("numa_foreign", numa_foreign),
+	NUMA("numa_interleave", numa_interleave),
+	NUMA("numa_local", numa_local),
+	NUMA("numa_other", numa_other),
 };
 
-static double figure_value(const struct figure *f, const struct run_sample *s)
+/* Figure f of sample s, for node node if it is a node figure. */
+static double figure_value(const struct figure *f, const struct run_sample *s, unsigned node)
 {
+	if (f->node)
+		return f->node(s, &s->node[node]);
 	return f->lock ? f->lock(&s->lock[f->cls]) : f->get(s);
 }
 
-/* A named span of simulated time (report_phase). */
+/* How many values figure f has in sample s: one, or one per node. */
+static unsigned figure_instances(const struct figure *f, const struct run_sample *s)
+{
+	return f->node ? s->nr_nodes : 1;
+}
+
+/* Its column or key (fmt) for node node. */
+static char *figure_name(const struct figure *f, const char *fmt, unsigned node)
+{
+	return f->node ? g_strdup_printf(fmt, node) : g_strdup(fmt);
+}
+
+/* A named span of simulated time (report_phase), with the figures at
+ * its start. */
 struct phase {
 	char *name;
 	uint64_t start, end;
 	bool open;
+	struct run_sample at_start;
 };
+
+/* The spans of one phase name together: their first start, last end,
+ * total length, and their figures summed (sample_delta), the state
+ * figures those at the last end. */
+struct phase_total {
+	char *name;
+	uint64_t first_start, last_end, length;
+	struct run_sample sum;
+};
+
+static void lock_time_sub(struct lock_time *d, const struct lock_time *a)
+{
+	d->nr -= a->nr;
+	d->total -= a->total;
+}
+
+static void lock_time_add(struct lock_time *d, const struct lock_time *a)
+{
+	d->nr += a->nr;
+	d->total += a->total;
+}
+
+/* The counters of sample b minus those of a (b taken later), each
+ * share over the difference; maxima (SPAN_RUN) mean nothing there. */
+static void sample_delta(const struct run_sample *a, const struct run_sample *b,
+			 struct run_sample *d)
+{
+	*d = *b;
+	d->now = b->now - a->now;
+	d->thread_time = b->thread_time - a->thread_time;
+	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
+		struct lock_stats *st = &d->lock[c].st;
+		const struct lock_stats *sa = &a->lock[c].st;
+
+		lock_time_sub(&st->wait, &sa->wait);
+		lock_time_sub(&st->hold, &sa->hold);
+		st->acq_bounces -= sa->acq_bounces;
+		st->con_bounces -= sa->con_bounces;
+		d->lock[c].wait_share = d->thread_time > 0 ?
+					(double)st->wait.total / d->thread_time : 0;
+	}
+	d->faults -= a->faults;
+	d->objects -= a->objects;
+	hist_sub(&d->alloc_latency, &a->alloc_latency);
+	for (unsigned n = 0; n < d->nr_nodes; n++) {
+		lock_time_sub(&d->node[n].wait, &a->node[n].wait);
+		lock_time_sub(&d->node[n].hold, &a->node[n].hold);
+		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+			d->node[n].numa[i] -= a->node[n].numa[i];
+	}
+}
+
+/* Add the delta d to the sum, whose state figures become d's. */
+static void sample_add(struct run_sample *sum, const struct run_sample *d)
+{
+	struct run_sample old = *sum;
+
+	*sum = *d;
+	sum->now += old.now;
+	sum->thread_time += old.thread_time;
+	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
+		struct lock_stats *st = &sum->lock[c].st;
+		const struct lock_stats *so = &old.lock[c].st;
+
+		lock_time_add(&st->wait, &so->wait);
+		lock_time_add(&st->hold, &so->hold);
+		st->acq_bounces += so->acq_bounces;
+		st->con_bounces += so->con_bounces;
+		sum->lock[c].wait_share = sum->thread_time > 0 ?
+					  (double)st->wait.total / sum->thread_time : 0;
+	}
+	sum->faults += old.faults;
+	sum->objects += old.objects;
+	hist_add(&sum->alloc_latency, &old.alloc_latency);
+	for (unsigned n = 0; n < old.nr_nodes; n++) {
+		lock_time_add(&sum->node[n].wait, &old.node[n].wait);
+		lock_time_add(&sum->node[n].hold, &old.node[n].hold);
+		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+			sum->node[n].numa[i] += old.node[n].numa[i];
+	}
+}
 
 /* One run per process: SimGrid runs one simulation per process. */
 struct report {
@@ -165,6 +377,8 @@ struct report {
 	uint64_t last_row_ns;
 	double last_wait, last_time;
 	GArray *phases;              /* struct phase, in the order they began */
+	GArray *totals;              /* struct phase_total, in the order first begun */
+	uint64_t objects;            /* report_count_objects */
 };
 
 static double wall_seconds(const struct report *rep)
@@ -195,6 +409,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 {
 	memset(s, 0, sizeof(*s));
 	s->wall_s = wall_seconds(rep);
+	s->objects = rep->objects;
 	if (e) {
 		s->now = engine_clock(e);
 		s->thread_time = engine_thread_time_ns(e);
@@ -220,18 +435,37 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
+		s->nr_nodes = m->nr_nodes;
+		s->faults = m->vm_events[PGFAULT];
+		s->alloc_latency = m->alloc_latency;
+		for (unsigned n = 0; n < m->nr_nodes; n++)
+			for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
+				s->node[n].numa[i] = node_numa_event(m, (int)n,
+								     (enum numa_stat_item)i);
+	}
+	if (m && e) {
+		for_each_populated_zone(m, z) {
+			struct lock_stats st;
+
+			if (!engine_lock_stats(&z->lock, &st))
+				continue;
+			s->node[z->node].wait.nr += st.wait.nr;
+			s->node[z->node].wait.total += st.wait.total;
+			s->node[z->node].hold.nr += st.hold.nr;
+			s->node[z->node].hold.total += st.hold.total;
+		}
 	}
 }
 
 static void write_row(struct report *rep, const struct run_sample *s)
 {
-	double values[G_N_ELEMENTS(figures)];
+	double values[G_N_ELEMENTS(figures) * MAX_NUMNODES];
 	unsigned n = 0;
 	char *err = NULL;
 
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++)
-		if (figures[i].column)
-			values[n++] = figure_value(&figures[i], s);
+		for (unsigned k = 0; figures[i].column && k < figure_instances(&figures[i], s); k++)
+			values[n++] = figure_value(&figures[i], s, k);
 	rep->last_wait = (double)s->lock[LOCK_CLASS_ZONE].st.wait.total;
 	rep->last_time = s->thread_time;
 	rep->last_row_ns = s->now;
@@ -273,31 +507,79 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 	rep->plot_format = g_strdup(plot_format ? plot_format : "png");
 	rep->wall_start = g_get_monotonic_time();
 	rep->phases = g_array_new(FALSE, FALSE, sizeof(struct phase));
+	rep->totals = g_array_new(FALSE, FALSE, sizeof(struct phase_total));
 	progress_init(&rep->progress);
 	return rep;
 }
 
-static void end_phase(struct report *rep, uint64_t at_ns)
+static struct phase_total *phase_total(const struct report *rep, const char *name)
+{
+	for (guint i = 0; i < rep->totals->len; i++) {
+		struct phase_total *t = &g_array_index(rep->totals, struct phase_total, i);
+
+		if (!strcmp(t->name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/* End the open phase at at_ns, where the figures are s. */
+static void end_phase(struct report *rep, uint64_t at_ns, const struct run_sample *s)
 {
 	struct phase *last;
+	struct phase_total *t;
+	struct run_sample d;
 
 	if (!rep->phases->len)
 		return;
 	last = &g_array_index(rep->phases, struct phase, rep->phases->len - 1);
-	if (last->open) {
-		last->end = at_ns;
-		last->open = false;
+	if (!last->open)
+		return;
+	last->end = at_ns;
+	last->open = false;
+	t = phase_total(rep, last->name);
+	if (!t) {
+		struct phase_total nt = { .name = g_strdup(last->name),
+					  .first_start = last->start };
+
+		g_array_append_val(rep->totals, nt);
+		t = &g_array_index(rep->totals, struct phase_total, rep->totals->len - 1);
 	}
+	t->last_end = at_ns;
+	t->length += at_ns - last->start;
+	sample_delta(&last->at_start, s, &d);
+	sample_add(&t->sum, &d);
 }
 
-void report_phase(struct report *rep, const char *name, uint64_t at_ns)
+void report_phase(struct report *rep, struct machine *m, struct engine *e, const char *name,
+		  uint64_t at_ns)
 {
-	end_phase(rep, at_ns);
-	if (name) {
-		struct phase p = { g_strdup(name), at_ns, at_ns, true };
+	struct phase p = { .name = g_strdup(name), .start = at_ns, .end = at_ns, .open = true };
 
+	sample(rep, m, e, &p.at_start);
+	end_phase(rep, at_ns, &p.at_start);
+	if (name)
 		g_array_append_val(rep->phases, p);
+}
+
+bool report_since_phase(const struct report *rep, const char *name, enum lock_class_id cls,
+			struct lock_stats *st, double *thread_time)
+{
+	for (guint i = rep->phases->len; i-- > 0;) {
+		const struct phase *p = &g_array_index(rep->phases, struct phase, i);
+
+		if (!strcmp(p->name, name)) {
+			*st = p->at_start.lock[cls].st;
+			*thread_time = p->at_start.thread_time;
+			return true;
+		}
 	}
+	return false;
+}
+
+void report_count_objects(struct report *rep, uint64_t n)
+{
+	rep->objects += n;
 }
 
 void report_set_target(struct report *rep, uint64_t until_ns)
@@ -308,18 +590,21 @@ void report_set_target(struct report *rep, uint64_t until_ns)
 void report_start_sampling(struct report *rep, struct machine *m, struct engine *e,
 			   uint64_t interval_ns)
 {
-	const char *columns[G_N_ELEMENTS(figures) + 1];
-	unsigned n = 0;
+	GPtrArray *columns = g_ptr_array_new_with_free_func(g_free);
 	char *err = NULL;
 	struct run_sample s;
 
 	if (rep->ts || !interval_ns)
 		return;
+	sample(rep, m, e, &s);
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++)
-		if (figures[i].column)
-			columns[n++] = figures[i].column;
-	columns[n] = NULL;
-	rep->ts = results_ts_open(rep->r, "timeseries.csv", columns, &err);
+		for (unsigned k = 0; figures[i].column && k < figure_instances(&figures[i], &s);
+		     k++)
+			g_ptr_array_add(columns, figure_name(&figures[i], figures[i].column, k));
+	g_ptr_array_add(columns, NULL);
+	rep->ts = results_ts_open(rep->r, "timeseries.csv", (const char *const *)columns->pdata,
+				  &err);
+	g_ptr_array_free(columns, TRUE);
 	if (!rep->ts) {
 		write_failed(err);
 		return;
@@ -327,7 +612,6 @@ void report_start_sampling(struct report *rep, struct machine *m, struct engine 
 	rep->m = m;
 	rep->e = e;
 	rep->interval_ns = interval_ns;
-	sample(rep, m, e, &s);
 	write_row(rep, &s);
 	engine_spawn_daemon(e, 0, "sampler", sampler, rep);
 }
@@ -437,12 +721,54 @@ static void set_vmstat(struct results_json *j, const char *text)
 	g_strfreev(lines);
 }
 
+/* Figure f of sample s (each node's for a node figure) at prefix + its
+ * key. */
+static void set_figure(struct results_json *j, const char *prefix, const struct figure *f,
+		       const struct run_sample *s)
+{
+	for (unsigned k = 0; k < figure_instances(f, s); k++) {
+		char *name = figure_name(f, f->key, k);
+		char *key = g_strconcat(prefix ? prefix : "", name, NULL);
+		double v = figure_value(f, s, k);
+
+		if (f->count)
+			results_json_set_uint(j, key, (uint64_t)v);
+		else
+			results_json_set_double(j, key, v);
+		g_free(key);
+		g_free(name);
+	}
+}
+
+/* phases.NAME.*: when, then the figures a window has. */
+static void set_phase(struct results_json *j, enum figure_needs have,
+		      const struct phase_total *t)
+{
+	char *prefix = g_strdup_printf("phases.%s.", t->name);
+	char *key;
+
+	key = g_strconcat(prefix, "start_s", NULL);
+	results_json_set_double(j, key, (double)t->first_start / 1e9);
+	g_free(key);
+	key = g_strconcat(prefix, "end_s", NULL);
+	results_json_set_double(j, key, (double)t->last_end / 1e9);
+	g_free(key);
+	key = g_strconcat(prefix, "length_s", NULL);
+	results_json_set_double(j, key, (double)t->length / 1e9);
+	g_free(key);
+	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++)
+		if (figures[i].key && figures[i].needs <= have && figures[i].span != SPAN_RUN)
+			set_figure(j, prefix, &figures[i], &t->sum);
+	g_free(prefix);
+}
+
 static void write_summary(const struct report *rep, struct machine *m,
 			  enum figure_needs have, const struct run_sample *s, const char *vmstat,
 			  const struct results_json *params, const struct results_json *results,
 			  bool interrupted)
 {
 	struct results_json *j = results_json_new();
+	const struct phase_total *measure = phase_total(rep, MEASURE_PHASE);
 	char *err = NULL;
 
 	results_json_set_string(j, "version", PACKAGE_VERSION);
@@ -459,18 +785,23 @@ static void write_summary(const struct report *rep, struct machine *m,
 		results_json_set_uint(j, "machine.cpus", m->nr_cpus);
 		results_json_set_uint(j, "machine.memory_mib", topology_total_mem(&m->topo) >> 20);
 	}
+	/* The headline is the measurement window's where there is one. */
+	results_json_set_string(j, "window", measure ? MEASURE_PHASE : "whole_run");
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
 		const struct figure *f = &figures[i];
-		double v;
 
 		if (!f->key || f->needs > have)
 			continue;
-		v = figure_value(f, s);
-		if (f->count)
-			results_json_set_uint(j, f->key, (uint64_t)v);
-		else
-			results_json_set_double(j, f->key, v);
+		if (!measure || f->span == SPAN_NOW || f->needs == NEEDS_RUN) {
+			set_figure(j, NULL, f, s);
+			continue;
+		}
+		if (f->span == SPAN_WINDOW)
+			set_figure(j, NULL, f, &measure->sum);
+		set_figure(j, "whole_run.", f, s);
 	}
+	for (guint i = 0; i < rep->totals->len; i++)
+		set_phase(j, have, &g_array_index(rep->totals, struct phase_total, i));
 	results_json_set_tree(j, "results", results);
 	if (vmstat)
 		set_vmstat(j, vmstat);
@@ -495,6 +826,19 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	if (slub_enabled(m)) {
 		proc_slabinfo(m, out);
 		write_file(rep, "slabinfo", out);
+	}
+	proc_numastat(m, out);
+	write_file(rep, "numastat", out);
+	for (unsigned n = 0; n < m->nr_nodes; n++) {
+		char *name = g_strdup_printf("node%u_vmstat", n);
+
+		proc_node_vmstat(m, n, out);
+		write_file(rep, name, out);
+		g_free(name);
+	}
+	if (m->policy == POLICY_SPB) {
+		proc_superpageblocks(m, out);
+		write_file(rep, "superpageblocks", out);
 	}
 	g_string_free(out, TRUE);
 	write_memory_map(rep, m, s->now, &s->y, NULL);
@@ -541,7 +885,7 @@ static void gb_attempt_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct gb_attempt_run *r = arg;
 
-	gb_yield_attempt(ctx, r->m, r->a);
+	gb_yield_attempt(ctx, r->m, -1, r->a);
 	/* Threads the last run left parked stay so. */
 	engine_request_stop(r->e);
 }
@@ -573,7 +917,7 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 
 	progress_done(&rep->progress);
 	sample(rep, m, e, &s);
-	end_phase(rep, s.now);
+	end_phase(rep, s.now, &s);
 	phases = write_phases(rep);
 	if (e && rep->ts && s.now > rep->last_row_ns)
 		write_row(rep, &s);
@@ -597,6 +941,9 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 	for (guint i = 0; i < rep->phases->len; i++)
 		g_free(g_array_index(rep->phases, struct phase, i).name);
 	g_array_free(rep->phases, TRUE);
+	for (guint i = 0; i < rep->totals->len; i++)
+		g_free(g_array_index(rep->totals, struct phase_total, i).name);
+	g_array_free(rep->totals, TRUE);
 	g_free(rep->plot_format);
 	g_free(rep->scenario);
 	g_free(rep);

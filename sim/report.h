@@ -19,6 +19,9 @@ struct report;
  * NULL and a g_malloc'ed *err if the folder cannot be made. */
 struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 			   const char *plot_format, char **err);
+/* The workload did n more of its objects (allocations of its own
+ * allocator, requests...): throughput.objects in the summary. */
+void report_count_objects(struct report *rep, uint64_t n);
 /* The simulated time the current run stops at (0: open-ended), for the
  * progress line. */
 void report_set_target(struct report *rep, uint64_t until_ns);
@@ -35,9 +38,19 @@ int report_write_file(struct report *rep, const char *name, const char *data, si
 void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 		       const char *label);
 /* Phases: from at_ns of simulated time, the run is in phase name until
- * the next call (name NULL: in no phase) or its end.  They go to
- * phases.csv (phase,start_ms,end_ms) and are shaded on the lock plot. */
-void report_phase(struct report *rep, const char *name, uint64_t at_ns);
+ * the next call (name NULL: in no phase) or its end; the figures of
+ * machine m and engine e (either may be NULL) are taken at each boundary.
+ * They go to phases.csv (phase,start_ms,end_ms), are shaded on the lock
+ * plot, and each name's spans together are a measurement window of the
+ * summary (phases.NAME.*); the window of MEASURE_PHASE gives its headline
+ * figures, the whole run's going under whole_run.*.  A name holds no '.'. */
+#define MEASURE_PHASE "measure"
+void report_phase(struct report *rep, struct machine *m, struct engine *e, const char *name,
+		  uint64_t at_ns);
+/* The class figures of the engine and its threads' time at the start of
+ * the last span of phase name; false if there was none. */
+bool report_since_phase(const struct report *rep, const char *name, enum lock_class_id cls,
+			struct lock_stats *st, double *thread_time);
 /* End the run and free rep: the last row, summary.json/csv (with the
  * scenario's params.* and results.*, each a tree of its own), the
  * kernel-format files, phases.csv and the plots of machine m (NULL if the

@@ -124,6 +124,7 @@ end
 
 function M.start(m, o)
   o = o or {}
+  mmsim.check_options(o, { "cpus", "sizes", "live_mib", "remote_share", "decay", "work", "until_ns" }, "jemalloc_churn.start")
   assert(o.until_ns, "jemalloc_churn: until_ns is required")
   local cpus = o.cpus or { 0 }
   local sizes = o.sizes or {
@@ -184,6 +185,7 @@ function M.start(m, o)
           if addr then arena:free(addr, len, mmsim.now()) end
         else
           stats.objects = stats.objects + 1
+          mmsim.count_objects(1)
           local obj = { arena = i, addr = addr, len = len }
           if #cpus > 1 and math.random() < remote_share then
             local j = math.random(#cpus - 1)

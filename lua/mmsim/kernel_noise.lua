@@ -35,6 +35,8 @@ end
 
 function M.start(m, o)
   o = o or {}
+  mmsim.check_options(o, { "cpus", "rate", "reclaimable_share", "orders", "lifetime",
+                          "long_lived_share", "until_ns" }, "kernel_noise.start")
   local cpus = o.cpus or { 0 }
   local rate = o.rate or 200
   local recl = o.reclaimable_share or 0.4

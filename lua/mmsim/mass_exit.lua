@@ -37,6 +37,7 @@ end
 
 function M.start(m, o)
   o = o or {}
+  mmsim.check_options(o, { "cpus", "mib", "live" }, "mass_exit.start")
   local cpus = o.cpus or { 0 }
   local bytes = (o.mib or 64) * 1024 * 1024
   local live = mmsim.time(o.live or "30s")
@@ -45,6 +46,10 @@ function M.start(m, o)
                   pagesets_touched = {}, pagesets_before_exit = {} }
   local ready, done = 0, 0
   local before
+
+  -- Phases fault_in, live and exit: summary.json's phases.* keep each
+  -- one's lock figures apart.
+  m:phase("fault_in")
 
   for i, cpu in ipairs(cpus) do
     m:spawn{ cpu = cpu, name = "exit" .. cpu, fn = function()
@@ -61,6 +66,7 @@ function M.start(m, o)
       if ready == #cpus then
         stats.touch_end_ns = mmsim.now()
         stats.exit_start_ns = stats.touch_end_ns + math.max(live, POLL_NS)
+        m:phase("live")
       end
       while not stats.exit_start_ns do mmsim.sleep(POLL_NS) end
       mmsim.sleep(stats.exit_start_ns - mmsim.now())

@@ -20,6 +20,7 @@ local M = {}
 
 function M.start(m, o)
   o = o or {}
+  mmsim.check_options(o, { "cpus", "rate_mib_s", "file_mib", "until_ns" }, "page_cache.start")
   local cpus = o.cpus or { 0 }
   local rate = (o.rate_mib_s or 2000) * 256 / 1e9     -- pages per ns
   local file_pages = (o.file_mib or 256) * 256

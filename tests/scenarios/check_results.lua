@@ -1,7 +1,9 @@
 -- Check a results folder (arg[1]) against README.md (arg[2]) and itself:
 --   summary.json holds every key the README's key table documents, and
 --   the table documents every key it holds (`x.*` rows cover a whole
---   object; a row "the same for" another repeats the previous row's keys);
+--   object; a row "the same for" another repeats the previous row's keys;
+--   `nodeN` stands for node0, node1, ... and `NAME` for any phase name;
+--   keys of phases, and rows saying "only when", need not be there);
 --   vmstat.* are the counters of the vmstat file, with its values;
 --   zone_lock.* and pcp_lock.* are lock_stat's figures for the classes;
 --   timeseries.csv has a row at time 0, one at every sample_interval (1 ms)
@@ -82,6 +84,16 @@ flatten(summary, "")
 -- The README's key table: the first cell of each row names keys, `a.b`
 -- then `.c` for a.c; `a.*` documents the whole object a.
 local documented, wildcards, last_prefix = {}, {}, nil
+-- Documented names with placeholders, as Lua patterns: whether a key of
+-- the summary must match each.
+local patterns = {}
+local function placeholder(name, optional)
+  if not name:find("nodeN") and not name:find("NAME") then return false end
+  local pat = "^" .. name:gsub("%.%*$", ".*"):gsub("[%.%-]", "%%%0")
+  pat = pat:gsub("nodeN", "node%%d+"):gsub("NAME", "[^.]+"):gsub("%%%.%*$", "%%..+")
+  patterns[pat .. "$"] = not (optional or name:find("NAME"))
+  return true
+end
 local in_table = false
 for line in slurp(readme):gmatch("[^\n]*") do
   if line:find("^`summary.json` keys") then in_table = true end
@@ -90,8 +102,13 @@ for line in slurp(readme):gmatch("[^\n]*") do
     local prefix = ""
     for tok in cell:gmatch("`([^`]+)`") do
       local name = tok:sub(1, 1) == "." and prefix .. tok:sub(2) or tok
+      local optional = meaning:find("^only when") ~= nil
       prefix = name:match("^(.*%.)") or ""
-      if name:sub(-2) == ".*" then
+      if placeholder(name, optional) then
+        -- matched below
+      elseif name:sub(-2) == ".*" and optional then
+        patterns["^" .. name:sub(1, -3):gsub("[%.%-]", "%%%0") .. "%..+$"] = false
+      elseif name:sub(-2) == ".*" then
         local obj = name:sub(1, -3)
         if meaning:find("^the same for") then
           -- Collected first: adding keys to a table while pairs() walks
@@ -121,7 +138,15 @@ local function covered(name)
   for obj in pairs(wildcards) do
     if name:sub(1, #obj + 1) == obj .. "." then return true end
   end
+  for pat in pairs(patterns) do
+    if name:find(pat) then return true end
+  end
   return documented[name]
+end
+for pat, required in pairs(patterns) do
+  local found = false
+  for name in pairs(keys) do found = found or name:find(pat) ~= nil end
+  assert(found or not required, "no summary.json key matches the README's " .. pat)
 end
 local n = 0
 for name in pairs(documented) do

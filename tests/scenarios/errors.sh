@@ -69,6 +69,32 @@ expect_d params "-D plot_format=gif: expected png, pdf or svg" -D plot_format=gi
 printf 'local x = 1\n' > "$dir/noparams.lua"
 expect_d noparams "-D cpus: .*noparams.lua declares no parameters" -D cpus=8
 
+# Unknown option names are errors everywhere, naming the known ones.
+for call in 'm:gb_yield{nodes = 1}|gb_yield: unknown field .nodes. (known: attempt, cpu, node)' \
+	'm:kvmalloc{size = 4096, nod = 0}|kvmalloc: unknown field .nod.' \
+	'm:free(m:alloc{}, {cpus = 1})|free: unknown field .cpus. (known: cpu)' \
+	'm:spawn{cpu = 0, fn = print, nam = "x"}|spawn: unknown field .nam. (known: cpu, name, fn)' \
+	'm:online_memory{size = 0, nodes = 0}|online_memory: unknown field .nodes.' \
+	'require("mmsim.mass_exit").start(m, {cpu = {0}})|mass_exit.start: unknown field .cpu. (known: cpus, mib, live)'; do
+	printf 'local m = mmsim.machine{preset = "test"}\n%s\n' "${call%%|*}" > "$dir/opt.lua"
+	expect opt "opt.lua:2: .*${call#*|}"
+done
+
+# Measurement windows.
+printf 'local m = mmsim.machine{preset = "test"}\nm:run{["until"] = "1ms", warmup = "1ms"}\n' \
+	> "$dir/warmup.lua"
+expect warmup "warmup.lua:2: run: the warmup (1000000 ns) leaves nothing of the run to measure"
+printf 'local m = mmsim.machine{preset = "test"}\nm:run{untill = "1ms"}\n' > "$dir/runkey.lua"
+expect runkey "runkey.lua:2: run: unknown field 'untill' (known: until, duration, expected_end, warmup)"
+printf 'local m = mmsim.machine{preset = "test"}\nm:phase("a.b")\n' > "$dir/phasedot.lua"
+expect phasedot "phase: name 'a.b' must not hold a '.'"
+printf 'local m = mmsim.machine{preset = "test"}\nm:lock_stats{since = "measure"}\n' \
+	> "$dir/since.lua"
+expect since "lock_stats: no phase 'measure' has begun"
+printf 'local m = mmsim.machine{preset = "test"}\nm:lock_stats{since = {zone = {}}}\n' \
+	> "$dir/since2.lua"
+expect since2 "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
+
 "$MMSIM" "$dir/missing.lua" 2> "$dir/err" && fail "missing file accepted"
 grep -q "cannot open" "$dir/err" || fail "missing: no 'cannot open'"
 "$MMSIM" 2> "$dir/err" && fail "no scenario accepted"

@@ -8,8 +8,12 @@
 #   pcp_buddy, giving whole pageblocks back, far less often (an eighth or
 #   less);
 # - every freed page is counted once, to the zone buddy or on a list;
-# - phases.csv holds the exit phase, as long as the slowest exit, and the
-#   lock plot shades it without a gnuplot warning.
+# - phases.csv holds the fault_in, live and exit phases, the exit as long
+#   as the slowest exit, and the lock plot shades them without a gnuplot
+#   warning;
+# - the summary's phases.* attribute zone->lock to them: the exit phase's
+#   figures are the scenario's own exit figures, and the three phases'
+#   add up to the whole run's.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -48,8 +52,16 @@ for r in upstream-0 upstream pcp_buddy; do
 		$(($(summary $r results.exit.pages_to_buddy) + $(summary $r results.exit.pages_kept_on_pcp))) ]
 	awk -F, -v slowest="$(summary $r results.exit.slowest_ns)" '
 		NR == 1 && $0 != "phase,start_ms,end_ms" { exit 1 }
-		NR == 2 { ok = $1 == "exit" && sprintf("%.0f", ($3 - $2) * 1e6) == slowest }
-		END { exit !(ok && NR == 2) }' "$dir/$r/phases.csv"
+		NR == 2 { ok = $1 == "fault_in" && $2 == 0 }
+		NR == 3 { ok = ok && $1 == "live" }
+		NR == 4 { ok = ok && $1 == "exit" && sprintf("%.0f", ($3 - $2) * 1e6) == slowest }
+		END { exit !(ok && NR == 4) }' "$dir/$r/phases.csv"
+	for f in acquisitions contentions wait_ns_total hold_ns_total; do
+		[ "$(summary $r phases.exit.zone_lock.$f)" -eq "$(summary $r results.exit.zone_lock.$f)" ]
+		[ "$(summary $r zone_lock.$f)" -eq $(($(summary $r phases.fault_in.zone_lock.$f) + \
+			$(summary $r phases.live.zone_lock.$f) + $(summary $r phases.exit.zone_lock.$f))) ]
+	done
+	[ "$(summary $r window)" = whole_run ]
 	test -s "$dir/$r/lock_timeseries.png"
 done
 echo "ok: mass exit"

@@ -5,7 +5,8 @@
 # - kvmalloc's contiguous attempts taint clean superpageblocks at the tip,
 #   and never with kvmalloc_noretry;
 # - memory hotplug grows a node under spb;
-# - the invariant checker passes at the end of every run.
+# - the invariant checker passes at the end of every run;
+# - an spb run's results folder holds the debugfs superpageblocks file.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -32,6 +33,12 @@ echo "aging: 1 GiB regions free or movable-only: upstream $up, spb $spb"
 test -s "$dir/aging-spb/gb_yield.png"
 test -s "$dir/aging-spb/memory_map-third.png"
 test -s "$dir/aging-spb/memory_map-end.png"
+# The results folder of an spb run holds the debugfs superpageblocks file,
+# whose empty/clean/tainted counts are the summary's; upstream's none.
+test ! -e "$dir/aging-upstream/superpageblocks"
+grep -q '^Node 0, zone *Normal: [0-9]* superpageblocks, base_pfn=0x' "$dir/aging-spb/superpageblocks"
+[ "$(awk '$1 == "empty:" { n += $2 } END { print n + 0 }' "$dir/aging-spb/superpageblocks")" -eq \
+	"$(summary "$dir/aging-spb" gb_yield.spb_empty)" ]
 
 for noretry in false true; do
 	run kv-$noretry "$MMSIM_SRCDIR/scenarios/kvmalloc-taint.lua" -D kvmalloc_noretry=$noretry
