@@ -31,6 +31,7 @@
 set -euf        # no globbing: values are split on commas and spaces
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+. "$here/labels.sh"
 
 die() {
 	echo "sweep: $*" >&2
@@ -306,23 +307,84 @@ if [ -z "$x" ]; then
 		[ "$k" != "$series" ] && numeric "$k" && { x=$k; break; }
 	done
 fi
+# No numeric parameter: bars over the first categorical one.
+if [ -z "$x" ]; then
+	for k in $keys; do
+		[ "$k" != "$series" ] && { x=$k; break; }
+	done
+fi
 if ! $series_given; then
 	for k in $keys; do
 		[ "$k" != "$x" ] && { series=$k; break; }
 	done
 fi
+# The value of column $1 when every run has the same, else nothing.
+same_value() {
+	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c { v[$c] = 1; last = $c } END { n = 0; for (k in v) n++; if (n == 1) print last }' \
+		"$out/sweep.csv"
+}
+# The title: the scenario, then what every run shared (machine, policy,
+# threads, simulated time), then the other -D settings.
+context=$(same_value machine.name)
+v=$(same_value machine.policy)
+[ -n "$v" ] && context="${context:+$context, }$v"
+v=$(same_value params.cpus)
+[ -n "$v" ] && context="${context:+$context, }$v threads"
+v=$(same_value sim_time_s)
+[ -n "$v" ] && context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
+title="$name${context:+: $context}${fixed:+ ($fixed)}"
+ylabel=$(key_label "$y")
+yscale=${ylabel##*|}
+ylabel=${ylabel%|*}
+xlabel=$(key_label "$x")
+[ "${xlabel##*|}" = 1 ] && xlabel=${xlabel%|*} || xlabel=$x
+serieslabel=$(key_label "$series")
+[ "${serieslabel##*|}" = 1 ] && serieslabel=${serieslabel%|*} || serieslabel=$series
+
 plotfile=$out/sweep.$format
 if [ -z "$x" ]; then
-	skip_plot "no swept parameter with numeric values to plot against"
+	skip_plot "no swept parameter to plot against"
 elif ! has_column "$x" || ! has_column "$y" || { [ -n "$series" ] && ! has_column "$series"; }; then
 	skip_plot "sweep.csv lacks one of the columns $y, $x${series:+, $series}"
 elif ! numeric "$x"; then
-	skip_plot "$x has values that are not numbers"
+	# Categories (policies): a bar per value of x, clustered by series,
+	# from a table of the means (runs of other parameters or seeds).
+	awk -F, -v xc="$x" -v sc="$series" -v yc="$y" '
+	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == xc) xi = i; if ($i == sc) si = i; if ($i == yc) yi = i }; next }
+	{
+		xv = $xi; sv = si ? $si : yc
+		if (!(xv in xseen)) { xseen[xv] = 1; xs[++nx] = xv }
+		if (!(sv in sseen)) { sseen[sv] = 1; ss[++ns] = sv }
+		sum[xv, sv] += $yi; n[xv, sv]++
+	}
+	END {
+		printf "%s", xc
+		for (j = 1; j <= ns; j++) printf " %s", ss[j]
+		print ""
+		for (i = 1; i <= nx; i++) {
+			printf "%s", xs[i]
+			for (j = 1; j <= ns; j++)
+				printf " %s", n[xs[i], ss[j]] ? sum[xs[i], ss[j]] / n[xs[i], ss[j]] : "NaN"
+			print ""
+		}
+	}' "$out/sweep.csv" > "$out/sweep-bars.dat"
+	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep-bars.dat"); outfile=$(gpstr "$plotfile");
+			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xlabel=$(gpstr "$xlabel");
+			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel");
+			nseries=$(($(head -n 1 "$out/sweep-bars.dat" | wc -w) - 1))" \
+			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_bars.gp" 2>&1) || [ ! -s "$plotfile" ]; then
+		echo "sweep: warning: gnuplot failed on $out/sweep-bars.dat:" >&2
+		echo "$err" >&2
+		status=1
+	elif [ -n "$err" ]; then
+		echo "$err" >&2
+	fi
 else
-	title="$name: $y${fixed:+ ($fixed)}"
 	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep.csv"); outfile=$(gpstr "$plotfile");
 			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xcol=$(gpstr "$x");
-			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series")" \
+			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series"); xlabel=$(gpstr "$xlabel");
+			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel")" \
 			"${MMSIM_PLOTSDIR:-$top/plots}/sweep.gp" 2>&1) || [ ! -s "$plotfile" ]; then
 		echo "sweep: warning: gnuplot failed on $out/sweep.csv:" >&2
 		echo "$err" >&2
@@ -332,8 +394,9 @@ else
 	fi
 fi
 
-# The 1GB yield of every run over time, when the runs sampled it and there
-# are few enough runs for the lines to stay readable.
+# The 1GB yield of every run over time, when the runs sampled it, it moved
+# in one of them at least, and there are few enough runs for the lines to
+# stay readable.
 ts_files=""
 ts_titles=""
 while IFS= read -r combo; do
@@ -342,12 +405,15 @@ while IFS= read -r combo; do
 done < "$out/jobs"
 first=$(echo $ts_files | cut -d' ' -f1)
 if [ "$(echo $ts_files | wc -w)" -le 8 ] && [ -s "$first" ] &&
-	head -1 "$first" | tr , '\n' | grep -qx gb_movable_only; then
+	head -1 "$first" | tr , '\n' | grep -qx gb_movable_only &&
+	# shellcheck disable=SC2086
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "gb_movable_only") c = i; first = ""; next }
+		first == "" { first = $c } $c != first { moved = 1 } END { exit !moved }' $ts_files \
+		2> /dev/null; then
 	tsfile=$out/sweep-gb_yield.$format
 	if ! err=$(gnuplot -e "files=$(gpstr "$(echo $ts_files)"); titles=$(gpstr "$(echo $ts_titles)");
-			ycol='gb_movable_only'; ylabel='1 GiB regions free or movable-only';
-			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format");
-			plot_title=$(gpstr "$name: 1 GiB regions free or movable-only over time")" \
+			ycol='gb_movable_only'; ylabel='1 GiB regions free or movable-only (count)';
+			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format"); plot_title=$(gpstr "$title")" \
 			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_timeseries.gp" 2>&1) || [ ! -s "$tsfile" ]; then
 		echo "sweep: warning: gnuplot failed on the runs' timeseries.csv:" >&2
 		echo "$err" >&2

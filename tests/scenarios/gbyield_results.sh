@@ -10,7 +10,7 @@ if grep -q 'warning' "$out/stderr"; then
 	cat "$out/stderr" >&2
 	exit 1
 fi
-head -1 "$out/timeseries.csv" | grep -q ',gb_free_now,gb_movable_only,gb_movable_obtainable,spb_empty,spb_clean,spb_tainted$'
+head -1 "$out/timeseries.csv" | grep -q ',gb_free_now,gb_movable_only,gb_movable_obtainable,gb_total_regions,spb_empty,spb_clean,spb_tainted$'
 grep -q '"total_regions" : 7' "$out/summary.json"
 for f in memory_map.png memory_map-before.png gb_yield.png memmap.dat memmap-before.dat; do
 	test -s "$out/$f"
