@@ -26,6 +26,28 @@
 # reads DIR/joblog by those numbers, so a rerun with other swept values or
 # options is refused.
 #
+# Before any run, every swept key and value is checked against the
+# scenario's parameters: mmsim --params with each key set to its first
+# values, then its second ones, and so on (as many dry runs as the longest
+# list of values, each stopping at mmsim.params).  A failed run is named
+# with its exit status and the last lines of its stderr.
+#
+# --hosts FILE runs the combinations on the machines FILE lists (GNU
+# parallel's --sshloginfile: a line per host, "N/host" for N runs at once
+# there, ":" for this one): each host gets the scenario, runs mmsim at the
+# path it has here (the same checkout at the same path everywhere), and the
+# run's folder comes back (parallel's --basefile, --return and --cleanup,
+# through rsync).  The scenario and DIR must then lie under the current
+# directory, given as relative paths.  --ssh CMD replaces ssh (parallel's
+# --ssh; the tests use a stand-in that runs the command here).
+#
+# --slurm writes DIR/sweep.slurm, a Slurm array job of one task per
+# combination (at most N at once), instead of running: submit it with
+# sbatch; each task skips a run already done and appends its line to
+# DIR/joblog as parallel would, so rerunning the same ./run --sweep
+# command without --slurm afterwards runs only what failed, then collects
+# sweep.csv and the plots.
+#
 # MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
 # the plots directory.
 set -euf        # no globbing: values are split on commas and spaces
@@ -40,7 +62,8 @@ die() {
 
 usage() {
 	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--plot y=COL,x=PARAM,series=PARAM]" >&2
-	echo "             [--out DIR] [-j N] SCENARIO.lua [mmsim options]" >&2
+	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]" >&2
+	echo "             SCENARIO.lua [mmsim options]" >&2
 	exit 2
 }
 
@@ -70,19 +93,26 @@ plot=""
 plot_given=false
 out=""
 jobs=""
+hosts=""
+ssh=""
+slurm=false
 n=$#
 while [ "$n" -gt 0 ]; do
 	a=$1
 	shift
 	n=$((n - 1))
 	case $a in
-	--sweep|--plot|--out|-j)
+	--slurm)
+		slurm=true
+		continue
+		;;
+	--sweep|--plot|--out|-j|--hosts|--ssh)
 		[ "$n" -gt 0 ] || usage
 		v=$1
 		shift
 		n=$((n - 1))
 		;;
-	--sweep=*|--plot=*|--out=*)
+	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*)
 		v=${a#*=}
 		a=${a%%=*}
 		;;
@@ -106,6 +136,8 @@ while [ "$n" -gt 0 ]; do
 	--plot) plot=$v; plot_given=true ;;
 	--out) out=$v ;;
 	-j) jobs=$v ;;
+	--hosts) hosts=$v ;;
+	--ssh) ssh=$v ;;
 	esac
 done
 
@@ -168,10 +200,55 @@ esac
 
 command -v parallel > /dev/null ||
 	die "GNU parallel not found: install the Debian package parallel"
+if [ -n "$hosts" ]; then
+	$slurm && die "--hosts and --slurm: choose one"
+	[ -r "$hosts" ] || die "--hosts $hosts: cannot read it"
+	command -v rsync > /dev/null ||
+		die "--hosts needs rsync (parallel transfers with it): install the Debian package rsync"
+fi
+[ -z "$ssh" ] || [ -n "$hosts" ] || die "--ssh goes with --hosts"
 
 name=$(basename "$scenario" .lua)
 [ -n "$out" ] || out=results/sweep-$name-$(date -u +%Y%m%dT%H%M%SZ)
+if [ -n "$hosts" ]; then
+	for p in "$scenario" "$out"; do
+		case $p in
+		/*|../*|*/../*|..) die "with --hosts, '$p' must be a relative path under the current directory" ;;
+		esac
+	done
+fi
 mkdir -p "$out" || die "cannot create $out"
+mmsim=${MMSIM_BIN:-$top/mmsim}
+
+# ---- the parameters, checked before any run ----
+# Dry run i sets every key to its i-th value (its last if it has fewer).
+maxvals=$(for spec in $sweeps; do echo "${spec#*=}" | tr , '\n' | wc -l; done | sort -n | tail -n 1)
+i=1
+while [ "$i" -le "$maxvals" ]; do
+	set -- "$@" --params --out "$out/.params"
+	for spec in $sweeps; do
+		v=$(echo "${spec#*=}" | tr , '\n' | sed -n "${i}p")
+		[ -n "$v" ] || v=$(echo "${spec#*=}" | tr , '\n' | tail -n 1)
+		set -- -D "${spec%%=*}=$v" "$@"
+	done
+	if ! "$mmsim" "$@" > "$out/.params.out" 2> "$out/.params.err"; then
+		msg=$(grep -m 1 . "$out/.params.err" || true)
+		rm -rf "$out/.params" "$out/.params.out" "$out/.params.err"
+		rmdir "$out" 2> /dev/null || true
+		die "the scenario refuses the swept parameters, no run started: ${msg:-mmsim --params failed}"
+	fi
+	# Drop this dry run's arguments again: the -D pairs first, the three last.
+	for spec in $sweeps; do shift 2; done
+	n=$(($# - 3))
+	while [ "$n" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		n=$((n - 1))
+	done
+	shift 3
+	i=$((i + 1))
+done
+rm -rf "$out/.params" "$out/.params.out" "$out/.params.err"
 
 # ---- the runs ----
 # The cartesian product, the first --sweep varying slowest.
@@ -222,12 +299,75 @@ succeeded() {
 }
 total=$(wc -l < "$out/jobs")
 finished=$(succeeded | wc -l)
-echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time, in $out" >&2
+
+# A word for a shell command line: single-quoted, a quote as '\''.
+shquote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+if $slurm; then
+	here_dir=$(pwd)
+	{
+		echo "#!/bin/sh"
+		echo "# $total mmsim runs of $scenario, written by ./run --sweep ... --slurm."
+		echo "# Submit with sbatch; afterwards, the same ./run --sweep command without"
+		echo "# --slurm runs what failed and collects sweep.csv and the plots."
+		echo "#SBATCH --job-name=mmsim-$name"
+		echo "#SBATCH --array=1-$total%$jobs"
+		echo "#SBATCH --output=$out/slurm-%A_%a.log"
+		echo "set -u"
+		echo "cd $(shquote "$here_dir")"
+		echo "out=$(shquote "$out")"
+		cat <<'HEAD'
+seq=$SLURM_ARRAY_TASK_ID
+combo=$(sed -n "${seq}p" "$out/jobs")
+# Done before: nothing to do.
+[ -s "$out/$combo/summary.csv" ] && exit 0
+start=$(date +%s.%N)
+HEAD
+		printf 'sh %s --run-one "$out" "$combo" %s' "$(shquote "$here/sweep.sh")" "$(shquote "$mmsim")"
+		for a in "$@"; do printf ' %s' "$(shquote "$a")"; done
+		echo
+		cat <<'TAIL'
+status=$?
+# The joblog line, as GNU parallel writes it (Seq Host Starttime JobRuntime
+# Send Receive Exitval Signal Command), under a lock: tasks end at once.
+{
+	flock 9
+	[ -s "$out/joblog" ] ||
+		printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' \
+			>> "$out/joblog"
+	awk -v s="$seq" -v h="$(hostname)" -v t0="$start" -v t1="$(date +%s.%N)" -v x="$status" \
+		-v c="$combo" 'BEGIN { printf "%d\t%s\t%.3f\t%8.3f\t0\t0\t%d\t0\t%s\n", s, h, t0, t1 - t0, x, c }' \
+		>> "$out/joblog"
+} 9>> "$out/joblog.lock"
+exit $status
+TAIL
+	} > "$out/sweep.slurm"
+	echo "sweep: $total runs ($finished done before) in $out/sweep.slurm: submit with" >&2
+	echo "  sbatch $out/sweep.slurm" >&2
+	echo "then rerun this command without --slurm to collect sweep.csv and the plots" >&2
+	echo "$out"
+	exit 0
+fi
+
+echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time${hosts:+ on the hosts of $hosts}, in $out" >&2
 bar=""
 [ -t 2 ] && bar=--bar
+# The command parallel runs, quoted here: with -q, parallel would quote
+# the {} of --return too.  Combinations need no quoting (checked above).
+# RSYNC_OLD_ARGS: rsync 3.2.4 and later quote the remote path themselves,
+# on top of parallel's quoting of --return's path.
+cmd="sh $(shquote "$here/sweep.sh") --run-one $(shquote "$out") {} $(shquote "$mmsim")"
+for a in "$@"; do
+	cmd="$cmd $(shquote "$a")"
+done
+if [ -n "$hosts" ]; then
+	# Each host gets the scenario and sends the run's folder back.
+	set -- --sshloginfile "$hosts" --basefile "$scenario" --return "$out/{}" --cleanup
+	[ -z "$ssh" ] || set -- "$@" --ssh "$ssh"
+else
+	set -- -j "$jobs"
+fi
 # shellcheck disable=SC2086
-parallel --will-cite -q $bar -j "$jobs" --joblog "$out/joblog" --resume-failed \
-	sh "$here/sweep.sh" --run-one "$out" {} "${MMSIM_BIN:-$top/mmsim}" "$@" \
+RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-failed "$cmd" \
 	:::: "$out/jobs" || true
 
 # ---- sweep.csv ----
@@ -243,7 +383,10 @@ while IFS= read -r combo; do
 	seq=$((seq + 1))
 	run=$out/$combo
 	if ! echo "$ok" | grep -qx "$seq"; then
-		echo "sweep: run $combo failed; see $run/stderr" >&2
+		code=$(awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { c = $7; sig = $8 }
+			END { print (sig ? "signal " sig : "exit status " c) }' "$out/joblog" 2> /dev/null)
+		echo "sweep: run $combo failed (${code:-not run}); the end of $run/stderr:" >&2
+		tail -n 5 "$run/stderr" 2> /dev/null | sed 's/^/  | /' >&2 || true
 		status=1
 		continue
 	fi

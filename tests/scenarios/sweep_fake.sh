@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
 	-D) defs="$defs $2"; shift 2 ;;
+	--params) exit 0 ;;     # the sweep's check: tests/scenarios/sweep_remote.sh
 	*.lua) scenario=$1; shift ;;
 	*) echo "fake mmsim: unexpected argument $1" >&2; exit 2 ;;
 	esac
