@@ -16,7 +16,7 @@ if (!exists("H")) H = 720
 if (!exists("font_size")) font_size = 18
 if (term eq "pdf") {
 	set terminal pdfcairo noenhanced size (W / 160.0)in,(H / 160.0)in font sprintf("DejaVu Sans,%g", 0.72 * font_size) \
-		linewidth 0.6
+		linewidth 0.8
 } else {
 	if (term eq "svg") {
 		set terminal svg noenhanced size W,H font sprintf("DejaVu Sans,%g", font_size) background "white"

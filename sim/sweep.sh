@@ -468,14 +468,22 @@ same_value() {
 		"$out/sweep.csv"
 }
 # The title: the scenario, then what every run shared (machine, policy,
-# threads, simulated time), then the other -D settings.
+# threads, duration), then the other -D settings.
 context=$(same_value machine.name)
 v=$(same_value machine.policy)
 [ -n "$v" ] && context="${context:+$context, }$v"
 v=$(same_value params.cpus)
 [ -n "$v" ] && context="${context:+$context, }$v threads"
-v=$(same_value sim_time_s)
-[ -n "$v" ] && context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
+# The duration asked for, else the simulated time reached (runs stop a
+# little after the time asked).
+v=$(same_value params.duration)
+case ", $fixed" in
+*", duration="*) v=given ;;            # the -D settings say it
+esac
+[ -z "$v" ] || [ "$v" = given ] || context="${context:+$context, }$v"
+if [ -z "$v" ] && v=$(same_value sim_time_s) && [ -n "$v" ]; then
+	context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
+fi
 title="$name${context:+: $context}${fixed:+ ($fixed)}"
 ylabel=$(key_label "$y")
 yscale=${ylabel##*|}
