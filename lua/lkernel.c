@@ -6,7 +6,9 @@
 #include "models/hugetlb.h"
 #include "models/kvmalloc.h"
 #include "models/machine.h"
+#include "models/memory_hotplug.h"
 #include "models/migrate.h"
+#include "models/mm_space.h"
 #include "models/procfs.h"
 #include "models/superpageblock.h"
 
@@ -114,6 +116,59 @@ static int l_online_memory(lua_State *L)
 		done += lm->memory_block_size;
 	lua_pushinteger(L, (lua_Integer)done);
 	return 1;
+}
+
+/* m:offline_memory{node =, size =} -> bytes offlined, or nil, "EBUSY",
+ * {offlined =, fail_pfn =, reason =, migrated =}: memory blocks taken off
+ * the top of the node one at a time (offline_pages), until size or the
+ * first that stays busy.  Bad input raises, nothing changed. */
+static int l_offline_memory(lua_State *L)
+{
+	static const char *const keys[] = { "node", "size", "cpu", NULL };
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct mm_ctx buf, *ctx;
+	struct offline_stats st;
+	uint64_t size, done = 0;
+	unsigned long migrated = 0;
+	char *err;
+	int ret = 0;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, "offline_memory");
+	ctx = call_ctx(L, lm->m, 2, &buf);
+	lua_getfield(L, 2, "size");
+	size = check_size(L, -1, "offline_memory");
+	unsigned node = (unsigned)check_node(L, lm->m, opt_int_field(L, 2, "node", 0));
+	if (!size || size % lm->memory_block_size)
+		return luaL_error(L, "offline_memory: size %I is not a whole number of memory blocks "
+				  "(%I bytes each)", (lua_Integer)size,
+				  (lua_Integer)lm->memory_block_size);
+	err = offline_pages_check(lm->m, node, size);
+	if (err) {
+		lua_pushfstring(L, "offline_memory: %s", err);
+		g_free(err);
+		return lua_error(L);
+	}
+	while (done < size) {
+		ret = offline_pages(ctx, lm->m, node, lm->memory_block_size, &st, &err);
+		g_assert(ret != -MM_EINVAL);
+		migrated += st.migrated;
+		if (ret)
+			break;
+		done += lm->memory_block_size;
+	}
+	if (!ret) {
+		lua_pushinteger(L, (lua_Integer)done);
+		return 1;
+	}
+	lua_pushnil(L);
+	lua_pushliteral(L, "EBUSY");
+	lua_createtable(L, 0, 4);
+	set_int(L, "offlined", (lua_Integer)done);
+	set_int(L, "fail_pfn", (lua_Integer)st.fail_pfn);
+	set_str(L, "reason", st.reason);
+	set_int(L, "migrated", (lua_Integer)migrated);
+	return 3;
 }
 
 /* m:superpageblocks() -> the debugfs superpageblocks file */
@@ -286,6 +341,7 @@ void lkernel_open(lua_State *L, int methods)
 		{ "spb_stats", l_spb_stats },
 		{ "online_memory", l_online_memory },
 		{ "migrate_pages", l_migrate_pages },
+		{ "offline_memory", l_offline_memory },
 		{ "compact", l_compact },
 		{ "alloc_gigantic", l_alloc_gigantic },
 		{ "free_gigantic", l_free_gigantic },

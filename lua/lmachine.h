@@ -75,6 +75,10 @@ lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
  * outside threads the `cpu` field of the table at t (0 for no table),
  * taking no time; buf holds the latter. */
 struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf);
+/* A node number of m, or an error naming the machine's nodes. */
+int check_node(lua_State *L, struct machine *m, lua_Integer node);
+/* A Lua list of node numbers at idx as a mask; errors name what. */
+nodemask_t check_node_list(lua_State *L, struct machine *m, int idx, const char *what);
 /* The `node` field of the table at t (0: no table), checked; by default
  * the node of ctx's CPU, as the kernel's default memory policy. */
 int opt_node_field(lua_State *L, struct machine *m, int t, const struct mm_ctx *ctx);
@@ -87,8 +91,21 @@ struct lmachine *lmmsim_subject(lua_State *L);
  * machine method table at index methods. */
 void lkernel_open(lua_State *L, int methods);
 
+/* Register the slab model's methods (kmem_cache_*, kmalloc, open_file,
+ * slabinfo) in the machine method table at index methods. */
+void lslab_open(lua_State *L, int methods);
+/* What holds pages of owner word owner in the slab model (slab pages,
+ * kernel stacks, network buffer blocks), for m:free's refusal; NULL for
+ * none of them. */
+const char *kernel_object_owner(struct machine *m, uint32_t owner);
+
 /* Register m:process() in the machine method table at index methods. */
 void lproc_open(lua_State *L, int methods);
+/* The process at idx (an error if it exited) and its machine. */
+struct mm_struct *lproc_check(lua_State *L, int idx, struct machine **m);
+/* Add the NUMA calls (mbind, set_mempolicy, move_pages, migrate_pages) to
+ * the process method table at index methods. */
+void lnuma_process_methods(lua_State *L, int methods);
 
 /* Register the simulation methods (spawn, run, lock statistics) in the
  * machine method table at stack index methods, and the module functions

@@ -11,6 +11,7 @@
 #include "models/machine.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
+#include "models/slub.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
@@ -118,7 +119,10 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
+	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
+	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
+	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -229,6 +233,39 @@ static int l_machine(lua_State *L)
 				  "and 8 to %d", p.percpu_pagelist_high_fraction, INT_MAX);
 	p.compaction_proactiveness = (int)opt_range_field(L, 1, "compaction_proactiveness",
 							  p.compaction_proactiveness, 0, 100);
+	/* kernel.numa_balancing and its sysctls (kernel/sched/fair.c). */
+	if (lua_getfield(L, 1, "numa_balancing") != LUA_TNIL)
+		p.numab.enabled = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	p.numab.scan_delay_ms = (unsigned)opt_range_field(L, 1, "numa_balancing_scan_delay_ms",
+							 p.numab.scan_delay_ms, 0, INT_MAX);
+	p.numab.scan_period_min_ms = (unsigned)opt_range_field(
+		L, 1, "numa_balancing_scan_period_min_ms", p.numab.scan_period_min_ms, 0, INT_MAX);
+	p.numab.scan_period_max_ms = (unsigned)opt_range_field(
+		L, 1, "numa_balancing_scan_period_max_ms", p.numab.scan_period_max_ms,
+		p.numab.scan_period_min_ms, INT_MAX);
+	p.numab.scan_size_mb = (unsigned)opt_range_field(L, 1, "numa_balancing_scan_size_mb",
+							p.numab.scan_size_mb, 1, INT_MAX);
+	p.numab.rate_limit_mbps = (unsigned)opt_range_field(L, 1, "numa_balancing_rate_limit_mbps",
+							   p.numab.rate_limit_mbps, 0, INT_MAX);
+	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN, one per node. */
+	if (lua_getfield(L, 1, "weighted_interleave") != LUA_TNIL) {
+		luaL_checktype(L, -1, LUA_TTABLE);
+		if (luaL_len(L, -1) != (lua_Integer)t.nr_nodes)
+			return luaL_error(L, "weighted_interleave lists %d weights, the machine has "
+					  "%d nodes", (int)luaL_len(L, -1), (int)t.nr_nodes);
+		for (lua_Integer i = 1; i <= (lua_Integer)t.nr_nodes; i++) {
+			lua_geti(L, -1, i);
+			lua_Integer w = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+
+			if (w < 1 || w > 255)
+				return luaL_error(L, "weighted_interleave: node %d's weight must be an "
+						  "integer from 1 to 255", (int)i - 1);
+			p.iw_table[i - 1] = (uint8_t)w;
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
 		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
 	lua_pop(L, 1);
@@ -337,12 +374,28 @@ static int l_gc(lua_State *L)
 
 static const char *const type_names[] = { "unmovable", "movable", "reclaimable", NULL };
 
-static int check_node(lua_State *L, struct machine *m, lua_Integer node)
+int check_node(lua_State *L, struct machine *m, lua_Integer node)
 {
 	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
 		luaL_error(L, "node %d does not exist (the machine has nodes 0-%d)", (int)node,
 			   (int)m->nr_nodes - 1);
 	return (int)node;
+}
+
+nodemask_t check_node_list(lua_State *L, struct machine *m, int idx, const char *what)
+{
+	nodemask_t mask = NODE_MASK_NONE;
+
+	if (lua_type(L, idx) != LUA_TTABLE)
+		luaL_error(L, "%s: expected a list of nodes, got %s", what, luaL_typename(L, idx));
+	for (lua_Integer i = 1, n = luaL_len(L, idx); i <= n; i++) {
+		lua_geti(L, idx, i);
+		if (!lua_isinteger(L, -1))
+			luaL_error(L, "%s: entry %d is not a node number", what, (int)i);
+		mask |= nodemask_of_node((unsigned)check_node(L, m, lua_tointeger(L, -1)));
+		lua_pop(L, 1);
+	}
+	return mask;
 }
 
 /* The kernel's default policy allocates on numa_node_id(), the node of
@@ -440,7 +493,7 @@ static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
 	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
 	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
 	case OWNER_KIND_HUGETLB: return "part of a gigantic page (m:free_gigantic frees it)";
-	default: return NULL;
+	default: return kernel_object_owner(m, owner);
 	}
 }
 
@@ -728,6 +781,7 @@ int luaopen_mmsim(lua_State *L)
 	lsim_open(L, -3, -1);
 	lproc_open(L, -1);
 	lkernel_open(L, -1);
+	lslab_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);

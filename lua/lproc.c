@@ -215,6 +215,15 @@ void lproc_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "process");
 	luaL_newmetatable(L, PROCESS_MT);
 	luaL_newlib(L, process_methods);
+	lnuma_process_methods(L, -1);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
+}
+
+struct mm_struct *lproc_check(lua_State *L, int idx, struct machine **m)
+{
+	struct lprocess *p = check_process(L, idx);
+
+	*m = p->m;
+	return p->mm;
 }

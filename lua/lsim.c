@@ -461,6 +461,20 @@ static int l_cpu(lua_State *L)
 	return 1;
 }
 
+/* mmsim.migrate_thread(cpu): the thread moves to that CPU and runs there
+ * from now on (its allocations, pagesets and node follow). */
+static int l_migrate_thread(lua_State *L)
+{
+	struct mm_ctx *ctx = thread_ctx_or_error(L, "mmsim.migrate_thread");
+	lua_Integer cpu = luaL_checkinteger(L, 1);
+	unsigned nr_cpus;
+
+	if (!engine_migrate_thread(ctx, cpu, &nr_cpus))
+		return luaL_error(L, "mmsim.migrate_thread: cpu %I does not exist (the machine has "
+				  "CPUs 0-%d)", cpu, (int)nr_cpus - 1);
+	return 0;
+}
+
 /* A coroutine runs on the simulated thread that resumes it (or outside
  * threads if scenario code resumes it): its model calls take that
  * thread's time and locks. */
@@ -550,6 +564,7 @@ void lsim_open(lua_State *L, int module, int methods)
 		{ "sleep", l_sleep },
 		{ "now", l_now },
 		{ "cpu", l_cpu },
+		{ "migrate_thread", l_migrate_thread },
 		{ "time", l_time },
 		{ NULL, NULL },
 	};

@@ -974,7 +974,8 @@ enum compact_result try_to_compact_pages(struct mm_ctx *ctx, struct machine *m, 
 		struct zone *zone = ac->zonelist[i];
 		enum compact_result status;
 
-		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone))
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
+		    !zone_in_nodemask(ac, zone))
 			continue;
 		if (prio > MIN_COMPACT_PRIORITY && compaction_deferred(zone, (int)order)) {
 			rc = MAX(rc, COMPACT_DEFERRED);

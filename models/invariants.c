@@ -3,6 +3,7 @@
 #include "buddy.h"
 #include "mm_space.h"
 #include "pcp.h"
+#include "slub.h"
 #include "superpageblock.h"
 
 #include <glib.h>
@@ -214,6 +215,11 @@ char *check_invariants(struct machine *m)
 	if (spaces) {
 		check_fail(&r, "%s", spaces);
 		g_free(spaces);
+	}
+	char *slabs = slub_check(m);
+	if (slabs) {
+		check_fail(&r, "%s", slabs);
+		g_free(slabs);
 	}
 	if (r.n == 0) {
 		g_string_free(r.s, TRUE);

@@ -1,11 +1,15 @@
 #include "machine.h"
 #include "superpageblock.h"
 #include "buddy.h"
+#include "dcache.h"
 #include "kvmalloc.h"
 #include "page_cache.h"
+#include "page_frag.h"
 #include "mm_space.h"
+#include "numa_balancing.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
+#include "slub.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -26,6 +30,7 @@ void machine_params_default(struct machine_params *p)
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
 	p->compaction_proactiveness = 20;
+	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 }
 
@@ -223,6 +228,9 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->thp = p->thp;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
+	for (unsigned n = 0; n < MAX_NUMNODES; n++)
+		m->iw_table[n] = p->iw_table[n] ? p->iw_table[n] : 1;
+	m->numab = p->numab;
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
@@ -267,6 +275,9 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	dcache_destroy(m);
+	page_frag_destroy(m);
+	slub_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {

@@ -22,6 +22,9 @@ struct machine_params {
 	double pinned_share;
 	uint64_t pin_seed;
 	int compaction_proactiveness;   /* vm.compaction_proactiveness, default 20 */
+	/* Weighted interleave's node weights (1 to 255; 0: the default, 1). */
+	uint8_t iw_table[MAX_NUMNODES];
+	struct numab_params numab;
 };
 
 void machine_params_default(struct machine_params *p);

@@ -249,3 +249,79 @@ int migrate_pages_to_node(struct mm_ctx *ctx, struct machine *m, const pfn_t *pf
 		g_free(st);
 	return ret < 0 ? ret : ret + (int)refused;
 }
+
+void page_move_counts_add(struct page_move_counts *c, const enum migrate_status *st,
+			  unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		c->moved += st[i] == MIGRATE_MOVED;
+		c->busy += st[i] == MIGRATE_NOT_MOVABLE || st[i] == MIGRATE_PINNED;
+		c->pinned += st[i] == MIGRATE_PINNED;
+		c->enomem += st[i] == MIGRATE_NO_TARGET || st[i] == MIGRATE_UNTRIED;
+	}
+}
+
+/* The pages a call gathered before migrating them (the kernel's pagelist). */
+struct page_gather {
+	struct machine *m;
+	int nid;                /* pages on this node only (-1: any), */
+	int skip_nid;           /* except those on this one (-1: none) */
+	GArray *pfns;
+	unsigned long present;
+	unsigned long skipped;
+};
+
+static void gather_page(uint64_t addr, pfn_t pfn, void *priv)
+{
+	struct page_gather *g = priv;
+	int node = (int)pfn_zone(g->m, pfn)->node;
+
+	(void)addr;
+	g->present++;
+	if (node == g->skip_nid)
+		g->skipped++;
+	else if (g->nid < 0 || node == g->nid)
+		g_array_append_val(g->pfns, pfn);
+}
+
+/* Migrate what g gathered to nid and count it. */
+static int move_gathered(struct mm_ctx *ctx, struct machine *m, struct page_gather *g,
+			 unsigned nid, struct page_move_counts *c)
+{
+	unsigned n = g->pfns->len;
+	enum migrate_status *st = g_new(enum migrate_status, MAX(n, 1u));
+	int ret = migrate_pages_to_node(ctx, m, (pfn_t *)(void *)g->pfns->data, n, (int)nid, st,
+					NULL);
+
+	page_move_counts_add(c, st, n);
+	g_free(st);
+	g_array_free(g->pfns, TRUE);
+	return ret == -MM_ENOMEM ? ret : 0;
+}
+
+int do_pages_move(struct mm_ctx *ctx, struct machine *m, struct mm_struct *mm, uint64_t start,
+		  uint64_t len, unsigned nid, struct page_move_counts *c)
+{
+	struct page_gather g = { .m = m, .nid = -1, .skip_nid = (int)nid };
+	uint64_t end;
+
+	if ((start & (PAGE_SIZE - 1)) || nid >= m->nr_nodes || len > TASK_SIZE ||
+	    start > TASK_SIZE - len)
+		return -MM_EINVAL;
+	end = start + ((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
+	g.pfns = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	walk_page_range(mm, start, end, gather_page, &g);
+	c->already += g.skipped;
+	c->absent += (end - start) / PAGE_SIZE - g.present;
+	return move_gathered(ctx, m, &g, nid, c);
+}
+
+int migrate_to_node(struct mm_ctx *ctx, struct machine *m, struct mm_struct *mm,
+		    unsigned source, unsigned dest, struct page_move_counts *c)
+{
+	struct page_gather g = { .m = m, .nid = (int)source, .skip_nid = -1 };
+
+	g.pfns = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	walk_page_range(mm, 0, TASK_SIZE, gather_page, &g);
+	return move_gathered(ctx, m, &g, dest, c);
+}

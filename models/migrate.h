@@ -89,4 +89,30 @@ pfn_t alloc_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, v
 int migrate_pages_to_node(struct mm_ctx *ctx, struct machine *m, const pfn_t *pfns, unsigned nr,
 		       int nid, enum migrate_status *status, struct migrate_stats *stats);
 
+/* What move_pages(2) and migrate_pages(2) did, page by page. */
+struct page_move_counts {
+	unsigned long moved;    /* now on the target node */
+	unsigned long already;  /* on the target node before the call */
+	unsigned long busy;     /* -EBUSY: could not be isolated or moved */
+	unsigned long pinned;   /* of the busy ones, long-term pinned */
+	unsigned long enomem;   /* -ENOMEM: no page on the target node for it (or after it) */
+	unsigned long absent;   /* -ENOENT / -EFAULT: no page there */
+};
+
+/* Add the outcome of nr pages' migrate_status to c. */
+void page_move_counts_add(struct page_move_counts *c, const enum migrate_status *st,
+			  unsigned nr);
+
+struct mm_struct;
+/* move_pages(2) for the pages of [start, start + len) of mm, each to node
+ * nid (do_pages_move): pages already there stay, the others are migrated
+ * in one batch (MIGRATE_SYNC, alloc_migration_target).  Counts added to c.
+ * 0, -MM_EINVAL for an unaligned start or a node m lacks, -MM_ENOMEM if
+ * the node ran out of pages. */
+int do_pages_move(struct mm_ctx *ctx, struct machine *m, struct mm_struct *mm, uint64_t start,
+		  uint64_t len, unsigned nid, struct page_move_counts *c);
+/* migrate_to_node(): every page of mm on node source to node dest. */
+int migrate_to_node(struct mm_ctx *ctx, struct machine *m, struct mm_struct *mm,
+		    unsigned source, unsigned dest, struct page_move_counts *c);
+
 #endif

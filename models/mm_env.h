@@ -32,6 +32,7 @@ enum mm_cost {
 	COST_MIGRATE_COPY_REMOTE,   /* copy one 4 KiB page to another socket */
 	COST_MIGRATE_REMAP,     /* point a mapping (PTE or page-cache slot) at the new page */
 	COST_TLB_SHOOTDOWN,     /* flush one CPU's TLB for an address space after migration */
+	COST_NUMA_HINT_FAULT,   /* a NUMA hinting fault's own work: PTE restored, placement checks */
 	NR_MM_COSTS
 };
 

@@ -9,6 +9,7 @@
  * the kernel's maple tree tracks gaps, stays cheap.  Not modelled yet:
  * vm.max_map_count, the shared zero page (a read fault allocates a page as
  * a write fault does), stack guard gaps and address randomisation. */
+#include "fork.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
 
@@ -78,7 +79,7 @@ bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end)
 }
 
 /* __split_vma: vma i becomes [vm_start, addr) and [addr, vm_end). */
-static void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
+void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
 {
 	struct vm_area_struct tail = *vma_at(mm, i);
 
@@ -90,15 +91,16 @@ static void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr)
 }
 
 /* vma_merge: join each pair of neighbours in [lo, hi + 1] that touch and
- * have the same protection, as an anonymous mapping's VMAs merge. */
-static void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
+ * have the same protection and policy, as an anonymous mapping's VMAs merge. */
+void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
 {
 	if (mm->vmas->len < 2)
 		return;
 	for (unsigned i = MIN(hi + 1, mm->vmas->len - 1); i-- > lo;) {
 		struct vm_area_struct *a = vma_at(mm, i), *b = vma_at(mm, i + 1);
 
-		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot)
+		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot ||
+		    !mpol_equal(&a->policy, &b->policy))
 			continue;
 		a->vm_end = b->vm_end;
 		g_array_remove_index(mm->vmas, i + 1);
@@ -122,13 +124,20 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	if (reg->next_pid > OWNER_ID_MASK)
 		return NULL;
 	pid = reg->next_pid++;
+	struct task_kobjs *kobjs;
+
+	if (copy_process_objects(ctx, m, &kobjs))
+		return NULL;
 	pgd = __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0,
 			    (int)topology_cpu_to_node(&m->topo, ctx->cpu),
 			    make_owner(OWNER_KIND_PGTABLE, pid), pgtable_offset(PGTABLE_PGD, 0));
-	if (pgd == PFN_NONE)
+	if (pgd == PFN_NONE) {
+		free_task_objects(ctx, m, kobjs);
 		return NULL;
+	}
 	mm = g_new0(struct mm_struct, 1);
 	mm->m = m;
+	mm->kobjs = kobjs;
 	mm->pid = pid;
 	mm->vmas = g_array_new(FALSE, FALSE, sizeof(struct vm_area_struct));
 	mm->cpumask = g_new0(unsigned long, (m->nr_cpus + CPUMASK_WORD_BITS - 1) / CPUMASK_WORD_BITS);
@@ -145,6 +154,7 @@ static void mm_struct_free(struct mm_struct *mm)
 		free_table_tree(mm->pgd, PGTABLE_PGD);
 	g_array_free(mm->vmas, TRUE);
 	g_free(mm->cpumask);
+	g_free(mm->kobjs);
 	g_free(mm);
 }
 
@@ -409,6 +419,8 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	mm->nr_pgtables--;
 	g_tree_remove(mm->m->procs->by_pid, GUINT_TO_POINTER(mm->pid));
 	__free_pages(ctx, mm->m, pgd);
+	free_task_objects(ctx, mm->m, mm->kobjs);
+	mm->kobjs = NULL;
 	mm_struct_free(mm);
 }
 
@@ -480,6 +492,10 @@ bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new
 	if (!pt || pt->pte[i] != old)
 		return false;
 	pt->pte[i] = new;
+	/* remove_migration_pte() maps the new page with the VMA's protection:
+	 * a NUMA mark is gone, the last node goes with the folio. */
+	if (pt->numa)
+		pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
 	return true;
 }
 

@@ -115,6 +115,11 @@ struct mm_struct *mm_find(struct machine *m, unsigned pid);
 bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mm, uint64_t *addr);
 /* The page currently mapped at addr, or PFN_NONE. */
 pfn_t follow_page(struct mm_struct *mm, uint64_t addr);
+/* walk_page_range() for the anonymous pages present in [start, end):
+ * fn(addr, pfn, priv) for each, in address order.  No engine call, and fn
+ * must make none. */
+void walk_page_range(const struct mm_struct *mm, uint64_t start, uint64_t end,
+		     void (*fn)(uint64_t addr, pfn_t pfn, void *priv), void *priv);
 /* Migration's try_to_migrate and remove_migration_ptes in one step: the
  * entry at addr, which must map old, maps new (lazy-free state kept);
  * false if it does not map old. */

@@ -59,7 +59,8 @@ static void check_vmas(struct check *c)
 		if (i && vma_at(mm, i - 1)->vm_end > v->vm_start)
 			fail(c, "VMAs %u and %u overlap or are out of order", i - 1, i);
 		else if (i && vma_at(mm, i - 1)->vm_end == v->vm_start &&
-			 vma_at(mm, i - 1)->prot == v->prot && !vma_at(mm, i - 1)->dying && !v->dying)
+			 vma_at(mm, i - 1)->prot == v->prot && !vma_at(mm, i - 1)->dying && !v->dying &&
+			 mpol_equal(&vma_at(mm, i - 1)->policy, &v->policy))
 			fail(c, "VMAs %u and %u should have been merged", i - 1, i);
 	}
 	if (live != mm->map_count)

@@ -1,9 +1,10 @@
 /* Data structures shared by the mm_space*.c files (not part of the API).
  *
- * Memory per process: a VMA is 24 bytes in a sorted array; a PTE table
- * (maps 2 MiB) is 2120 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
- * own frame and a count; PMD, PUD and PGD tables are 4104 bytes each (512
- * child pointers).  No per-page heap object exists.
+ * Memory per process: a VMA is 40 bytes in a sorted array; a PTE table
+ * (maps 2 MiB) is 2128 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
+ * own frame, a count and a pointer to NUMA balancing's state (576 bytes,
+ * made when the scanner first marks the table); PMD, PUD and PGD tables
+ * are 4104 bytes each (512 child pointers).  No per-page heap object exists.
  *
  * Concurrency.  Simulated threads of one process may call into the same
  * mm_struct, and any call into the engine (mm_charge, an allocation, a
@@ -20,6 +21,7 @@
 #ifndef MMSIM_MM_SPACE_INTERNAL_H
 #define MMSIM_MM_SPACE_INTERNAL_H
 
+#include "mempolicy.h"
 #include "mm_space.h"
 
 #include <glib.h>
@@ -56,6 +58,17 @@ struct vm_area_struct {
 	uint64_t vm_start, vm_end;
 	int prot;
 	unsigned dying;         /* 0: live; else the token of the munmap or exit removing it */
+	struct mempolicy policy;    /* mbind(2)'s; MPOL_DEFAULT: the address space's applies */
+};
+
+/* NUMA balancing's state of a PTE table, made when task_numa_work first
+ * marks it: which entries are PROT_NONE for a hinting fault, and the node
+ * of each page's last hinting fault (the folio's last_cpupid, kept with its
+ * only mapping; NUMA_NO_LAST_NID: none since it was faulted in). */
+#define NUMA_NO_LAST_NID 0xff
+struct pte_numa {
+	uint64_t protnone[PTRS_PER_TABLE / 64];
+	uint8_t last_nid[PTRS_PER_TABLE];
 };
 
 /* A PTE table: the data pages it maps and which of them are lazy-free. */
@@ -64,7 +77,22 @@ struct pte_table {
 	uint16_t nr_present;
 	uint64_t lazyfree[PTRS_PER_TABLE / 64];
 	pfn_t pte[PTRS_PER_TABLE];      /* PFN_NONE: not present */
+	struct pte_numa *numa;  /* NULL until NUMA balancing marks an entry */
 };
+
+static inline bool pte_protnone(const struct pte_table *pt, unsigned i)
+{
+	return pt->numa && (pt->numa->protnone[i / 64] >> (i % 64) & 1);
+}
+
+/* The entry maps a new page, or none: no mark, no last node. */
+static inline void pte_numa_reset(struct pte_table *pt, unsigned i)
+{
+	if (pt->numa) {
+		pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
+		pt->numa->last_nid[i] = NUMA_NO_LAST_NID;
+	}
+}
 
 /* A PGD, PUD or PMD table: pointers to the tables of the level below. */
 struct pt_dir {
@@ -81,9 +109,16 @@ struct mm_struct {
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
+	struct mempolicy policy;    /* set_mempolicy(2)'s */
+	/* NUMA balancing (models/numa_balancing.c): when task_numa_work runs
+	 * next (ns; 0: not started), its period (ns), where the next window
+	 * starts, and the hinting faults since the period was last updated. */
+	uint64_t numa_next_scan, numa_scan_period, numa_scan_offset;
+	unsigned long numa_faults_local, numa_faults_remote;
 	/* mm_cpumask: the CPUs that ran calls on this address space, whose
 	 * TLBs a migration must flush. */
 	unsigned long *cpumask;
+	struct task_kobjs *kobjs;   /* its kernel objects (models/fork.c), or NULL */
 };
 
 /* The machine's process table. */
@@ -130,9 +165,12 @@ static inline void mm_cpumask_set(struct mm_struct *mm, unsigned cpu)
 unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr);
 struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr);
 bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end);
+void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr);
+void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi);
 
 /* mm_space_pgtable.c: page tables. */
 struct pt_dir *pt_dir_new(pfn_t page);
+void pte_table_free(struct pte_table *pt);
 void free_table_tree(struct pt_dir *dir, int level);
 struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr);
 void *next_table(const struct mm_struct *mm, int level, uint64_t addr, uint64_t end,

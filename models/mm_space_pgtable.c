@@ -1,6 +1,7 @@
 /* Page tables: walks, the anonymous fault, zapping through an mmu_gather,
  * freeing page-table pages (mm/memory.c, mm/mmu_gather.c, mm/madvise.c). */
 #include "mm_space_internal.h"
+#include "numa_balancing.h"
 #include "page_alloc.h"
 #include "pcp.h"
 
@@ -12,6 +13,12 @@ struct pt_dir *pt_dir_new(pfn_t page)
 
 	dir->page = page;
 	return dir;
+}
+
+void pte_table_free(struct pte_table *pt)
+{
+	g_free(pt->numa);
+	g_free(pt);
 }
 
 static struct pte_table *pte_table_new(pfn_t page)
@@ -30,7 +37,7 @@ void free_table_tree(struct pt_dir *dir, int level)
 		if (!dir->entry[i])
 			continue;
 		if (level - 1 == PGTABLE_PTE)
-			g_free(dir->entry[i]);
+			pte_table_free(dir->entry[i]);
 		else
 			free_table_tree(dir->entry[i], level - 1);
 	}
@@ -119,7 +126,8 @@ static void touch_present(struct mm_struct *mm, struct pte_table *pt, unsigned i
 }
 
 /* Whether addr needs a fault: 0 if its page is present (the access is done),
- * 1 if it must be faulted in, or -errno. */
+ * 1 if it must be faulted in, 2 if it is present but marked for a NUMA
+ * hinting fault, or -errno. */
 static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
 {
 	struct vm_area_struct *vma = find_live_vma(mm, addr);
@@ -134,7 +142,7 @@ static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
 	if (!pt || pt->pte[i] == PFN_NONE)
 		return 1;
 	touch_present(mm, pt, i, write);
-	return 0;
+	return pte_protnone(pt, i) ? 2 : 0;
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */
@@ -210,6 +218,7 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 		return 1;
 	}
 	pt->pte[i] = stash[0];
+	pte_numa_reset(pt, i);
 	if (fault_longterm_pin(mm, addr, stash[0]))
 		mm->m->mm.aux[stash[0]] |= PG_pinned;
 	stash[0] = PFN_NONE;
@@ -220,17 +229,19 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 	return 0;
 }
 
-/* pud_alloc / pmd_alloc / pte_alloc (level 1-3) or the zeroed data page
- * (level 0), on the faulting CPU's node. */
+/* pud_alloc / pmd_alloc / pte_alloc (level 1-3), on the faulting CPU's
+ * node (the model does not apply the address space's policy to page
+ * tables), or the zeroed data page (level 0) where the memory policy in
+ * force at addr puts it. */
 static pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr)
 {
 	struct machine *m = mm->m;
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
 
 	if (level == 0)
-		return __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0, nid,
-				     make_owner(OWNER_KIND_ANON, mm->pid),
-				     (uint32_t)(addr >> PAGE_SHIFT));
+		return alloc_pages_mpol(ctx, mm, GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0, addr,
+					make_owner(OWNER_KIND_ANON, mm->pid),
+					(uint32_t)(addr >> PAGE_SHIFT));
 	return __alloc_pages(ctx, m, GFP_KERNEL | __GFP_ZERO, 0, nid,
 			     make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, addr));
 }
@@ -250,6 +261,8 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	ret = fault_check(mm, addr, write);
 	if (ret == 0)
 		return 0;
+	if (ret == 2)
+		return do_numa_page(ctx, mm, addr);
 	mm_charge(ctx, COST_FAULT, 1);
 	if (ret < 0)
 		return ret;
@@ -292,6 +305,7 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
 		bool installed;
 
+		task_tick_numa(ctx, mm);
 		ret = do_fault(ctx, mm, a, true, &installed);
 		if (ret)
 			break;
@@ -335,6 +349,7 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 			/* The pin goes with the mapping: the model has no unpin call. */
 			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
 			pt->pte[i] = PFN_NONE;
+			pte_numa_reset(pt, i);
 			pt->nr_present--;
 			mm->rss--;
 			if (pte_lazyfree(pt, i)) {
@@ -413,13 +428,14 @@ void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end)
 
 				g_assert(pt->nr_present == 0);
 				page = pt->page;
+				pte_table_free(pt);
 			} else {
 				struct pt_dir *dir = t;
 
 				g_assert(dir->nr == 0);
 				page = dir->page;
+				g_free(dir);
 			}
-			g_free(t);
 			mm->nr_pgtables--;
 			tlb->ptes++;
 			tlb->need_flush = true;
@@ -472,4 +488,23 @@ unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t
 		start = tend;
 	}
 	return n;
+}
+
+void walk_page_range(const struct mm_struct *mm, uint64_t start, uint64_t end,
+		     void (*fn)(uint64_t addr, pfn_t pfn, void *priv), void *priv)
+{
+	uint64_t ts;
+	struct pte_table *pt;
+
+	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
+		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
+
+		for (uint64_t a = MAX(start, ts); a < tend && pt->nr_present; a += PAGE_SIZE) {
+			pfn_t pfn = pt->pte[level_index(a, PGTABLE_PTE)];
+
+			if (pfn != PFN_NONE)
+				fn(a, pfn, priv);
+		}
+		start = tend;
+	}
 }

@@ -17,6 +17,17 @@ enum zone_stat_item {
 	NR_VM_ZONE_STAT_ITEMS
 };
 
+/* Automatic NUMA balancing's sysctls (kernel.numa_balancing*), with the
+ * kernel's defaults in numab_params_default(). */
+struct numab_params {
+	bool enabled;                   /* kernel.numa_balancing */
+	unsigned scan_delay_ms;         /* numa_balancing_scan_delay_ms: 1000 */
+	unsigned scan_period_min_ms;    /* numa_balancing_scan_period_min_ms: 1000 */
+	unsigned scan_period_max_ms;    /* numa_balancing_scan_period_max_ms: 60000 */
+	unsigned scan_size_mb;          /* numa_balancing_scan_size_mb: 256 */
+	unsigned rate_limit_mbps;       /* numa_balancing_promote_rate_limit_MBps: 65536 */
+};
+
 /* The vm events this model counts (include/linux/vm_event_item.h), and
  * the NUMA allocation events (enum numa_stat_item), machine-wide. */
 enum vm_event_item {
@@ -36,6 +47,10 @@ enum vm_event_item {
 	PGSTEAL_DIRECT,
 	PGSCAN_KSWAPD,
 	PGSCAN_DIRECT,
+	NUMA_PTE_UPDATES,
+	NUMA_HINT_FAULTS,
+	NUMA_HINT_FAULTS_LOCAL,
+	NUMA_PAGES_MIGRATED,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
 	COMPACTMIGRATE_SCANNED,
@@ -193,6 +208,10 @@ struct pglist_data {
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;
 	bool kcompactd_wake;                /* woken: run kcompactd_do_work now */
+	/* NUMA balancing's per-node migration rate limit: the current
+	 * one-second window's start (ns) and pages migrated to the node in it. */
+	uint64_t numab_window_start;
+	unsigned long numab_window_pages;
 };
 
 struct machine {
@@ -211,6 +230,9 @@ struct machine {
 	bool thp;                           /* khugepaged raises min_free_kbytes */
 	int extfrag_threshold;              /* vm.extfrag_threshold, default 500 */
 	int compaction_proactiveness;       /* vm.compaction_proactiveness, default 20 */
+	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN: 1 to 255, default 1 */
+	uint8_t iw_table[MAX_NUMNODES];
+	struct numab_params numab;          /* automatic NUMA balancing (models/numa_balancing.c) */
 	/* Long-term pins (models/mm_space_pgtable.c): the share of anonymous
 	 * pages pinned when faulted, and the run's seed that picks them. */
 	double pinned_share;
@@ -223,6 +245,9 @@ struct machine {
 	struct mm_registry *procs;          /* processes (models/mm_space.c) */
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
+	struct slub *slub;                  /* slab caches, NULL until one is made (models/slub.c) */
+	struct dcache *dcache;              /* dentries and inodes (models/dcache.c) */
+	struct page_frag_state *page_frag;  /* network buffer fragments (models/page_frag.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 };
 

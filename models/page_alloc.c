@@ -151,7 +151,8 @@ retry:
 		struct zone *zone = ac->zonelist[i];
 		unsigned long mark;
 
-		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone))
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
+		    !zone_in_nodemask(ac, zone))
 			continue;
 		/* Locality beats fragmentation avoidance: before spilling to a
 		 * remote node, retry the local zones allowing fallbacks. */
@@ -281,7 +282,7 @@ static void wake_all_kswapds(struct machine *m, gfp_t gfp, unsigned order,
 		struct zone *zone = ac->zonelist[i];
 
 		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
-		    (int)zone->node == last_nid)
+		    !zone_in_nodemask(ac, zone) || (int)zone->node == last_nid)
 			continue;
 		wakeup_kswapd(m, zone, gfp, (int)order, ac->highest_zoneidx);
 		last_nid = (int)zone->node;
@@ -346,12 +347,21 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset)
 {
+	return __alloc_pages_nodemask(ctx, m, gfp, order, preferred_nid, NODE_MASK_NONE, owner,
+				      offset);
+}
+
+pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
+			     uint32_t offset)
+{
 	struct pglist_data *pgdat = &m->node_data[preferred_nid];
 	struct alloc_context ac = {
 		.zonelist = pgdat->zonelist,
 		.nr_zones = pgdat->nr_zonelist,
 		.highest_zoneidx = gfp_zone(gfp),
 		.migratetype = gfp_migratetype(gfp),
+		.nodemask = nodemask,
 	};
 	unsigned alloc_flags;
 	pfn_t pfn;
@@ -361,7 +371,8 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 	for (unsigned i = 0; i < ac.nr_zones; i++) {
 		struct zone *z = ac.zonelist[i];
 
-		if ((int)z->idx <= ac.highest_zoneidx && populated_zone(z)) {
+		if ((int)z->idx <= ac.highest_zoneidx && populated_zone(z) &&
+		    zone_in_nodemask(&ac, z)) {
 			ac.preferred_zone = z;
 			break;
 		}
@@ -379,7 +390,10 @@ pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned o
 		alloc_flags |= ALLOC_CMA;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, &ac);
 	if (pfn == PFN_NONE)
-		pfn = __alloc_pages_slowpath(ctx, m, gfp, order, has_fallback, preferred_nid, &ac);
+		/* Reclaim works on a node the request may use. */
+		pfn = __alloc_pages_slowpath(ctx, m, gfp, order, has_fallback,
+					     zone_in_nodemask(&ac, &pgdat->node_zones[0]) ?
+					     preferred_nid : (int)ac.preferred_zone->node, &ac);
 	if (pfn == PFN_NONE) {
 		m->vm_events[ALLOC_FAIL]++;
 		return PFN_NONE;

@@ -18,7 +18,14 @@ struct alloc_context {
 	struct zone *preferred_zone;
 	int highest_zoneidx;
 	int migratetype;
+	nodemask_t nodemask;    /* the nodes allowed; NODE_MASK_NONE: all (the kernel's NULL) */
 };
+
+/* zref_in_nodemask(): whether the request may take pages from zone. */
+static inline bool zone_in_nodemask(const struct alloc_context *ac, const struct zone *zone)
+{
+	return !ac->nodemask || node_isset(zone->node, ac->nodemask);
+}
 
 unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp);
 unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order);
@@ -33,6 +40,12 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
  * the kernel's order, retried while they make progress. */
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset);
+/* __alloc_pages() restricted to the nodes of nodemask (NODE_MASK_NONE: all),
+ * as a bind memory policy asks: preferred_nid's zonelist, the zones of
+ * other nodes skipped; no fallback beyond them. */
+pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
+			     uint32_t offset);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* __isolate_free_page(): take the free block of order at pfn off its list

@@ -1,5 +1,6 @@
 #include "page_cache.h"
 #include "compaction.h"
+#include "dcache.h"
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
@@ -66,11 +67,19 @@ pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t fi
 {
 	if (!m->page_cache)
 		page_cache_init(m);
+	/* A file's first read looks it up: its dentry and inode (slab model). */
+	if (!index)
+		d_alloc_file(ctx, m, file);
 	pfn_t pfn = __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE, 0, nid,
 				  make_owner(OWNER_KIND_FILE, file), index);
 
-	if (pfn != PFN_NONE)
-		lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	if (xa_node_get(ctx, m, file, index)) {
+		__free_pages(ctx, m, pfn);
+		return PFN_NONE;
+	}
+	lru_push(&m->page_cache->lru[pfn_zone(m, pfn)->node], pfn);
 	return pfn;
 }
 
@@ -127,12 +136,14 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	if (!m->page_cache)
 		return 0;
 	struct lru *l = &m->page_cache->lru[nid];
-	unsigned long freed = 0;
+	unsigned long eligible = l->len, freed = 0;
 	unsigned n = 0;
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
 	while (freed < nr && l->len) {
 		batch[n++] = lru_pop(l);
+		xa_node_put(ctx, m, page_owner(m, batch[n - 1]) & OWNER_ID_MASK,
+			    page_owner_offset(m, batch[n - 1]));
 		freed++;
 		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;
 		m->vm_events[direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD]++;
@@ -143,6 +154,8 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	}
 	if (n)
 		free_unref_folios(ctx, m, batch, n);
+	/* shrink_node(): the slab shrinkers get pressure in proportion. */
+	shrink_slab(ctx, m, nid, freed, eligible);
 	return freed;
 }
 

@@ -7,6 +7,31 @@
 #define MAX_NUMNODES 64
 #define MAX_CPUS 4096
 
+/* A set of nodes, bit n for node n (the kernel's nodemask_t). */
+typedef uint64_t nodemask_t;
+#define NODE_MASK_NONE ((nodemask_t)0)
+
+static inline nodemask_t nodemask_of_node(unsigned nid)
+{
+	return (nodemask_t)1 << nid;
+}
+
+static inline int node_isset(unsigned nid, nodemask_t mask)
+{
+	return nid < MAX_NUMNODES && (mask >> nid & 1);
+}
+
+static inline unsigned nodes_weight(nodemask_t mask)
+{
+	return (unsigned)__builtin_popcountll(mask);
+}
+
+/* The lowest node of a non-empty mask. */
+static inline unsigned first_node(nodemask_t mask)
+{
+	return (unsigned)__builtin_ctzll(mask);
+}
+
 /* The model keeps at most this many bytes of metadata per 4 KiB frame. */
 #define MEMMAP_BYTES_PER_FRAME 12
 

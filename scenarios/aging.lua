@@ -3,9 +3,12 @@
 --
 -- A jemalloc-linked application churns on most CPUs, readers stream files
 -- into the page cache until kswapd has to reclaim it, the kernel allocates
--- slab-like unmovable and reclaimable objects with lifetimes (some forever),
--- and processes come and go (their page tables are unmovable allocations
--- too). Upstream's unmovable allocations land wherever a free block is and
+-- unmovable and reclaimable memory with lifetimes (some forever), and
+-- processes come and go (their page tables are unmovable allocations too).
+-- The kernel's allocations are kernel_noise's pages (kernel=noise) or
+-- kernel_slab's objects in SLUB caches (kernel=slab: kmalloc, dentries and
+-- inodes the shrinker frees, network buffers, and each process's
+-- task_struct, VMAs and stack). Upstream's unmovable allocations land wherever a free block is and
 -- spread over most 1 GiB regions; superpageblocks steer them into the
 -- regions already tainted.
 --
@@ -23,7 +26,9 @@ local p = mmsim.params{
   cpus_per_socket = 8,
   duration = "300ms",
   read_mib_s = 100000,  -- page cache read rate per reader
-  noise_rate = 400,     -- kernel allocations per ms per noise CPU
+  kernel = "noise",     -- kernel allocations: "noise" (pages) or "slab" (SLUB objects)
+  noise_rate = 400,     -- kernel_noise allocations per ms per noise CPU
+  slab_rate = 1000,     -- kernel_slab events per ms per noise CPU
   churn_mib = 64,       -- jemalloc live set per thread
 }
 local m = mmsim.machine{
@@ -46,8 +51,15 @@ end
 
 require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
   until_ns = stop })
-require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
-  long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+local slab
+if p.kernel == "slab" then
+  slab = require("mmsim.kernel_slab").start(m, { cpus = noise, rate = p.slab_rate,
+    until_ns = stop })
+else
+  assert(p.kernel == "noise", "aging: kernel must be noise or slab")
+  require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
+    long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+end
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
   decay = "10ms", work = "20us", until_ns = stop })
 
@@ -85,3 +97,13 @@ if p.policy == "spb" then
 end
 print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
   jc.stats.objects))
+local sp = m:pageblock_spread()
+print(string.format("unmovable: %d pages in %d pageblocks (%.1f pages each), %d of %d 1 GiB "
+  .. "regions", sp.unmovable_pages, sp.unmovable_pageblocks,
+  sp.unmovable_pages / math.max(sp.unmovable_pageblocks, 1), sp.unmovable_regions, sp.regions))
+if slab then
+  local st = m:slab_stats()
+  print(string.format("slab: %d slabs, %d under 10%% full; %d dentries, %d inodes, %d xarray "
+    .. "nodes cached; %d network fragment blocks", st.slabs, st.sparse_slabs, st.dentries,
+    st.inodes, st.xa_nodes, st.frag_blocks))
+end

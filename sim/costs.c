@@ -42,6 +42,8 @@ static const struct {
 				 "point a mapping or page-cache slot at the new page" },
 	[COST_TLB_SHOOTDOWN] = { "tlb_shootdown", 500,
 				 "flush one CPU's TLB for an address space after migration" },
+	[COST_NUMA_HINT_FAULT] = { "numa_hint_fault", 300,
+				   "a NUMA hinting fault's own work beyond a fault's entry" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

@@ -727,3 +727,19 @@ bool engine_cpu_ran_workload(const struct engine *e, unsigned cpu)
 	}
 	return false;
 }
+
+bool engine_migrate_thread(struct mm_ctx *ctx, int64_t cpu, unsigned *nr_cpus)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	*nr_cpus = t->e->nr_cpus;
+	if (cpu < 0 || cpu >= (int64_t)t->e->nr_cpus)
+		return false;
+	if (t->nr_held)
+		g_error("thread %s moved to CPU %u holding %u spinlock(s)", t->name, (unsigned)cpu,
+			t->nr_held);
+	engine_settle(ctx);
+	sg_actor_set_host(sg_actor_self(), t->e->hosts[cpu]);
+	t->ctx.cpu = (unsigned)cpu;
+	return true;
+}

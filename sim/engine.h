@@ -98,6 +98,11 @@ int engine_run(struct engine *e, uint64_t until_ns, char **err);
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
 /* Sleep off the thread's debt now.  A safepoint. */
 void engine_settle(struct mm_ctx *ctx);
+/* Move the running thread to CPU cpu (sched_setaffinity to one CPU): its
+ * debt settled first, then it runs there, ctx->cpu included.  A
+ * safepoint.  false, with *nr_cpus the machine's count, if cpu does not
+ * exist. */
+bool engine_migrate_thread(struct mm_ctx *ctx, int64_t cpu, unsigned *nr_cpus);
 /* The thread holds no lock and is in no model call here.  A run stops
  * only with every thread at a safepoint: one that reaches a safepoint at
  * or after the run's end (or after a stop request) parks there until the

@@ -4,6 +4,7 @@
 #include "models/gbyield.h"
 #include "models/machine.h"
 #include "models/procfs.h"
+#include "models/slub.h"
 #include "models/superpageblock.h"
 #include "sim/lockstat.h"
 #include "sim/plots.h"
@@ -25,6 +26,9 @@ struct run_sample {
 	double interval_share;      /* zone->lock wait share since the last row */
 	struct lock_sample lock[NR_LOCK_CLASSES];
 	unsigned long managed_pages, free_pages, pcp_pages;
+	/* Pages in use (managed, not free) on nodes 0 and 1, and NUMA
+	 * balancing's moves so far. */
+	unsigned long node_used[2], numa_pages_migrated;
 	struct gb_yield y;
 	struct spb_counts spb;
 };
@@ -53,6 +57,9 @@ static double interval_share(const struct run_sample *s) { return s->interval_sh
 static double managed_pages(const struct run_sample *s) { return (double)s->managed_pages; }
 static double free_pages(const struct run_sample *s) { return (double)s->free_pages; }
 static double pcp_pages(const struct run_sample *s) { return (double)s->pcp_pages; }
+static double node0_used(const struct run_sample *s) { return (double)s->node_used[0]; }
+static double node1_used(const struct run_sample *s) { return (double)s->node_used[1]; }
+static double numa_migrated(const struct run_sample *s) { return (double)s->numa_pages_migrated; }
 static double gb_free_now(const struct run_sample *s) { return (double)s->y.free_now; }
 static double gb_movable_only(const struct run_sample *s) { return (double)s->y.movable_only; }
 static double gb_obtainable(const struct run_sample *s) { return (double)s->y.movable_obtainable; }
@@ -105,6 +112,9 @@ static const struct figure figures[] = {
 	MACHINE(NULL, "memory.managed_pages", managed_pages),
 	MACHINE("free_pages", "memory.free_pages", free_pages),
 	MACHINE("pcp_pages", "memory.pcp_pages", pcp_pages),
+	MACHINE("node0_used_pages", NULL, node0_used),
+	MACHINE("node1_used_pages", NULL, node1_used),
+	MACHINE("numa_pages_migrated", NULL, numa_migrated),
 	MACHINE("gb_free_now", "gb_yield.free_now", gb_free_now),
 	MACHINE("gb_movable_only", "gb_yield.movable_only", gb_movable_only),
 	MACHINE("gb_movable_obtainable", "gb_yield.movable_obtainable", gb_obtainable),
@@ -193,6 +203,11 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->managed_pages = machine_managed_pages(m);
 		s->free_pages = machine_free_pages(m);
 		s->pcp_pages = machine_pcp_pages(m);
+		for_each_populated_zone(m, z)
+			if (z->node < G_N_ELEMENTS(s->node_used))
+				s->node_used[z->node] +=
+					z->managed_pages - zone_page_state(z, NR_FREE_PAGES);
+		s->numa_pages_migrated = m->vm_events[NUMA_PAGES_MIGRATED];
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
 	}
@@ -540,6 +555,10 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	write_file(rep, "pagetypeinfo", out);
 	proc_zoneinfo(m, out);
 	write_file(rep, "zoneinfo", out);
+	if (slub_enabled(m)) {
+		proc_slabinfo(m, out);
+		write_file(rep, "slabinfo", out);
+	}
 	g_string_free(out, TRUE);
 	write_memory_map(rep, m, e, s->now, &s->y, NULL);
 	write_gib_maps(rep, m, e, s->now, &s->y);

@@ -20,6 +20,7 @@
 local M = {}
 
 local KERNEL_OWNER = 3 << 28   -- owner kind KERNEL (models/mm_space.h)
+local NOISE_SOURCE = 1 << 16   -- + the CPU: below the model's own ids (0x0f000000 up)
 
 local function pick(weights, r)
   local total = 0
@@ -46,48 +47,24 @@ function M.start(m, o)
 
   for _, cpu in ipairs(cpus) do
     m:spawn{ cpu = cpu, name = "kernel_noise" .. cpu, fn = function()
-      -- Objects ordered by expiry: a binary heap of {expires, pfn}.
-      local heap = {}
-      local function push(e)
-        heap[#heap + 1] = e
-        local i = #heap
-        while i > 1 and heap[i // 2][1] > heap[i][1] do
-          heap[i], heap[i // 2] = heap[i // 2], heap[i]
-          i = i // 2
-        end
-      end
-      local function pop()
-        local top = heap[1]
-        heap[1] = heap[#heap]
-        heap[#heap] = nil
-        local i = 1
-        while true do
-          local l, r, s = 2 * i, 2 * i + 1, i
-          if l <= #heap and heap[l][1] < heap[s][1] then s = l end
-          if r <= #heap and heap[r][1] < heap[s][1] then s = r end
-          if s == i then break end
-          heap[i], heap[s] = heap[s], heap[i]
-          i = s
-        end
-        return top
-      end
+      local heap = require("mmsim.expiry_heap").new()   -- {expires, ...}
       while not stop or mmsim.now() < stop do
         local now = mmsim.now()
-        while #heap > 0 and heap[1][1] <= now do
-          m:free(pop()[2])
+        while heap:top() and heap:top()[1] <= now do
+          m:free(heap:pop()[2])
           stats.freed = stats.freed + 1
         end
         local pfn = m:alloc{
           order = pick(orders, math.random()),
           type = math.random() < recl and "reclaimable" or "unmovable",
-          owner = KERNEL_OWNER | cpu,
+          owner = KERNEL_OWNER | NOISE_SOURCE | cpu,
         }
         if pfn then
           stats.allocated = stats.allocated + 1
           if math.random() < long_lived then
             stats.long_lived = stats.long_lived + 1
           else
-            push({ now - lifetime * math.log(1 - math.random()), pfn })
+            heap:push({ now - lifetime * math.log(1 - math.random()), pfn })
           end
         else
           stats.failed = stats.failed + 1

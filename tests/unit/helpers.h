@@ -5,6 +5,7 @@
 #include "models/buddy.h"
 #include "models/invariants.h"
 #include "models/machine.h"
+#include "models/mm_space.h"
 
 #include <glib.h>
 
@@ -33,6 +34,16 @@ static inline void assert_invariants(struct machine *m)
 
 	if (report)
 		g_error("invariants violated:\n%s", report);
+}
+
+/* The invariant checker and the address-space checker of every process. */
+static inline void assert_all_ok(struct machine *m)
+{
+	char *report = mm_check_all(m);
+
+	if (report)
+		g_error("address space invariants violated:\n%s", report);
+	assert_invariants(m);
 }
 
 /* The i-th entry (0 = head) of a free list, or PFN_NONE. */

@@ -48,15 +48,6 @@ static struct zone *dma32(struct machine *m)
 	return z;
 }
 
-static void assert_all_ok(struct machine *m)
-{
-	char *report = mm_check_all(m);
-
-	if (report)
-		g_error("address space invariants violated:\n%s", report);
-	assert_invariants(m);
-}
-
 /* An allocated block taken straight off the free lists, as a filler. */
 static void take(struct machine *m, pfn_t pfn, unsigned order)
 {

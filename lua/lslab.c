@@ -1,0 +1,320 @@
+/* The slab model in Lua: caches, objects, kmalloc, file lookups that make
+ * dentries and inodes, and /proc/slabinfo. */
+#include "lmachine.h"
+
+#include "models/dcache.h"
+#include "models/fork.h"
+#include "models/page_frag.h"
+#include "models/pbstat.h"
+#include "models/slub.h"
+
+#include <glib.h>
+#include <lauxlib.h>
+
+const char *kernel_object_owner(struct machine *m, uint32_t owner)
+{
+	if (slab_owner(m, owner))
+		return "a slab page (kmem_cache_free of its last object frees it)";
+	if (owner == task_stack_owner())
+		return "a process's kernel stack (p:exit frees it)";
+	if (owner == page_frag_owner())
+		return "a network buffer block (m:page_frag_free of its last fragment frees it)";
+	return NULL;
+}
+
+static const char *const alloc_keys[] = { "cpu", "atomic", NULL };
+
+/* The optional {cpu =, atomic =} table at idx: the call's CPU and gfp. */
+static struct mm_ctx *alloc_opts(lua_State *L, struct machine *m, int idx, const char *what,
+				 struct mm_ctx *buf, gfp_t *gfp)
+{
+	int opts = lua_isnoneornil(L, idx) ? 0 : idx;
+
+	*gfp = GFP_KERNEL;
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, alloc_keys, what);
+		lua_getfield(L, opts, "atomic");
+		if (lua_toboolean(L, -1))
+			*gfp = GFP_ATOMIC;
+		lua_pop(L, 1);
+	}
+	return call_ctx(L, m, opts, buf);
+}
+
+/* An object or a pfn, nil when the allocator refused. */
+static int push_handle(lua_State *L, bool ok, lua_Integer handle)
+{
+	if (ok)
+		lua_pushinteger(L, handle);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
+static int push_obj(lua_State *L, slab_obj_t obj)
+{
+	return push_handle(L, obj != SLAB_OBJ_NONE, (lua_Integer)obj);
+}
+
+static struct kmem_cache *check_cache(lua_State *L, struct machine *m, int idx, const char *what)
+{
+	const char *name = luaL_checkstring(L, idx);
+	struct kmem_cache *s = kmem_cache_find(m, name);
+
+	if (!s)
+		luaL_error(L, "%s: no cache named '%s' (m:kmem_cache_init() makes the standard ones)",
+			   what, name);
+	return s;
+}
+
+/* m:kmem_cache_init(): the standard caches; the slab model is on from now. */
+static int l_kmem_cache_init(lua_State *L)
+{
+	kmem_cache_init(check_machine(L, 1));
+	return 0;
+}
+
+/* m:kmem_cache_create{name =, size =, align =, reclaimable =} -> name */
+static int l_kmem_cache_create(lua_State *L)
+{
+	static const char *const keys[] = { "name", "size", "align", "reclaimable", NULL };
+	struct machine *m = check_machine(L, 1);
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, "kmem_cache_create");
+	lua_getfield(L, 2, "name");
+	const char *name = luaL_checkstring(L, -1);
+	lua_Integer size = opt_range_field(L, 2, "size", 0, 1, PAGE_SIZE << MAX_PAGE_ORDER);
+	lua_Integer align = opt_range_field(L, 2, "align", 8, 1, PAGE_SIZE);
+	lua_getfield(L, 2, "reclaimable");
+	unsigned flags = lua_toboolean(L, -1) ? SLAB_RECLAIM_ACCOUNT : 0;
+	lua_pop(L, 1);
+	if (!kmem_cache_create(m, name, (unsigned)size, (unsigned)align, flags))
+		return luaL_error(L, "kmem_cache_create: cannot make cache '%s'", name);
+	lua_pushstring(L, name);
+	return 1;
+}
+
+/* m:kmem_cache_alloc(name [, {cpu =, atomic =}]) -> object, or nil */
+static int l_kmem_cache_alloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct kmem_cache *s = check_cache(L, m, 2, "kmem_cache_alloc");
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	ctx = alloc_opts(L, m, 3, "kmem_cache_alloc", &buf, &gfp);
+	return push_obj(L, kmem_cache_alloc(ctx, m, s, gfp));
+}
+
+/* m:kmalloc(size [, {cpu =, atomic =}]) -> object, or nil */
+static int l_kmalloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	uint64_t size = check_size(L, 2, "kmalloc");
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	if (size == 0 || size > 8192)
+		return luaL_error(L, "kmalloc: size %I: the kmalloc caches serve 1 to 8192 bytes "
+				  "(m:kvmalloc takes larger ones)", (lua_Integer)size);
+	if (!kmem_cache_find(m, "kmalloc-8"))
+		return luaL_error(L, "kmalloc: no kmalloc caches (call m:kmem_cache_init() first)");
+	ctx = alloc_opts(L, m, 3, "kmalloc", &buf, &gfp);
+	return push_obj(L, kmalloc(ctx, m, size, gfp));
+}
+
+/* m:kmem_cache_free(object [, {cpu =}]) */
+static int l_kmem_cache_free(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer obj = luaL_checkinteger(L, 2);
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	ctx = alloc_opts(L, m, 3, "kmem_cache_free", &buf, &gfp);
+	if (kmem_cache_free(ctx, m, (slab_obj_t)obj))
+		return luaL_error(L, "kmem_cache_free: %I is not an object in use", obj);
+	return 0;
+}
+
+/* m:virt_to_page(object) -> the first pfn of its slab */
+static int l_virt_to_page(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer obj = luaL_checkinteger(L, 2);
+	pfn_t pfn = obj_slab_pfn(m, (slab_obj_t)obj);
+
+	if (pfn == PFN_NONE)
+		return luaL_error(L, "virt_to_page: %I is not an object in use", obj);
+	lua_pushinteger(L, pfn);
+	return 1;
+}
+
+/* m:open_file(file [, {cpu =}]) -> true if its dentry and inode were made */
+static int l_open_file(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer file = luaL_checkinteger(L, 2);
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	if (file < 0 || file > UINT32_MAX)
+		return luaL_error(L, "open_file: file %I: valid range 0 to %I", file,
+				  (lua_Integer)UINT32_MAX);
+	ctx = alloc_opts(L, m, 3, "open_file", &buf, &gfp);
+	lua_pushboolean(L, d_alloc_file(ctx, m, (uint32_t)file) > 0);
+	return 1;
+}
+
+/* m:slabinfo() -> /proc/slabinfo */
+static int l_slabinfo(lua_State *L)
+{
+	GString *s = g_string_new(NULL);
+
+	proc_slabinfo(check_machine(L, 1), s);
+	return push_gstring(L, s);
+}
+
+/* m:slab_caches() -> {[name] = {active_objs =, num_objs =, objsize =,
+ * objperslab =, pagesperslab =, num_slabs =, allocs =, frees =,
+ * order_fallbacks =, slabs_freed =, reclaimable =}} */
+static int l_slab_caches(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct kmem_cache *s;
+
+	lua_newtable(L);
+	for (unsigned i = 0; (s = kmem_cache_nth(m, i)); i++) {
+		struct slabinfo si;
+
+		kmem_cache_info(s, &si);
+		lua_createtable(L, 0, 11);
+		set_int(L, "active_objs", (lua_Integer)si.active_objs);
+		set_int(L, "num_objs", (lua_Integer)si.num_objs);
+		set_int(L, "objsize", si.objsize);
+		set_int(L, "objperslab", si.objperslab);
+		set_int(L, "pagesperslab", si.pagesperslab);
+		set_int(L, "num_slabs", (lua_Integer)si.num_slabs);
+		set_int(L, "allocs", (lua_Integer)si.allocs);
+		set_int(L, "frees", (lua_Integer)si.frees);
+		set_int(L, "order_fallbacks", (lua_Integer)si.order_fallbacks);
+		set_int(L, "slabs_freed", (lua_Integer)si.slabs_freed);
+		lua_pushboolean(L, si.reclaimable);
+		lua_setfield(L, -2, "reclaimable");
+		lua_setfield(L, -2, si.name);
+	}
+	return 1;
+}
+
+/* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
+ * frag_blocks =, xa_nodes =}: slabs of every cache, those with under 10%
+ * of their objects in use, the dentries and inodes cached, the page
+ * fragment blocks held, the page cache's xarray leaf nodes. */
+static int l_slab_stats(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	unsigned long sparse, total, dentries = 0, inodes = 0;
+
+	slab_sparse_count(m, 100, &sparse, &total);
+	for (unsigned n = 0; n < m->nr_nodes; n++) {
+		dentries += dcache_dentries(m, (int)n);
+		inodes += dcache_inodes(m, (int)n);
+	}
+	lua_createtable(L, 0, 6);
+	set_int(L, "slabs", (lua_Integer)total);
+	set_int(L, "sparse_slabs", (lua_Integer)sparse);
+	set_int(L, "dentries", (lua_Integer)dentries);
+	set_int(L, "inodes", (lua_Integer)inodes);
+	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));
+	set_int(L, "xa_nodes", (lua_Integer)xa_nodes(m));
+	return 1;
+}
+
+/* m:page_frag_alloc(size [, {cpu =, atomic =}]) -> pfn of the fragment's
+ * block, or nil */
+static int l_page_frag_alloc(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	uint64_t size = check_size(L, 2, "page_frag_alloc");
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	if (size == 0 || size > PAGE_SIZE)
+		return luaL_error(L, "page_frag_alloc: size %I: valid range 1 to %I", (lua_Integer)size,
+				  (lua_Integer)PAGE_SIZE);
+	ctx = alloc_opts(L, m, 3, "page_frag_alloc", &buf, &gfp);
+	pfn_t pfn = page_frag_alloc(ctx, m, (unsigned)size, gfp);
+
+	return push_handle(L, pfn != PFN_NONE, pfn);
+}
+
+/* m:page_frag_free(pfn [, {cpu =}]) */
+static int l_page_frag_free(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	lua_Integer pfn = luaL_checkinteger(L, 2);
+	struct mm_ctx buf, *ctx;
+	gfp_t gfp;
+
+	ctx = alloc_opts(L, m, 3, "page_frag_free", &buf, &gfp);
+	if (pfn < 0 || pfn >= m->mm.nr_frames || page_frag_free(ctx, m, (pfn_t)pfn))
+		return luaL_error(L, "page_frag_free: pfn %I holds no fragment", pfn);
+	return 0;
+}
+
+/* m:pageblock_spread() -> {unmovable_pages =, reclaimable_pages =,
+ * unmovable_pageblocks =, nonmovable_pageblocks =, unmovable_regions =,
+ * pageblocks =, regions =}: allocated unmovable and reclaimable pages, the
+ * pageblocks holding at least one unmovable page (one unmovable or
+ * reclaimable page), the 1 GiB regions holding an unmovable page. */
+static int l_pageblock_spread(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	const struct pbstat *ps = m->pbstat;
+	unsigned long un = 0, rec = 0, un_pb = 0, nonmov_pb = 0, un_regions = 0;
+
+	for (uint32_t pb = 0; pb < ps->nr_pageblocks; pb++) {
+		un += ps->pb[pb][PBSTAT_UNMOVABLE];
+		rec += ps->pb[pb][PBSTAT_RECLAIMABLE];
+		un_pb += ps->pb[pb][PBSTAT_UNMOVABLE] > 0;
+		nonmov_pb += ps->pb[pb][PBSTAT_UNMOVABLE] + ps->pb[pb][PBSTAT_RECLAIMABLE] > 0;
+	}
+	for (uint32_t r = 0; r < ps->nr_regions; r++)
+		un_regions += ps->region[r][PBSTAT_UNMOVABLE] > 0;
+	lua_createtable(L, 0, 7);
+	set_int(L, "unmovable_pages", (lua_Integer)un);
+	set_int(L, "reclaimable_pages", (lua_Integer)rec);
+	set_int(L, "unmovable_pageblocks", (lua_Integer)un_pb);
+	set_int(L, "nonmovable_pageblocks", (lua_Integer)nonmov_pb);
+	set_int(L, "unmovable_regions", (lua_Integer)un_regions);
+	set_int(L, "pageblocks", (lua_Integer)ps->nr_pageblocks);
+	set_int(L, "regions", (lua_Integer)ps->nr_regions);
+	return 1;
+}
+
+void lslab_open(lua_State *L, int methods)
+{
+	static const luaL_Reg machine_methods[] = {
+		{ "kmem_cache_init", l_kmem_cache_init },
+		{ "kmem_cache_create", l_kmem_cache_create },
+		{ "kmem_cache_alloc", l_kmem_cache_alloc },
+		{ "kmem_cache_free", l_kmem_cache_free },
+		{ "kmalloc", l_kmalloc },
+		{ "virt_to_page", l_virt_to_page },
+		{ "open_file", l_open_file },
+		{ "slabinfo", l_slabinfo },
+		{ "slab_caches", l_slab_caches },
+		{ "slab_stats", l_slab_stats },
+		{ "page_frag_alloc", l_page_frag_alloc },
+		{ "page_frag_free", l_page_frag_free },
+		{ "pageblock_spread", l_pageblock_spread },
+		{ NULL, NULL },
+	};
+
+	methods = lua_absindex(L, methods);
+	lua_pushvalue(L, methods);
+	luaL_setfuncs(L, machine_methods, 0);
+	lua_pop(L, 1);
+}

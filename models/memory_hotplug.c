@@ -1,0 +1,212 @@
+/* Memory hot-remove (mm/memory_hotplug.c): offline_pages, scan_movable_pages,
+ * do_migrate_range, __offline_isolated_pages and shrink_zone_span. */
+#include "memory_hotplug.h"
+#include "buddy.h"
+#include "migrate.h"
+#include "mm_space.h"
+#include "page_alloc.h"
+#include "page_isolation.h"
+#include "pcp.h"
+#include "watermark.h"
+
+#include <glib.h>
+
+/* The node's highest populated zone: hot-remove takes memory off its top. */
+static struct zone *node_top_zone(struct machine *m, unsigned nid)
+{
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--)
+		if (populated_zone(&m->node_data[nid].node_zones[z]))
+			return &m->node_data[nid].node_zones[z];
+	return NULL;
+}
+
+static unsigned long node_present_pages(struct machine *m, unsigned nid)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		n += m->node_data[nid].node_zones[z].present_pages;
+	return n;
+}
+
+static bool node_has_cpus(struct machine *m, unsigned nid)
+{
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (topology_cpu_to_node(&m->topo, cpu) == nid)
+			return true;
+	return false;
+}
+
+static char *offline_check(struct machine *m, unsigned nid, uint64_t bytes, struct zone **zp)
+{
+	unsigned long nr = (unsigned long)(bytes >> PAGE_SHIFT);
+	struct zone *z;
+
+	if (nid >= m->nr_nodes)
+		return g_strdup_printf("node %u does not exist (the machine has nodes 0-%u)", nid,
+				       m->nr_nodes - 1);
+	if (!bytes || bytes % SECTION_SIZE_BYTES)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " bytes is not a whole number of "
+				       "128 MiB sections", bytes);
+	if (m->policy == POLICY_SPB)
+		return g_strdup("memory offline under policy spb is not modelled yet (the "
+				"superpageblock array does not shrink)");
+	z = node_top_zone(m, nid);
+	if (!z)
+		return g_strdup_printf("node %u has no memory", nid);
+	if (nr >= node_present_pages(m, nid) && node_has_cpus(m, nid))
+		return g_strdup_printf("node %u has CPUs: its last %lu MiB cannot go offline",
+				       nid, node_present_pages(m, nid) >> (20 - PAGE_SHIFT));
+	if (nr >= z->spanned_pages)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " MiB is not below the size of node "
+				       "%u's top zone (%s, %lu MiB): a zone is not emptied",
+				       bytes >> 20, nid, z->name,
+				       (unsigned long)z->spanned_pages >> (20 - PAGE_SHIFT));
+	*zp = z;
+	return NULL;
+}
+
+char *offline_pages_check(struct machine *m, unsigned nid, uint64_t bytes)
+{
+	struct zone *z;
+
+	return offline_check(m, nid, bytes, &z);
+}
+
+/* alloc_migration_target() with do_migrate_range's nodemask: every node
+ * with memory but the page's own, unless it is the only one. */
+static pfn_t alloc_offline_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private)
+{
+	unsigned nid = *(const unsigned *)private;
+	nodemask_t all = m->nr_nodes == MAX_NUMNODES ? ~(nodemask_t)0 :
+			 (nodemask_of_node(m->nr_nodes) - 1);
+	nodemask_t mask = all & ~nodemask_of_node(nid);
+
+	return __alloc_pages_nodemask(ctx, m, GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL,
+				      page_order(&m->mm, src), (int)nid,
+				      mask ? mask : nodemask_of_node(nid), OWNER_NONE, 0);
+}
+
+/* scan_movable_pages() and do_migrate_range() over the whole range: the
+ * pages moved, or -1 if an allocated page that is not movable is found
+ * (*fail set to it). */
+static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end,
+			     unsigned nid, pfn_t *fail, bool *stuck)
+{
+	GArray *pfns = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	struct migrate_stats stats = { 0 };
+	enum migrate_status *st;
+
+	*stuck = false;
+	for (pfn_t pfn = start; pfn < end; pfn++) {
+		if (page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+			continue;
+		if (!isolate_migratepage(ctx, m, pfn)) {
+			*fail = pfn;
+			g_array_free(pfns, TRUE);
+			return -1;
+		}
+		g_array_append_val(pfns, pfn);
+		pfn += (1u << page_order(&m->mm, pfn)) - 1;
+	}
+	st = g_new(enum migrate_status, MAX(pfns->len, 1u));
+	migrate_pages(ctx, m, (pfn_t *)(void *)pfns->data, pfns->len, alloc_offline_target, NULL,
+		      &nid, MIGRATE_SYNC, st, &stats);
+	putback_movable_pages(ctx, st, pfns->len);
+	for (unsigned i = 0; i < pfns->len; i++)
+		if (st[i] != MIGRATE_MOVED) {
+			*fail = g_array_index(pfns, pfn_t, i);
+			*stuck = true;
+			break;
+		}
+	g_free(st);
+	g_array_free(pfns, TRUE);
+	return (long)stats.nr_succeeded;
+}
+
+/* __offline_isolated_pages() and shrink_zone_span(): the free blocks of
+ * the isolated range leave the buddy, the frames become the node's
+ * hotplug reserve again, and the zone and node end where the range began. */
+static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct zone *z,
+				   pfn_t start, pfn_t end)
+{
+	unsigned long nr = end - start;
+
+	zone_lock(ctx, z, SITE_OTHER);
+	for (pfn_t pfn = start; pfn < end;) {
+		unsigned order = page_order(&m->mm, pfn);
+
+		g_assert(PageBuddy(&m->mm, pfn));
+		del_page_from_free_list(z, pfn, order, MIGRATE_ISOLATE);
+		page_clear(&m->mm, pfn);
+		pfn += 1u << order;
+	}
+	/* The frames leave with no pageblock state (no pcp_buddy owner either):
+	 * onlining labels them anew. */
+	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
+		clear_pcpblock_owner(m, pfn);
+		m->mm.pb_flags[pfn_to_pb(pfn)] = 0;
+	}
+	z->spanned_pages -= nr;
+	z->present_pages -= nr;
+	z->managed_pages -= nr;
+	m->node_data[z->node].node_spanned_pages -= nr;
+	z->work = (struct mm_work){ 0 };
+	zone_unlock(ctx, z);
+	m->topo.node_mem[z->node] -= (uint64_t)nr << PAGE_SHIFT;
+	/* init_per_zone_wmark_min() and zone_pcp_update() after offlining. */
+	init_per_zone_wmark_min(m, m->thp);
+	zone_pcp_update(z, 1);
+}
+
+int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes,
+		  struct offline_stats *st, char **err)
+{
+	struct zone *z = NULL;
+	pfn_t start, end;
+	unsigned idle = 0;
+	int ret;
+
+	*st = (struct offline_stats){ .fail_pfn = PFN_NONE };
+	*err = offline_check(m, nid, bytes, &z);
+	if (*err)
+		return -MM_EINVAL;
+	end = zone_end_pfn(z);
+	start = end - (pfn_t)(bytes >> PAGE_SHIFT);
+	st->start_pfn = start;
+	st->end_pfn = end;
+	ret = start_isolate_page_range(ctx, m, start, end, &st->fail_pfn);
+	if (ret) {
+		st->reason = "failure to isolate range";
+		return ret;
+	}
+	drain_all_pages(ctx, m, z);
+	for (;;) {
+		bool stuck;
+		long moved = do_migrate_range(ctx, m, start, end, nid, &st->fail_pfn, &stuck);
+
+		st->rounds++;
+		if (moved < 0) {
+			st->reason = "unmovable page";
+			ret = -MM_EBUSY;
+			break;
+		}
+		st->migrated += (unsigned long)moved;
+		if (!stuck && !test_pages_isolated(ctx, m, start, end, &st->fail_pfn)) {
+			ret = 0;
+			break;
+		}
+		idle = moved ? 0 : idle + 1;
+		if (idle == OFFLINE_MAX_IDLE_ROUNDS) {
+			st->reason = "timeout";
+			ret = -MM_EBUSY;
+			break;
+		}
+	}
+	if (ret) {
+		undo_isolate_page_range(ctx, m, start, end);
+		return ret;
+	}
+	offline_isolated_pages(ctx, m, z, start, end);
+	return 0;
+}

@@ -1,0 +1,126 @@
+#include "page_frag.h"
+#include "mm_space.h"
+#include "page_alloc.h"
+
+#include <glib.h>
+
+#define PAGE_FRAG_SOURCE 0x0fe00001u  /* in the model's range, OWNER_KERNEL_MODEL_ID up */
+
+struct page_frag_cache {
+	pfn_t pfn;              /* PFN_NONE: no block */
+	unsigned size, offset;  /* bytes in the block, and used */
+};
+
+struct page_frag_state {
+	struct page_frag_cache *cpu;
+	GHashTable *refs;       /* block pfn -> fragments + 1 while a cache holds it */
+};
+
+static struct page_frag_state *frag_state(struct machine *m)
+{
+	if (!m->page_frag) {
+		m->page_frag = g_new0(struct page_frag_state, 1);
+		m->page_frag->cpu = g_new(struct page_frag_cache, m->nr_cpus);
+		for (unsigned c = 0; c < m->nr_cpus; c++)
+			m->page_frag->cpu[c] = (struct page_frag_cache){ .pfn = PFN_NONE };
+		m->page_frag->refs = g_hash_table_new(NULL, NULL);
+	}
+	return m->page_frag;
+}
+
+void page_frag_destroy(struct machine *m)
+{
+	if (!m->page_frag)
+		return;
+	g_hash_table_destroy(m->page_frag->refs);
+	g_free(m->page_frag->cpu);
+	g_free(m->page_frag);
+	m->page_frag = NULL;
+}
+
+unsigned long page_frag_blocks(const struct machine *m)
+{
+	return m->page_frag ? g_hash_table_size(m->page_frag->refs) : 0;
+}
+
+uint32_t page_frag_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, PAGE_FRAG_SOURCE);
+}
+
+/* Drop one reference to the block at pfn; the last frees it. */
+static void frag_put(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	GHashTable *refs = m->page_frag->refs;
+	unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(refs, GUINT_TO_POINTER(pfn)));
+
+	if (n > 1) {
+		g_hash_table_insert(refs, GUINT_TO_POINTER(pfn), GUINT_TO_POINTER(n - 1));
+		return;
+	}
+	g_hash_table_remove(refs, GUINT_TO_POINTER(pfn));
+	__free_pages(ctx, m, pfn);
+}
+
+/* __page_frag_cache_refill(). */
+static pfn_t page_frag_refill(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned *size)
+{
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	uint32_t owner = page_frag_owner();
+	gfp_t high = (gfp & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN | __GFP_NORETRY |
+		     __GFP_NOMEMALLOC;
+	pfn_t pfn = __alloc_pages(ctx, m, high, PAGE_FRAG_CACHE_MAX_ORDER, nid, owner, 0);
+
+	*size = PAGE_SIZE << PAGE_FRAG_CACHE_MAX_ORDER;
+	if (pfn == PFN_NONE) {
+		pfn = __alloc_pages(ctx, m, gfp, 0, nid, owner, 0);
+		*size = PAGE_SIZE;
+	}
+	return pfn;
+}
+
+pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_t gfp)
+{
+	struct page_frag_state *st = frag_state(m);
+	struct page_frag_cache *c = &st->cpu[ctx->cpu];
+
+	if (size == 0 || size > PAGE_SIZE)
+		return PFN_NONE;
+	if (c->pfn == PFN_NONE || c->offset + size > c->size) {
+		unsigned bytes;
+		pfn_t pfn = page_frag_refill(ctx, m, gfp, &bytes);
+
+		if (pfn == PFN_NONE)
+			return PFN_NONE;
+		/* The old block is the cache's no more (the reference it
+		 * held goes), and another thread may have refilled meanwhile. */
+		if (c->pfn != PFN_NONE)
+			frag_put(ctx, m, c->pfn);
+		c->pfn = pfn;
+		c->size = bytes;
+		c->offset = 0;
+		g_hash_table_insert(st->refs, GUINT_TO_POINTER(pfn), GUINT_TO_POINTER(1));
+	}
+	unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(st->refs, GUINT_TO_POINTER(c->pfn)));
+
+	g_hash_table_insert(st->refs, GUINT_TO_POINTER(c->pfn), GUINT_TO_POINTER(n + 1));
+	c->offset += size;
+	return c->pfn;
+}
+
+int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	if (!m->page_frag)
+		return -1;
+	unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(m->page_frag->refs,
+							  GUINT_TO_POINTER(pfn)));
+	bool cached = false;
+
+	for (unsigned c = 0; c < m->nr_cpus; c++)
+		cached |= m->page_frag->cpu[c].pfn == pfn;
+	/* The cache's own reference is not a fragment. */
+	if (n <= (cached ? 1u : 0u))
+		return -1;
+	frag_put(ctx, m, pfn);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* The page fragment cache of network receive buffers (mm/page_frag_cache.c,
+ * net/core/skbuff.c napi_alloc_skb): each CPU carves buffers out of an
+ * order-3 block (PAGE_FRAG_CACHE_MAX_ORDER, tried with __GFP_NORETRY and no
+ * reclaim) or, when that fails, an order-0 page; the block goes back to the
+ * page allocator when the cache has moved on and its last fragment is
+ * freed, so one long-lived buffer pins 32 KiB. */
+#ifndef MMSIM_PAGE_FRAG_H
+#define MMSIM_PAGE_FRAG_H
+
+#include "mm_env.h"
+#include "mmzone.h"
+
+#define PAGE_FRAG_CACHE_MAX_ORDER 3
+
+/* page_frag_alloc(): a fragment of size bytes (at most a page) on ctx's
+ * CPU; the pfn of its block is the handle, PFN_NONE if refused. */
+pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_t gfp);
+/* page_frag_free(): 0, or -1 if pfn holds no fragment. */
+int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
+/* The owner word of fragment blocks. */
+uint32_t page_frag_owner(void);
+/* Blocks held by fragments or by a CPU's cache. */
+unsigned long page_frag_blocks(const struct machine *m);
+void page_frag_destroy(struct machine *m);
+
+#endif

@@ -1,0 +1,240 @@
+/* Memory hot-remove (offline_pages), hand-worked on two nodes, node 1 a
+ * 512 MiB Normal zone above node 0's 4 GiB (DMA and DMA32):
+ * a block holding only movable pages goes offline and leaves no page
+ * behind, its pages moved to the other node; a block holding one
+ * unmovable page or a pinned one stays online with its data; bad input is
+ * refused with the numbers and changes nothing; offline then online gives
+ * the memory back.  The checkers run after each. */
+#include "helpers.h"
+#include "models/buddy.h"
+#include "models/memory_hotplug.h"
+#include "models/mm_space.h"
+#include "models/page_alloc.h"
+#include "models/pbstat.h"
+
+#include <string.h>
+
+#define PG 4096ULL
+#define BLOCK (128 * MiB)
+#define BLOCK_PAGES (BLOCK / PG)
+
+static struct machine *two_nodes(double pinned)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+	struct machine *m;
+
+	topology_uniform(&t, 2, 1, 4, 512 * MiB);
+	t.node_mem[0] = 4 * GiB;
+	machine_params_default(&p);
+	p.thp = false;
+	p.pinned_share = pinned;
+	p.pin_seed = 1;
+	m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	return m;
+}
+
+static struct zone *normal(struct machine *m, unsigned nid)
+{
+	return &m->node_data[nid].node_zones[ZONE_NORMAL];
+}
+
+/* Allocated pages in [start, end). */
+static unsigned long allocated_in(struct machine *m, pfn_t start, pfn_t end)
+{
+	unsigned long n = 0;
+
+	for (pfn_t pfn = start; pfn < end; pfn++)
+		n += page_kind(&m->mm, pfn) == PG_KIND_ALLOC;
+	return n;
+}
+
+/* A process on node 1's first CPU fills 448 of node 1's 512 MiB, so its
+ * top 128 MiB block holds some of its pages. */
+static struct mm_struct *fill_node1(struct machine *m, struct mm_ctx *ctx, uint64_t *addr)
+{
+	struct mm_struct *mm = mm_alloc(ctx, m);
+	int err;
+
+	*addr = mmap_anon(mm, 448 * MiB, PROT_READ | PROT_WRITE, &err);
+	g_assert_cmpint(touch_range(ctx, mm, *addr, 448 * MiB, NULL), ==, 0);
+	return mm;
+}
+
+/* The movable-only top block of node 1 goes offline: every page it held
+ * moved (to node 0, as do_migrate_range prefers other nodes), none is
+ * left in it, the process still maps all its pages, and node 1's span,
+ * present and managed pages are one block less. */
+static void test_offline_movable(void)
+{
+	struct machine *m = two_nodes(0);
+	struct mm_ctx ctx = mm_ctx_null(4);
+	struct zone *z = normal(m, 1);
+	pfn_t end = zone_end_pfn(z), start = end - BLOCK_PAGES;
+	unsigned long managed = z->managed_pages, spanned = z->spanned_pages, in_block;
+	struct offline_stats st;
+	uint64_t addr;
+	struct mm_struct *mm = fill_node1(m, &ctx, &addr);
+	char *err = NULL;
+
+	in_block = allocated_in(m, start, end);
+	g_assert_cmpuint(in_block, >, 1000);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, 0);
+	g_assert_null(err);
+	g_assert_cmpuint(st.start_pfn, ==, start);
+	g_assert_cmpuint(st.migrated, ==, in_block);
+	g_assert_cmpuint(allocated_in(m, start, end), ==, 0);
+	for (pfn_t pfn = start; pfn < end; pfn++)
+		g_assert_cmpint(page_kind(&m->mm, pfn), ==, PG_KIND_NONE);
+	g_assert_cmpuint(zone_end_pfn(z), ==, start);
+	g_assert_cmpuint(z->spanned_pages, ==, spanned - BLOCK_PAGES);
+	g_assert_cmpuint(z->managed_pages, ==, managed - BLOCK_PAGES);
+	g_assert_cmpuint(m->topo.node_mem[1], ==, 512 * MiB - BLOCK);
+	g_assert_cmpuint(mm_rss(mm), ==, (448 * MiB) / PG);
+	for (uint64_t a = addr; a < addr + 448 * MiB; a += PG)
+		g_assert_cmpuint(follow_page(mm, a), <, start);
+	assert_all_ok(m);
+	exit_mmap(&ctx, mm);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* Take the free page at the start of the block holding pfn's free buddy
+ * and make it a kernel page: an unmovable page inside the block. */
+static pfn_t kernel_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+{
+	for (pfn_t pfn = start; pfn < end; pfn++) {
+		if (!PageBuddy(&m->mm, pfn))
+			continue;
+		unsigned order = page_order(&m->mm, pfn);
+		int mt = get_pfnblock_migratetype(&m->mm, pfn);
+
+		page_del_and_expand(z, pfn, 0, order, mt);
+		page_set(&m->mm, pfn, PG_KIND_ALLOC, 0, MIGRATE_UNMOVABLE);
+		*block_word_a(&m->mm, pfn, 0) = make_owner(OWNER_KIND_KERNEL, 1);
+		*block_word_b(&m->mm, pfn, 0) = 0;
+		pbstat_alloc(m->pbstat, pfn, 0, MIGRATE_UNMOVABLE);
+		return pfn;
+	}
+	g_assert_not_reached();
+}
+
+/* One unmovable page in the block: isolation fails at once with EBUSY on
+ * that pfn; no page moved, nothing isolated, the process's pages all at
+ * their frames, the zone unchanged.  Once the page is freed the block
+ * goes offline. */
+static void test_offline_unmovable(void)
+{
+	struct machine *m = two_nodes(0);
+	struct mm_ctx ctx = mm_ctx_null(4);
+	struct zone *z = normal(m, 1);
+	pfn_t end = zone_end_pfn(z), start = end - BLOCK_PAGES;
+	unsigned long managed = z->managed_pages;
+	struct offline_stats st;
+	uint64_t addr;
+	struct mm_struct *mm = fill_node1(m, &ctx, &addr);
+	pfn_t *before = g_new(pfn_t, (448 * MiB) / PG);
+	pfn_t kpage = kernel_page_in(m, z, start, end);
+	char *err = NULL;
+
+	for (uint64_t i = 0; i < (448 * MiB) / PG; i++)
+		before[i] = follow_page(mm, addr + i * PG);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, -MM_EBUSY);
+	g_assert_cmpuint(st.fail_pfn, ==, kpage);
+	g_assert_cmpstr(st.reason, ==, "failure to isolate range");
+	g_assert_cmpuint(st.migrated, ==, 0);
+	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages)
+		g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), !=, MIGRATE_ISOLATE);
+	for (uint64_t i = 0; i < (448 * MiB) / PG; i++)
+		g_assert_cmpuint(follow_page(mm, addr + i * PG), ==, before[i]);
+	g_assert_cmpuint(z->managed_pages, ==, managed);
+	g_assert_cmpuint(zone_end_pfn(z), ==, end);
+	assert_all_ok(m);
+	g_assert_cmpint(__free_pages(&ctx, m, kpage), ==, 0);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, 0);
+	g_assert_cmpuint(allocated_in(m, start, end), ==, 0);
+	assert_all_ok(m);
+	g_free(before);
+	exit_mmap(&ctx, mm);
+	machine_destroy(m);
+}
+
+/* Every anonymous page pinned: isolation passes (a pinned page is on an
+ * LRU), but migration fails on each; after OFFLINE_MAX_IDLE_ROUNDS rounds
+ * that moved nothing the offline gives up with EBUSY on a pinned page,
+ * which is still mapped where it was, and the block is back online. */
+static void test_offline_pinned(void)
+{
+	struct machine *m = two_nodes(1.0);
+	struct mm_ctx ctx = mm_ctx_null(4);
+	struct zone *z = normal(m, 1);
+	pfn_t end = zone_end_pfn(z), start = end - BLOCK_PAGES;
+	unsigned long in_block;
+	struct offline_stats st;
+	uint64_t addr;
+	struct mm_struct *mm = fill_node1(m, &ctx, &addr);
+	struct mm_struct *owner;
+	uint64_t at;
+	char *err = NULL;
+
+	in_block = allocated_in(m, start, end);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, -MM_EBUSY);
+	g_assert_cmpstr(st.reason, ==, "timeout");
+	g_assert_cmpuint(st.rounds, ==, OFFLINE_MAX_IDLE_ROUNDS);
+	g_assert_cmpuint(st.migrated, ==, 0);
+	g_assert_true(m->mm.aux[st.fail_pfn] & PG_pinned);
+	g_assert_true(rmap_walk_anon(m, st.fail_pfn, &owner, &at) && owner == mm);
+	g_assert_cmpuint(allocated_in(m, start, end), ==, in_block);
+	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages)
+		g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), !=, MIGRATE_ISOLATE);
+	g_assert_cmpuint(zone_end_pfn(z), ==, end);
+	assert_all_ok(m);
+	exit_mmap(&ctx, mm);
+	machine_destroy(m);
+}
+
+/* Bad input is refused with a message naming the numbers, and nothing
+ * changes; offline then online_memory_block gives the block back. */
+static void test_offline_bad_input_and_online(void)
+{
+	struct machine *m = two_nodes(0);
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct zone *z = normal(m, 1);
+	unsigned long managed = z->managed_pages, free = zone_page_state(z, NR_FREE_PAGES);
+	struct offline_stats st;
+	char *err = NULL;
+
+	g_assert_cmpint(offline_pages(&ctx, m, 2, BLOCK, &st, &err), ==, -MM_EINVAL);
+	g_assert_nonnull(strstr(err, "node 2 does not exist (the machine has nodes 0-1)"));
+	g_free(err);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 64 * MiB, &st, &err), ==, -MM_EINVAL);
+	g_assert_nonnull(strstr(err, "67108864 bytes is not a whole number of 128 MiB sections"));
+	g_free(err);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 512 * MiB, &st, &err), ==, -MM_EINVAL);
+	g_assert_nonnull(strstr(err, "node 1 has CPUs: its last 512 MiB cannot go offline"));
+	g_free(err);
+	g_assert_cmpuint(z->managed_pages, ==, managed);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, free);
+	assert_all_ok(m);
+
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 2 * BLOCK, &st, &err), ==, 0);
+	g_assert_cmpuint(z->managed_pages, ==, managed - 2 * BLOCK_PAGES);
+	assert_all_ok(m);
+	g_assert_cmpint(online_memory_block(&ctx, m, 1, 2 * BLOCK), ==, 0);
+	g_assert_cmpuint(z->managed_pages, ==, managed);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES) + machine_pcp_pages(m), >=, free);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/memory_hotplug/offline-movable", test_offline_movable);
+	g_test_add_func("/memory_hotplug/offline-unmovable", test_offline_unmovable);
+	g_test_add_func("/memory_hotplug/offline-pinned", test_offline_pinned);
+	g_test_add_func("/memory_hotplug/bad-input-and-online", test_offline_bad_input_and_online);
+	return g_test_run();
+}
