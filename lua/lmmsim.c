@@ -15,6 +15,7 @@
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
+#include "sim/host.h"
 
 #include <errno.h>
 #include <lauxlib.h>
@@ -195,9 +196,18 @@ static int l_machine(lua_State *L)
 	if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
 		const char *name = luaL_checkstring(L, -1);
 
-		if (topology_preset(&t, name))
-			return luaL_error(L, "unknown machine preset '%s' (known: %s)", name,
+		/* MMSIM_HOST_ROOT: another root for the files (tests). */
+		if (!strcmp(name, "host")) {
+			if (host_topology(&t, g_getenv("MMSIM_HOST_ROOT") ? g_getenv("MMSIM_HOST_ROOT") :
+					  "", &err)) {
+				lua_pushstring(L, err);
+				g_free(err);
+				return luaL_error(L, "%s", lua_tostring(L, -1));
+			}
+		} else if (topology_preset(&t, name)) {
+			return luaL_error(L, "unknown machine preset '%s' (known: %s, host)", name,
 					  topology_preset_names());
+		}
 	} else {
 		lua_getfield(L, 1, "mem_per_node");
 		uint64_t mem = lua_isnil(L, -1) ? 0 : check_size(L, -1, "mem_per_node");

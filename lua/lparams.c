@@ -4,10 +4,13 @@
 #include <lauxlib.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #define DEFINES_KEY "mmsim.defines"
 #define RESOLVED_KEY "mmsim.params"
+#define LIST_ONLY_KEY "mmsim.params_list_only"
+#define LISTED_KEY "mmsim.params_listed"
 
 /* -D keys the runner reads itself; scenarios need not declare them. */
 static bool runner_key(const char *key)
@@ -81,6 +84,26 @@ static char *known_keys(lua_State *L, int decl)
 		g_string_append_printf(s, "%s%s", i ? ", " : "", (char *)keys->pdata[i]);
 	g_ptr_array_free(keys, TRUE);
 	return g_string_free(s, FALSE);
+}
+
+/* mmsim --params: the resolved table at index t, "KEY=VALUE" lines sorted
+ * by key on stdout; then stop the script. */
+static int list_params(lua_State *L, int t)
+{
+	char *keys = known_keys(L, t);
+	char **names = g_strsplit(keys, ", ", -1);
+
+	for (char **k = names; *k && **k; k++) {
+		lua_getfield(L, t, *k);
+		printf("%s=%s\n", *k, luaL_tolstring(L, -1, NULL));
+		lua_pop(L, 2);
+	}
+	fflush(stdout);
+	g_strfreev(names);
+	g_free(keys);
+	lua_pushboolean(L, 1);
+	lua_setfield(L, LUA_REGISTRYINDEX, LISTED_KEY);
+	return luaL_error(L, "parameters listed");
 }
 
 /* Convert the -D text to the type of the declared default. */
@@ -161,7 +184,24 @@ int lparams_declare(lua_State *L)
 	}
 	lua_pushvalue(L, out);
 	lua_setfield(L, LUA_REGISTRYINDEX, RESOLVED_KEY);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, LIST_ONLY_KEY) != LUA_TNIL)
+		return list_params(L, out);
+	lua_pop(L, 1);
 	return 1;
+}
+
+void lparams_set_list_only(lua_State *L)
+{
+	lua_pushboolean(L, 1);
+	lua_setfield(L, LUA_REGISTRYINDEX, LIST_ONLY_KEY);
+}
+
+bool lparams_listed(lua_State *L)
+{
+	bool listed = lua_getfield(L, LUA_REGISTRYINDEX, LISTED_KEY) != LUA_TNIL;
+
+	lua_pop(L, 1);
+	return listed;
 }
 
 void lparams_push_resolved(lua_State *L)

@@ -4,6 +4,7 @@
 #define MMSIM_LPARAMS_H
 
 #include <lua.h>
+#include <stdbool.h>
 
 /* Record the -D overrides (NULL-terminated "KEY=VALUE" strings, or NULL).
  * LUA_OK, or an error message on the stack. */
@@ -16,6 +17,11 @@ int lparams_declare(lua_State *L);
 /* The -D value of key, or NULL.  Keys the runner itself reads
  * (plot_format) need no declaration. */
 const char *lparams_define(lua_State *L, const char *key);
+/* mmsim --params: mmsim.params prints the resolved parameters on stdout,
+ * "KEY=VALUE" sorted by key, and stops the script there (an error
+ * lparams_listed then recognises). */
+void lparams_set_list_only(lua_State *L);
+bool lparams_listed(lua_State *L);
 /* Push the resolved parameters (a table), or nil before mmsim.params. */
 void lparams_push_resolved(lua_State *L);
 

@@ -22,7 +22,7 @@ static void print_host_stats(double wall_s)
 int main(int argc, char **argv)
 {
 	gint64 seed = 1;
-	gboolean version = FALSE, check = FALSE, host_stats = FALSE;
+	gboolean version = FALSE, check = FALSE, host_stats = FALSE, params = FALSE;
 	gchar **rest = NULL, **defines = NULL, *out = NULL;
 	GError *error = NULL;
 	GOptionEntry entries[] = {
@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 		  "Run the invariant checker on every machine when the scenario ends", NULL },
 		{ "host-stats", 0, 0, G_OPTION_ARG_NONE, &host_stats,
 		  "At the end, print the wall-clock time and peak memory of the run on stderr", NULL },
+		{ "params", 0, 0, G_OPTION_ARG_NONE, &params,
+		  "Print the scenario's parameters as resolved (KEY=VALUE) and stop there", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
 		  "SCENARIO.lua [ARGS...]" },
@@ -74,6 +76,7 @@ int main(int argc, char **argv)
 		.check_invariants = check,
 		.defines = defines,
 		.out = out,
+		.list_params = params,
 		.argc = (int)g_strv_length(rest) - 1,
 		.argv = rest + 1,
 	};

@@ -324,8 +324,21 @@ int scenario_run(const struct scenario_opts *o)
 		rc = lresults_begin(L, o->path, o->seed, o->out, lparams_define(L, "plot_format"));
 	if (rc == LUA_OK)
 		rc = luaL_loadfilex(L, o->path, "t");
+	if (rc == LUA_OK && o->list_params)
+		lparams_set_list_only(L);
 	if (rc == LUA_OK)
 		rc = lua_pcall(L, 0, 0, -2);
+	if (o->list_params) {
+		/* Stopped at mmsim.params; nothing else to write. */
+		if (rc != LUA_OK && lparams_listed(L)) {
+			lua_close(L);
+			return 0;
+		}
+		if (rc == LUA_OK) {
+			lua_pushfstring(L, "%s declares no parameters (mmsim.params)", o->path);
+			rc = LUA_ERRRUN;
+		}
+	}
 	if (rc == LUA_OK)
 		rc = lparams_check_used(L, o->path);
 	if (stop_signal) {

@@ -12,6 +12,7 @@ struct scenario_opts {
 	bool check_invariants; /* check every machine when the script ends */
 	char **defines;        /* -D KEY=VALUE overrides of mmsim.params, or NULL */
 	const char *out;       /* results folder, or NULL for the default */
+	bool list_params;      /* print the resolved parameters and stop at mmsim.params */
 	int argc;            /* arguments after the script, as the global `arg` */
 	char **argv;
 };

@@ -126,6 +126,34 @@ void gb_memory_map_matrix(struct machine *m, GString *out,
 	}
 }
 
+void gb_memory_map_gib(struct machine *m, GString *out)
+{
+	/* How far a class keeps a GiB from a 1 GiB page: the worst wins. */
+	static const int rank[NR_PB_CLASSES] = {
+		[PB_CLASS_NONE] = 0, [PB_CLASS_FREE] = 1, [PB_CLASS_MOVABLE] = 2,
+		[PB_CLASS_RECLAIMABLE] = 3, [PB_CLASS_MIXED] = 4, [PB_CLASS_UNMOVABLE] = 5,
+	};
+
+	g_string_append(out, "# mmsim memory map by GiB: gib worst free movable reclaimable "
+			"unmovable mixed none (worst: the class codes of memmap.dat)\n");
+	for (uint32_t r = 0; r < m->pbstat->nr_regions; r++) {
+		unsigned long n[NR_PB_CLASSES] = { 0 };
+		enum pb_class w = PB_CLASS_NONE;
+
+		for (uint32_t i = 0; i < PAGEBLOCKS_PER_GB_REGION; i++) {
+			enum pb_class cls = pageblock_class(m, r * PAGEBLOCKS_PER_GB_REGION + i);
+
+			n[cls]++;
+			if (rank[cls] > rank[w])
+				w = cls;
+		}
+		g_string_append_printf(out, "%u %d", r, (int)w);
+		for (int c = 0; c < NR_PB_CLASSES; c++)
+			g_string_append_printf(out, " %lu", n[c]);
+		g_string_append_c(out, '\n');
+	}
+}
+
 static void append_tic(GString *out, const GString *label, long row)
 {
 	g_string_append_printf(out, "%s\"%s\" %ld", out->len ? ", " : "", label->str, row);

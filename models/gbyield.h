@@ -83,6 +83,11 @@ enum pb_class pageblock_class(struct machine *m, uint32_t pb);
  * gets the number of pageblocks of each class. */
 void gb_memory_map_matrix(struct machine *m, GString *out,
 			  unsigned long counts[NR_PB_CLASSES]);
+/* The memory map by GiB, for machines too big to see pageblocks: a '#'
+ * comment line, then one line per GiB, "GIB WORST N0 .. N5": the worst
+ * class of its pageblocks (unmovable, then mixed, reclaimable, movable,
+ * free; no memory only if none has any) and the count of each class. */
+void gb_memory_map_gib(struct machine *m, GString *out);
 /* The map's y tics as a gnuplot tic list, '"node 0\nDMA+DMA32" 0, ...':
  * each zone's name at the row it starts in; zones starting within 1/10 of
  * the map of the previous label share it. */

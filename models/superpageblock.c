@@ -706,6 +706,15 @@ struct superpageblock *sb_preferred_for_movable(struct zone *zone)
 	return NULL;
 }
 
+enum spb_state spb_state(const struct superpageblock *sb)
+{
+	if (sb->contig_allocated)
+		return SPB_STATE_ISOLATED;
+	if (sb->nr_free == sb->total_pageblocks)
+		return SPB_STATE_EMPTY;
+	return spb_get_category(sb) == SB_CLEAN ? SPB_STATE_CLEAN : SPB_STATE_TAINTED;
+}
+
 void spb_count_states(struct machine *m, struct spb_counts *c)
 {
 	*c = (struct spb_counts){ 0 };
@@ -717,14 +726,49 @@ void spb_count_states(struct machine *m, struct spb_counts *c)
 			if (!sb->total_pageblocks)
 				continue;
 			c->total++;
-			if (sb->contig_allocated)
-				c->isolated++;
-			else if (sb->nr_free == sb->total_pageblocks)
-				c->empty++;
-			else if (spb_get_category(sb) == SB_CLEAN)
-				c->clean++;
-			else
-				c->tainted++;
+			switch (spb_state(sb)) {
+			case SPB_STATE_ISOLATED: c->isolated++; break;
+			case SPB_STATE_EMPTY: c->empty++; break;
+			case SPB_STATE_CLEAN: c->clean++; break;
+			case SPB_STATE_TAINTED: c->tainted++; break;
+			}
 		}
 	}
+}
+
+void spb_state_map(struct machine *m, GString *out)
+{
+	/* The GiB being gathered: zones starting in the same GiB (DMA and
+	 * DMA32) each have a superpageblock there, one line in all. */
+	long gib = -1;
+	enum spb_state st = SPB_STATE_EMPTY;
+	unsigned nr_free = 0, total = 0;
+
+	g_string_append(out, "# mmsim superpageblocks: gib state free_pageblocks pageblocks "
+			"(state 0 empty, 1 clean, 2 tainted, 3 isolated)\n");
+	for_each_populated_zone(m, z) {
+		for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
+			const struct superpageblock *sb = &z->superpageblocks[i];
+			long g = (long)((z->superpageblock_base_pfn +
+					 (pfn_t)i * SUPERPAGEBLOCK_NR_PAGES) >> SUPERPAGEBLOCK_ORDER);
+
+			if (!sb->total_pageblocks)
+				continue;
+			if (g != gib) {
+				if (gib >= 0)
+					g_string_append_printf(out, "%ld %d %u %u\n", gib, (int)st,
+							       nr_free, total);
+				gib = g;
+				st = SPB_STATE_EMPTY;
+				nr_free = total = 0;
+			}
+			/* The enum's order: the later state says more. */
+			if (spb_state(sb) > st)
+				st = spb_state(sb);
+			nr_free += sb->nr_free;
+			total += sb->total_pageblocks;
+		}
+	}
+	if (gib >= 0)
+		g_string_append_printf(out, "%ld %d %u %u\n", gib, (int)st, nr_free, total);
 }

@@ -12,6 +12,7 @@
 #include "mmzone.h"
 
 struct migrate_stats;
+#include <glib.h>
 
 #define SUPERPAGEBLOCK_NR_PAGEBLOCKS (SUPERPAGEBLOCK_NR_PAGES / pageblock_nr_pages)
 /* Movable work leaves this many free pageblocks of a tainted superpageblock
@@ -180,6 +181,17 @@ struct spb_counts {
 	unsigned long total, empty, clean, tainted, isolated;
 };
 void spb_count_states(struct machine *m, struct spb_counts *c);
+/* What a superpageblock is now: empty (every pageblock free), clean (only
+ * movable allocations), tainted, or isolated (taken whole by a contiguous
+ * allocation). */
+enum spb_state { SPB_STATE_EMPTY, SPB_STATE_CLEAN, SPB_STATE_TAINTED, SPB_STATE_ISOLATED };
+enum spb_state spb_state(const struct superpageblock *sb);
+/* One line per superpageblock of the machine, lowest address first:
+ * "GIB STATE FREE_PAGEBLOCKS PAGEBLOCKS" (a superpageblock is 1 GiB) after a
+ * '#' comment line; nothing without policy spb.  Superpageblocks of zones
+ * sharing a GiB are one line: the latest state of enum spb_state, the
+ * sums of the counts. */
+void spb_state_map(struct machine *m, GString *out);
 
 /* The checker (superpageblock_check.c): counters against the pageblocks'
  * bits and the free lists, and the zone lists against each superpageblock's

@@ -8,30 +8,17 @@
 # phasefile, if set, is a run's phases.csv (phase,start_ms,end_ms, from
 # m:phase): each phase is shaded in both panels, edged so that a phase
 # too short for the time axis still shows, and named at the top.
-if (!exists("term")) term = "png"
-if (!exists("plot_title")) plot_title = ""
-if (term eq "pdf") {
-	set terminal pdfcairo noenhanced size 8in,4.5in font "DejaVu Sans,10"
-} else {
-	if (term eq "svg") {
-		set terminal svg noenhanced size 1280,720 font "DejaVu Sans,14" background "white"
-	} else {
-		set terminal pngcairo noenhanced size 1280,720 font "DejaVu Sans,14"
-	}
-}
-set encoding utf8
-set output outfile
+d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
+load d[1:i] . "style.gp"
 set datafile separator ","
 set datafile columnheaders
 
-set border 3 lw 1.5
-set tics nomirror
-set grid ytics lt 1 lc rgb "#e4e4e4" lw 1
 set key off
 set xrange [0:*]
+set autoscale xfixmax
 set yrange [0:*]
 # The same margins in both panels keep their time axes aligned.
-set lmargin 12
+set lmargin 14
 set rmargin 4
 
 if (exists("phasefile")) {
@@ -47,24 +34,25 @@ if (exists("phasefile")) {
 	}
 }
 
-set multiplot layout 2,1 title plot_title font ",16"
+set multiplot layout 2,1 title plot_title font ",22"
 
 set tmargin 1
 set bmargin 2
 set ylabel "zone->lock wait share (%)"
+# Each sample closes its interval, hence fsteps (in both panels).
 plot datafile using "time_ms":(100 * column("zone_lock_wait_share")) \
-	with lines lw 2.5 lc rgb "#0072B2"
+	with fsteps lw 2.5 lc rgb line_colour(1)
 
 unset label
 # Contentions in each sample interval: the cumulative count minus the
-# previous row's.  Each sample closes its interval, hence fsteps.
+# previous row's.
 set tmargin 1
 set bmargin 3.5
 set xlabel "simulated time (ms)"
-set ylabel "zone->lock contentions\nper sample"
+set ylabel "zone->lock contentions\n(count per sample)"
 prev = 0
 plot datafile using "time_ms":(d = column("zone_lock_contentions") - prev, \
 	prev = column("zone_lock_contentions"), d) \
-	with fsteps lw 2.5 lc rgb "#D55E00"
+	with fsteps lw 2.5 lc rgb line_colour(2)
 
 unset multiplot

@@ -8,11 +8,10 @@
 # term is png (default), pdf or svg.  Classes: 0 free (pages on per-CPU
 # lists count as free), 1 movable, 2 reclaimable, 3 unmovable, 4 mixed
 # (more than one of the three), 5 no memory.  Cells are drawn 2 pixels
-# wide and a whole number of pixels tall, so none blurs: up to 480 GiB each
+# wide and a whole number of pixels tall, so none blurs: the image is 1344
+# pixels wide; up to 480 GiB each
 # row gets 480/rows pixels; beyond, one pixel per row and the image grows
-# taller (1 TiB: 1280x1264).
-if (!exists("term")) term = "png"
-if (!exists("plot_title")) plot_title = ""
+# taller (1 TiB: 1344x1264).
 if (!exists("subtitle")) subtitle = ""
 if (!exists("ytics_zones")) ytics_zones = ""
 if (!exists("class_counts")) class_counts = ""
@@ -23,42 +22,37 @@ row_px = rows <= 480 ? int(480 / rows) : 1
 area_h = rows * row_px
 # Title above, axis and key below, in pixels.
 top_px = 90
-bottom_px = 120
-left_px = 196
-W = 1280
+bottom_px = 130
+# Room on the left for zone labels such as "DMA+DMA32+Normal", on the
+# right for four-digit GiB numbers.
+left_px = 240
+W = 1344
 H = area_h + top_px + bottom_px
-
-if (term eq "pdf") {
-	set terminal pdfcairo noenhanced size 8in,(8.0 * H / W)in font "DejaVu Sans,10"
-} else {
-	if (term eq "svg") {
-		set terminal svg noenhanced size W,H font "DejaVu Sans,14" background "white"
-	} else {
-		set terminal pngcairo noenhanced size W,H font "DejaVu Sans,14"
-	}
-}
-set encoding utf8
-set output outfile
+# The layout above is in pixels for this size.
+font_size = 15
+d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
+load d[1:i] . "style.gp"
 
 set lmargin at screen 1.0 * left_px / W
 set rmargin at screen 1.0 * (left_px + 1024) / W
 set tmargin at screen 1.0 - 1.0 * top_px / H
 set bmargin at screen 1.0 * bottom_px / H
 
-set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") font ",16"
-set border lw 1
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") font ",17"
+set border 15 lw 1
+unset grid
 set xrange [-0.5:511.5]
 set yrange [rows - 0.5:-0.5]
 set xtics out nomirror ("0" -0.5, "256 MiB" 127.5, "512 MiB" 255.5, "768 MiB" 383.5, \
 	"1 GiB" 511.5)
-set xlabel "offset within the GiB (a cell is a 2 MiB pageblock)" offset 0,0.3
+set xlabel "offset within the GiB (a cell is a 2 MiB pageblock)" offset 0,0.5
 # Zone names on the left, GiB numbers on the right.
-set ytics out nomirror scale 0.5 font ",12"
+set ytics out nomirror scale 0.5 font ",13"
 if (ytics_zones ne "") { eval "set ytics (" . ytics_zones . ")" }
 set y2range [rows - 0.5:-0.5]
-set y2tics out nomirror font ",12"
+set y2tics out nomirror font ",13"
 set label "GiB" at screen 1.0 * (left_px + 1030) / W, screen 1.0 - (top_px - 14.0) / H \
-	left font ",12"
+	left font ",13"
 unset colorbox
 
 # Okabe-Ito colours; free is a light grey so that no memory (white) stands
@@ -71,8 +65,8 @@ rgb_b(c) = colour[int(c) + 1] & 255
 label(i) = name[i] . (words(class_counts) >= i ? " (" . word(class_counts, i) . ")" : "")
 
 set style fill solid 1.0 noborder
-set key at screen 0.5, screen 8.0 / H center bottom horizontal reverse Left \
-	samplen 1.5 width -3 maxcols 5 noautotitle
+set key at screen 1.0 * (left_px + 512) / W, screen 6.0 / H center bottom horizontal reverse Left \
+	samplen 1.5 width 1 maxrows 1 noautotitle
 
 plot datafile matrix using 1:2:(rgb_r($3)):(rgb_g($3)):(rgb_b($3)) with rgbimage, \
 	for [i = 1:5] NaN with boxes lc rgb sprintf("#%06X", colour[i]) title label(i)

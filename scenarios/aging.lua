@@ -17,6 +17,8 @@
 -- The results folder has gb_yield.png (1 GiB regions free now / movable-only
 -- / obtainable over time) and memory maps at a third, two thirds and the end
 -- of the run (memory_map-*.png).
+--
+-- plots: gb_yield, lock_timeseries, spb_map
 local p = mmsim.params{
   policy = "upstream",
   sockets = 2,

@@ -11,6 +11,8 @@
 -- pageblock buddy routes the frees back to the producing CPU.
 --
 --   ./run scenarios/cross-cpu-churn.lua -D policy=pcp_buddy -D cpus=32
+--
+-- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
   preset = "2s-1t",
   policy = "upstream",

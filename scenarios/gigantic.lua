@@ -15,8 +15,9 @@
 -- draws one line per policy of the 1 GiB pages obtained over time
 -- (sweep-gigantic_pages.png). With -D gb_yield_attempt=true the run also
 -- measures gb_yield.obtained after giving them back.
--- sweep-timeseries: gigantic_pages 1 GiB pages obtained
+-- sweep-timeseries: gigantic_pages 1 GiB pages obtained (count)
 -- sweep-plot: y=results.obtained
+-- plots: gb_yield, memory_map, spb_map
 local p = mmsim.params{
   policy = "upstream",
   sockets = 1,

@@ -9,6 +9,8 @@
 -- allocations. The debugfs view is printed before and after.
 --
 --   ./run scenarios/hotplug.lua -D policy=spb -D steps=6
+--
+-- plots: gb_yield, memory_map, spb_map
 local p = mmsim.params{
   policy = "spb",
   steps = 4,              -- memory blocks to online

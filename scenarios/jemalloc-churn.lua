@@ -4,6 +4,8 @@
 --   ./run scenarios/jemalloc-churn.lua -D cpus=128 -D policy=pcp_buddy
 --   ./run --sweep 'cpus=8,16,32,64,128' --sweep 'policy=upstream,pcp_buddy' \
 --         scenarios/jemalloc-churn.lua
+--
+-- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
   preset = "2s-1t",
   policy = "upstream",

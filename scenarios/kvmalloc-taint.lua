@@ -14,6 +14,8 @@
 -- superpageblock has a free one, they taint a clean one too; the run reports both causes.
 --
 --   ./run scenarios/kvmalloc-taint.lua -D kvmalloc_noretry=true
+--
+-- plots: memory_map, spb_map
 local p = mmsim.params{
   policy = "spb",
   mem = "16G",

@@ -7,6 +7,7 @@
 --   ./run scenarios/mass-exit.lua -D live=0      # exit right after the touches
 --
 -- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
+-- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
   preset = "2s-1t",
   policy = "upstream",

@@ -12,6 +12,7 @@
 -- node0_used_pages, node1_used_pages and numa_pages_migrated per sample.
 --
 --   ./run scenarios/numa-migration.lua -D size=2G -D threads=4
+-- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
   size = "512M",          -- the process's memory
   threads = 2,            -- threads, each touching size / threads

@@ -6,6 +6,8 @@
 -- threads run a short jemalloc churn on the fragmented machine for 5 ms of
 -- simulated time, and the run prints its zone->lock figures and
 -- /proc/buddyinfo and /proc/pagetypeinfo as the kernel would show them.
+--
+-- plots: lock_timeseries, cpu_wait, memory_map_gib
 local p = mmsim.params{ policy = "upstream", cpus = 16, duration = "5ms" }
 local m = mmsim.machine{ preset = "2s-1t", policy = p.policy }
 local info = m:info()

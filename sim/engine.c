@@ -703,6 +703,31 @@ unsigned engine_nr_threads(const struct engine *e)
 	return e->threads->len;
 }
 
+static bool workload_thread(const struct sim_thread *t)
+{
+	return !t->daemon && t->state != THREAD_NEW;
+}
+
+unsigned engine_nr_workload_threads(const struct engine *e)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < e->threads->len; i++)
+		n += workload_thread(e->threads->pdata[i]);
+	return n;
+}
+
+bool engine_cpu_ran_workload(const struct engine *e, unsigned cpu)
+{
+	for (unsigned i = 0; i < e->threads->len; i++) {
+		const struct sim_thread *t = e->threads->pdata[i];
+
+		if (workload_thread(t) && t->ctx.cpu == cpu)
+			return true;
+	}
+	return false;
+}
+
 bool engine_migrate_thread(struct mm_ctx *ctx, int64_t cpu, unsigned *nr_cpus)
 {
 	struct sim_thread *t = ctx_thread(ctx);

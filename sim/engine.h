@@ -168,6 +168,10 @@ double engine_wait_share(const struct engine *e, enum lock_class_id cls);
 unsigned engine_nr_cpus(const struct engine *e);
 /* Threads spawned so far. */
 unsigned engine_nr_threads(const struct engine *e);
+/* Workload threads (not daemons) that started, and whether one ran on
+ * cpu: what a plot's title and cpu_wait.csv count as the run's threads. */
+unsigned engine_nr_workload_threads(const struct engine *e);
+bool engine_cpu_ran_workload(const struct engine *e, unsigned cpu);
 /* Sum over threads of the simulated time from their start to their end,
  * or to the current clock for threads still alive. */
 double engine_thread_time_ns(const struct engine *e);

@@ -8,6 +8,7 @@
 #include "models/slub.h"
 #include "models/superpageblock.h"
 #include "sim/lockstat.h"
+#include "sim/plots.h"
 
 #include <glib.h>
 #include <string.h>
@@ -219,7 +220,7 @@ static const struct figure figures[] = {
 	MACHINE("gb_free_now", "gb_yield.free_now", gb_free_now),
 	MACHINE("gb_movable_only", "gb_yield.movable_only", gb_movable_only),
 	MACHINE("gb_movable_obtainable", "gb_yield.movable_obtainable", gb_obtainable),
-	MACHINE(NULL, "gb_yield.total_regions", gb_total_regions),
+	MACHINE("gb_total_regions", "gb_yield.total_regions", gb_total_regions),
 	MACHINE("spb_empty", "gb_yield.spb_empty", spb_empty),
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
@@ -379,6 +380,8 @@ struct report {
 	GArray *phases;              /* struct phase, in the order they began */
 	GArray *totals;              /* struct phase_total, in the order first begun */
 	uint64_t objects;            /* report_count_objects */
+	unsigned plots;              /* the scenario's, 1 << enum run_plot */
+	bool plots_declared;         /* by a "-- plots:" line */
 };
 
 static double wall_seconds(const struct report *rep)
@@ -494,14 +497,23 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 			   const char *plot_format, char **err)
 {
 	char *path = dir ? g_strdup(dir) : results_default_dir(scenario, NULL);
-	struct results *r = dir ? results_open(path, err) : results_open_new(path, err);
+	struct results *r;
 	struct report *rep;
+	unsigned plots;
+	bool declared;
 
+	if (run_plots_declared(scenario, &plots, &declared, err)) {
+		g_free(path);
+		return NULL;
+	}
+	r = dir ? results_open(path, err) : results_open_new(path, err);
 	g_free(path);
 	if (!r)
 		return NULL;
 	rep = g_new0(struct report, 1);
 	rep->r = r;
+	rep->plots = plots;
+	rep->plots_declared = declared;
 	rep->scenario = g_strdup(scenario);
 	rep->seed = seed;
 	rep->plot_format = g_strdup(plot_format ? plot_format : "png");
@@ -650,28 +662,43 @@ static bool write_phases(const struct report *rep)
 	return true;
 }
 
-/* The run's plot title: scenario, policy, machine; then more. */
-static char *plot_title(const struct report *rep, const struct machine *m, const char *more)
+/* The run's plot title: the scenario, its policy and machine, the
+ * workload threads of engine e (NULL: none) that ran (not the machine's
+ * CPUs), and the simulated time now, of a snapshot label (NULL: the
+ * whole run). */
+static char *plot_title(const struct report *rep, const struct machine *m,
+			const struct engine *e, uint64_t now, const char *label)
 {
 	char *base = g_path_get_basename(rep->scenario);
-	char *title = g_strdup_printf("%s, %s, %s (%u CPUs)%s", base, mm_policy_names[m->policy],
-				      m->topo.name, m->nr_cpus, more ? more : "");
+	char *dot = strrchr(base, '.');
+	GString *t = g_string_new(NULL);
 
+	if (dot && !strcmp(dot, ".lua"))
+		*dot = '\0';
+	g_string_printf(t, "%s: %s, %s", base, mm_policy_names[m->policy], m->topo.name);
+	if (e && engine_nr_workload_threads(e))
+		g_string_append_printf(t, ", %u thread%s", engine_nr_workload_threads(e),
+				       engine_nr_workload_threads(e) > 1 ? "s" : "");
+	if (label)
+		g_string_append_printf(t, ", %s at %.4g ms", label, (double)now / 1e6);
+	else if (now)
+		g_string_append_printf(t, ", %.4g ms", (double)now / 1e6);
 	g_free(base);
-	return title;
+	return g_string_free(t, FALSE);
 }
 
 /* memmap[-label].dat and its memory_map[-label] plot (plots/memory_map.gp)
- * at simulated time now, whose 1GB yield is y. */
-static void write_memory_map(const struct report *rep, struct machine *m, uint64_t now,
-			     const struct gb_yield *y, const char *label)
+ * at simulated time now, whose 1GB yield is y; the end's (label NULL) is
+ * plotted if the scenario asked for it. */
+static void write_memory_map(const struct report *rep, struct machine *m,
+			     const struct engine *e, uint64_t now, const struct gb_yield *y,
+			     const char *label)
 {
 	unsigned long n[NR_PB_CLASSES] = { 0 };
 	GString *s = g_string_new(NULL), *tics = g_string_new(NULL);
 	char *dat = label ? g_strdup_printf("memmap-%s.dat", label) : g_strdup("memmap.dat");
 	char *png = label ? g_strdup_printf("memory_map-%s", label) : g_strdup("memory_map");
-	char *when = g_strdup_printf(": %s, t = %g ms", label ? label : "end", (double)now / 1e6);
-	char *title = plot_title(rep, m, when);
+	char *title = plot_title(rep, m, e, now, label ? label : "end");
 
 	gb_memory_map_matrix(m, s, n);
 	write_file(rep, dat, s);
@@ -681,15 +708,61 @@ static void write_memory_map(const struct report *rep, struct machine *m, uint64
 				       n[PB_CLASS_RECLAIMABLE], n[PB_CLASS_UNMOVABLE],
 				       n[PB_CLASS_MIXED]);
 	gb_memory_map_tics(m, tics);
-	plot_done(results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
-				  (const char *const[]){ "ytics_zones", tics->str, "subtitle", s->str,
-							 "class_counts", counts, NULL }));
+	if (label || rep->plots & 1u << PLOT_MEMORY_MAP)
+		plot_done(results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
+					  (const char *const[]){ "ytics_zones", tics->str,
+								 "subtitle", s->str,
+								 "class_counts", counts, NULL }));
 	g_free(counts);
 	g_free(title);
-	g_free(when);
 	g_free(png);
 	g_free(dat);
 	g_string_free(tics, TRUE);
+	g_string_free(s, TRUE);
+}
+
+/* The per-GiB views at the end (plots/gib_map.gp): the memory map by
+ * GiB (memmap-gib.dat) for a big machine or if the scenario asked, the
+ * superpageblocks' states (spbmap.dat) under policy spb. */
+static void write_gib_maps(const struct report *rep, struct machine *m,
+			   const struct engine *e, uint64_t now, const struct gb_yield *y)
+{
+	GString *s = g_string_new(NULL);
+	char *title = plot_title(rep, m, e, now, "end");
+	bool gib = rep->plots & 1u << PLOT_MEMORY_MAP_GIB &&
+		   (rep->plots_declared || topology_total_mem(&m->topo) > (64ULL << 30));
+
+	if (gib) {
+		gb_memory_map_gib(m, s);
+		write_file(rep, "memmap-gib.dat", s);
+		char *sub = g_strdup_printf("each GiB by its worst pageblock; 1 GiB regions: "
+					    "%lu movable-only of %lu", y->movable_only,
+					    y->total_regions);
+
+		plot_done(results_plot_as(rep->r, "gib_map", "memmap-gib.dat", "memory_map_gib",
+					  rep->plot_format, title,
+				       (const char *const[]){
+					       "subtitle", sub,
+					       "names", "free movable reclaimable unmovable mixed "
+							"no-memory",
+					       "colours", "E4E4E4 56B4E9 009E73 D55E00 CC79A7 FFFFFF",
+					       "labelcols", "5 6 7",
+					       "labelname", "pageblocks not free or movable", NULL }));
+		g_free(sub);
+	}
+	if (rep->plots & 1u << PLOT_SPB_MAP && m->policy == POLICY_SPB) {
+		spb_state_map(m, s);
+		write_file(rep, "spbmap.dat", s);
+		plot_done(results_plot_as(rep->r, "gib_map", "spbmap.dat", "spb_map",
+					  rep->plot_format, title,
+				       (const char *const[]){
+					       "subtitle", "superpageblocks (1 GiB each) by state",
+					       "names", "empty clean tainted isolated",
+					       "colours", "E4E4E4 56B4E9 D55E00 0072B2",
+					       "labelcols", "3",
+					       "labelname", "free pageblocks", NULL }));
+	}
+	g_free(title);
 	g_string_free(s, TRUE);
 }
 
@@ -699,7 +772,7 @@ void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 	struct gb_yield y;
 
 	gb_yield(m, &y);
-	write_memory_map(rep, m, e ? engine_clock(e) : 0, &y, label);
+	write_memory_map(rep, m, e, e ? engine_clock(e) : 0, &y, label);
 }
 
 /* vmstat.* from /proc/vmstat's text. */
@@ -810,9 +883,10 @@ static void write_summary(const struct report *rep, struct machine *m,
 	results_json_free(j);
 }
 
-/* The kernel's files and the memory map of machine m at the end. */
+/* The kernel's files and the memory map of machine m (run by engine e,
+ * may be NULL) at the end. */
 static void write_machine_files(const struct report *rep, struct machine *m,
-				const struct run_sample *s, const char *vmstat)
+				const struct engine *e, const struct run_sample *s, const char *vmstat)
 {
 	GString *out = g_string_new(vmstat);
 
@@ -841,37 +915,49 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 		write_file(rep, "superpageblocks", out);
 	}
 	g_string_free(out, TRUE);
-	write_memory_map(rep, m, s->now, &s->y, NULL);
+	write_memory_map(rep, m, e, s->now, &s->y, NULL);
+	write_gib_maps(rep, m, e, s->now, &s->y);
 }
 
-/* lock_stat, cpu_wait.csv and the plots of a run that had an engine;
- * the lock plot shades the phases if phases.csv was written. */
+/* lock_stat, cpu_wait.csv and the plots of a run that had an engine,
+ * those the scenario asked for that have something to show (sampled:
+ * timeseries.csv has rows to draw); the lock plot shades the phases if
+ * phases.csv was written. */
 static void write_engine_files(const struct report *rep, const struct machine *m,
-			       const struct engine *e, const struct run_sample *s, bool phases)
+			       const struct engine *e, const struct run_sample *s, bool phases,
+			       bool sampled)
 {
 	GString *out = g_string_new(NULL);
-	char *total = g_strdup_printf("%lu", s->y.total_regions);
-	char *title = plot_title(rep, m, NULL);
+	char *title = plot_title(rep, m, e, s->now, NULL);
 	char *phasefile = g_build_filename(results_dir(rep->r), "phases.csv", NULL);
-
+	const struct lock_sample *zone = &s->lock[LOCK_CLASS_ZONE], *pcp = &s->lock[LOCK_CLASS_PCP];
 	lockstat_print(e, out);
 	write_file(rep, "lock_stat", out);
+	/* The CPUs the workload ran on, and any other that waited (a
+	 * daemon's): not the idle ones of a big machine. */
 	g_string_append(out, "cpu,zone_wait_ns,pcp_wait_ns\n");
-	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)
-		g_string_append_printf(out, "%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n", cpu,
-				       engine_cpu_wait_ns(e, cpu, LOCK_CLASS_ZONE),
-				       engine_cpu_wait_ns(e, cpu, LOCK_CLASS_PCP));
+	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+		uint64_t zw = engine_cpu_wait_ns(e, cpu, LOCK_CLASS_ZONE);
+		uint64_t pw = engine_cpu_wait_ns(e, cpu, LOCK_CLASS_PCP);
+
+		if (zw || pw || engine_cpu_ran_workload(e, cpu))
+			g_string_append_printf(out, "%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+					       cpu, zw, pw);
+	}
 	write_file(rep, "cpu_wait.csv", out);
-	plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv", rep->plot_format,
-			       title, phases ? (const char *const[]){ "phasefile", phasefile, NULL } :
-			       NULL));
-	plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
-			       NULL));
-	plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
-			       (const char *const[]){ "total_regions", total, NULL }));
+	if (rep->plots & 1u << PLOT_LOCK_TIMESERIES && sampled && zone->st.wait.nr)
+		plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv",
+				       rep->plot_format, title,
+				       phases ? (const char *const[]){ "phasefile", phasefile, NULL } :
+				       NULL));
+	if (rep->plots & 1u << PLOT_CPU_WAIT && (zone->st.wait.total || pcp->st.wait.total))
+		plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
+				       NULL));
+	if (rep->plots & 1u << PLOT_GB_YIELD && sampled && s->y.total_regions)
+		plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format,
+				       title, NULL));
 	g_free(phasefile);
 	g_free(title);
-	g_free(total);
 	g_string_free(out, TRUE);
 }
 
@@ -913,7 +999,7 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 	enum figure_needs have = e ? NEEDS_ENGINE : m ? NEEDS_MACHINE : NEEDS_RUN;
 	GString *vmstat = m ? g_string_new(NULL) : NULL;
 	struct run_sample s;
-	bool phases;
+	bool phases, sampled;
 
 	progress_done(&rep->progress);
 	sample(rep, m, e, &s);
@@ -923,12 +1009,14 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 		write_row(rep, &s);
 	if (m) {
 		proc_vmstat(m, vmstat);
-		write_machine_files(rep, m, &s, vmstat->str);
+		write_machine_files(rep, m, e, &s, vmstat->str);
 	}
+	/* A run that sampled once has no line to draw. */
+	sampled = rep->ts && s.now > 0;
 	results_ts_close(rep->ts);
 	rep->ts = NULL;
 	if (e)
-		write_engine_files(rep, m, e, &s, phases);
+		write_engine_files(rep, m, e, &s, phases, sampled);
 	/* Last: every other figure and file describes the run itself. */
 	if (gb_attempt && e && !interrupted && run_gb_attempt(e, m, &s.attempt))
 		have = NEEDS_ATTEMPT;

@@ -29,11 +29,34 @@
 # reads DIR/joblog by those numbers, so a rerun with other swept values or
 # options is refused.
 #
+# Before any run, every swept key and value is checked against the
+# scenario's parameters: mmsim --params with each key set to its first
+# values, then its second ones, and so on (as many dry runs as the longest
+# list of values, each stopping at mmsim.params).  A failed run is named
+# with its exit status and the last lines of its stderr.
+#
+# --hosts FILE runs the combinations on the machines FILE lists (GNU
+# parallel's --sshloginfile: a line per host, "N/host" for N runs at once
+# there, ":" for this one): each host gets the scenario, runs mmsim at the
+# path it has here (the same checkout at the same path everywhere), and the
+# run's folder comes back (parallel's --basefile, --return and --cleanup,
+# through rsync).  The scenario and DIR must then lie under the current
+# directory, given as relative paths.  --ssh CMD replaces ssh (parallel's
+# --ssh; the tests use a stand-in that runs the command here).
+#
+# --slurm writes DIR/sweep.slurm, a Slurm array job of one task per
+# combination (at most N at once), instead of running: submit it with
+# sbatch; each task skips a run already done and appends its line to
+# DIR/joblog as parallel would, so rerunning the same ./run --sweep
+# command without --slurm afterwards runs only what failed, then collects
+# sweep.csv and the plots.
+#
 # MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
 # the plots directory.
 set -euf        # no globbing: values are split on commas and spaces
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+. "$here/labels.sh"
 
 die() {
 	echo "sweep: $*" >&2
@@ -42,7 +65,8 @@ die() {
 
 usage() {
 	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--plot y=COL,x=PARAM,series=PARAM]" >&2
-	echo "             [--out DIR] [-j N] SCENARIO.lua [mmsim options]" >&2
+	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]" >&2
+	echo "             SCENARIO.lua [mmsim options]" >&2
 	exit 2
 }
 
@@ -72,19 +96,26 @@ plot=""
 plot_given=false
 out=""
 jobs=""
+hosts=""
+ssh=""
+slurm=false
 n=$#
 while [ "$n" -gt 0 ]; do
 	a=$1
 	shift
 	n=$((n - 1))
 	case $a in
-	--sweep|--plot|--out|-j)
+	--slurm)
+		slurm=true
+		continue
+		;;
+	--sweep|--plot|--out|-j|--hosts|--ssh)
 		[ "$n" -gt 0 ] || usage
 		v=$1
 		shift
 		n=$((n - 1))
 		;;
-	--sweep=*|--plot=*|--out=*)
+	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*)
 		v=${a#*=}
 		a=${a%%=*}
 		;;
@@ -108,6 +139,8 @@ while [ "$n" -gt 0 ]; do
 	--plot) plot=$v; plot_given=true ;;
 	--out) out=$v ;;
 	-j) jobs=$v ;;
+	--hosts) hosts=$v ;;
+	--ssh) ssh=$v ;;
 	esac
 done
 
@@ -170,10 +203,55 @@ esac
 
 command -v parallel > /dev/null ||
 	die "GNU parallel not found: install the Debian package parallel"
+if [ -n "$hosts" ]; then
+	$slurm && die "--hosts and --slurm: choose one"
+	[ -r "$hosts" ] || die "--hosts $hosts: cannot read it"
+	command -v rsync > /dev/null ||
+		die "--hosts needs rsync (parallel transfers with it): install the Debian package rsync"
+fi
+[ -z "$ssh" ] || [ -n "$hosts" ] || die "--ssh goes with --hosts"
 
 name=$(basename "$scenario" .lua)
 [ -n "$out" ] || out=results/sweep-$name-$(date -u +%Y%m%dT%H%M%SZ)
+if [ -n "$hosts" ]; then
+	for p in "$scenario" "$out"; do
+		case $p in
+		/*|../*|*/../*|..) die "with --hosts, '$p' must be a relative path under the current directory" ;;
+		esac
+	done
+fi
 mkdir -p "$out" || die "cannot create $out"
+mmsim=${MMSIM_BIN:-$top/mmsim}
+
+# ---- the parameters, checked before any run ----
+# Dry run i sets every key to its i-th value (its last if it has fewer).
+maxvals=$(for spec in $sweeps; do echo "${spec#*=}" | tr , '\n' | wc -l; done | sort -n | tail -n 1)
+i=1
+while [ "$i" -le "$maxvals" ]; do
+	set -- "$@" --params --out "$out/.params"
+	for spec in $sweeps; do
+		v=$(echo "${spec#*=}" | tr , '\n' | sed -n "${i}p")
+		[ -n "$v" ] || v=$(echo "${spec#*=}" | tr , '\n' | tail -n 1)
+		set -- -D "${spec%%=*}=$v" "$@"
+	done
+	if ! "$mmsim" "$@" > "$out/.params.out" 2> "$out/.params.err"; then
+		msg=$(grep -m 1 . "$out/.params.err" || true)
+		rm -rf "$out/.params" "$out/.params.out" "$out/.params.err"
+		rmdir "$out" 2> /dev/null || true
+		die "the scenario refuses the swept parameters, no run started: ${msg:-mmsim --params failed}"
+	fi
+	# Drop this dry run's arguments again: the -D pairs first, the three last.
+	for spec in $sweeps; do shift 2; done
+	n=$(($# - 3))
+	while [ "$n" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		n=$((n - 1))
+	done
+	shift 3
+	i=$((i + 1))
+done
+rm -rf "$out/.params" "$out/.params.out" "$out/.params.err"
 
 # ---- the runs ----
 # The cartesian product, the first --sweep varying slowest.
@@ -224,12 +302,75 @@ succeeded() {
 }
 total=$(wc -l < "$out/jobs")
 finished=$(succeeded | wc -l)
-echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time, in $out" >&2
+
+# A word for a shell command line: single-quoted, a quote as '\''.
+shquote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+if $slurm; then
+	here_dir=$(pwd)
+	{
+		echo "#!/bin/sh"
+		echo "# $total mmsim runs of $scenario, written by ./run --sweep ... --slurm."
+		echo "# Submit with sbatch; afterwards, the same ./run --sweep command without"
+		echo "# --slurm runs what failed and collects sweep.csv and the plots."
+		echo "#SBATCH --job-name=mmsim-$name"
+		echo "#SBATCH --array=1-$total%$jobs"
+		echo "#SBATCH --output=$out/slurm-%A_%a.log"
+		echo "set -u"
+		echo "cd $(shquote "$here_dir")"
+		echo "out=$(shquote "$out")"
+		cat <<'HEAD'
+seq=$SLURM_ARRAY_TASK_ID
+combo=$(sed -n "${seq}p" "$out/jobs")
+# Done before: nothing to do.
+[ -s "$out/$combo/summary.csv" ] && exit 0
+start=$(date +%s.%N)
+HEAD
+		printf 'sh %s --run-one "$out" "$combo" %s' "$(shquote "$here/sweep.sh")" "$(shquote "$mmsim")"
+		for a in "$@"; do printf ' %s' "$(shquote "$a")"; done
+		echo
+		cat <<'TAIL'
+status=$?
+# The joblog line, as GNU parallel writes it (Seq Host Starttime JobRuntime
+# Send Receive Exitval Signal Command), under a lock: tasks end at once.
+{
+	flock 9
+	[ -s "$out/joblog" ] ||
+		printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' \
+			>> "$out/joblog"
+	awk -v s="$seq" -v h="$(hostname)" -v t0="$start" -v t1="$(date +%s.%N)" -v x="$status" \
+		-v c="$combo" 'BEGIN { printf "%d\t%s\t%.3f\t%8.3f\t0\t0\t%d\t0\t%s\n", s, h, t0, t1 - t0, x, c }' \
+		>> "$out/joblog"
+} 9>> "$out/joblog.lock"
+exit $status
+TAIL
+	} > "$out/sweep.slurm"
+	echo "sweep: $total runs ($finished done before) in $out/sweep.slurm: submit with" >&2
+	echo "  sbatch $out/sweep.slurm" >&2
+	echo "then rerun this command without --slurm to collect sweep.csv and the plots" >&2
+	echo "$out"
+	exit 0
+fi
+
+echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time${hosts:+ on the hosts of $hosts}, in $out" >&2
 bar=""
 [ -t 2 ] && bar=--bar
+# The command parallel runs, quoted here: with -q, parallel would quote
+# the {} of --return too.  Combinations need no quoting (checked above).
+# RSYNC_OLD_ARGS: rsync 3.2.4 and later quote the remote path themselves,
+# on top of parallel's quoting of --return's path.
+cmd="sh $(shquote "$here/sweep.sh") --run-one $(shquote "$out") {} $(shquote "$mmsim")"
+for a in "$@"; do
+	cmd="$cmd $(shquote "$a")"
+done
+if [ -n "$hosts" ]; then
+	# Each host gets the scenario and sends the run's folder back.
+	set -- --sshloginfile "$hosts" --basefile "$scenario" --return "$out/{}" --cleanup
+	[ -z "$ssh" ] || set -- "$@" --ssh "$ssh"
+else
+	set -- -j "$jobs"
+fi
 # shellcheck disable=SC2086
-parallel --will-cite -q $bar -j "$jobs" --joblog "$out/joblog" --resume-failed \
-	sh "$here/sweep.sh" --run-one "$out" {} "${MMSIM_BIN:-$top/mmsim}" "$@" \
+RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-failed "$cmd" \
 	:::: "$out/jobs" || true
 
 # ---- sweep.csv ----
@@ -245,7 +386,10 @@ while IFS= read -r combo; do
 	seq=$((seq + 1))
 	run=$out/$combo
 	if ! echo "$ok" | grep -qx "$seq"; then
-		echo "sweep: run $combo failed; see $run/stderr" >&2
+		code=$(awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { c = $7; sig = $8 }
+			END { print (sig ? "signal " sig : "exit status " c) }' "$out/joblog" 2> /dev/null)
+		echo "sweep: run $combo failed (${code:-not run}); the end of $run/stderr:" >&2
+		tail -n 5 "$run/stderr" 2> /dev/null | sed 's/^/  | /' >&2 || true
 		status=1
 		continue
 	fi
@@ -309,23 +453,92 @@ if [ -z "$x" ]; then
 		[ "$k" != "$series" ] && numeric "$k" && { x=$k; break; }
 	done
 fi
+# No numeric parameter: bars over the first categorical one.
+if [ -z "$x" ]; then
+	for k in $keys; do
+		[ "$k" != "$series" ] && { x=$k; break; }
+	done
+fi
 if ! $series_given; then
 	for k in $keys; do
 		[ "$k" != "$x" ] && { series=$k; break; }
 	done
 fi
+# The value of column $1 when every run has the same, else nothing.
+same_value() {
+	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c { v[$c] = 1; last = $c } END { n = 0; for (k in v) n++; if (n == 1) print last }' \
+		"$out/sweep.csv"
+}
+# The title: the scenario, then what every run shared (machine, policy,
+# threads, duration), then the other -D settings.
+context=$(same_value machine.name)
+v=$(same_value machine.policy)
+[ -n "$v" ] && context="${context:+$context, }$v"
+v=$(same_value params.cpus)
+[ -n "$v" ] && context="${context:+$context, }$v threads"
+# The duration asked for, else the simulated time reached (runs stop a
+# little after the time asked).
+v=$(same_value params.duration)
+case ", $fixed" in
+*", duration="*) v=given ;;            # the -D settings say it
+esac
+[ -z "$v" ] || [ "$v" = given ] || context="${context:+$context, }$v"
+if [ -z "$v" ] && v=$(same_value sim_time_s) && [ -n "$v" ]; then
+	context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
+fi
+title="$name${context:+: $context}${fixed:+ ($fixed)}"
+ylabel=$(key_label "$y")
+yscale=${ylabel##*|}
+ylabel=${ylabel%|*}
+xlabel=$(key_label "$x")
+[ "${xlabel##*|}" = 1 ] && xlabel=${xlabel%|*} || xlabel=$x
+serieslabel=$(key_label "$series")
+[ "${serieslabel##*|}" = 1 ] && serieslabel=${serieslabel%|*} || serieslabel=$series
+
 plotfile=$out/sweep.$format
 if [ -z "$x" ]; then
-	skip_plot "no swept parameter with numeric values to plot against"
+	skip_plot "no swept parameter to plot against"
 elif ! has_column "$x" || ! has_column "$y" || { [ -n "$series" ] && ! has_column "$series"; }; then
 	skip_plot "sweep.csv lacks one of the columns $y, $x${series:+, $series}"
 elif ! numeric "$x"; then
-	skip_plot "$x has values that are not numbers"
+	# Categories (policies): a bar per value of x, clustered by series,
+	# from a table of the means (runs of other parameters or seeds).
+	awk -F, -v xc="$x" -v sc="$series" -v yc="$y" '
+	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == xc) xi = i; if ($i == sc) si = i; if ($i == yc) yi = i }; next }
+	{
+		xv = $xi; sv = si ? $si : yc
+		if (!(xv in xseen)) { xseen[xv] = 1; xs[++nx] = xv }
+		if (!(sv in sseen)) { sseen[sv] = 1; ss[++ns] = sv }
+		sum[xv, sv] += $yi; n[xv, sv]++
+	}
+	END {
+		printf "%s", xc
+		for (j = 1; j <= ns; j++) printf " %s", ss[j]
+		print ""
+		for (i = 1; i <= nx; i++) {
+			printf "%s", xs[i]
+			for (j = 1; j <= ns; j++)
+				printf " %s", n[xs[i], ss[j]] ? sum[xs[i], ss[j]] / n[xs[i], ss[j]] : "NaN"
+			print ""
+		}
+	}' "$out/sweep.csv" > "$out/sweep-bars.dat"
+	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep-bars.dat"); outfile=$(gpstr "$plotfile");
+			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xlabel=$(gpstr "$xlabel");
+			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel");
+			nseries=$(($(head -n 1 "$out/sweep-bars.dat" | wc -w) - 1))" \
+			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_bars.gp" 2>&1) || [ ! -s "$plotfile" ]; then
+		echo "sweep: warning: gnuplot failed on $out/sweep-bars.dat:" >&2
+		echo "$err" >&2
+		status=1
+	elif [ -n "$err" ]; then
+		echo "$err" >&2
+	fi
 else
-	title="$name: $y${fixed:+ ($fixed)}"
 	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep.csv"); outfile=$(gpstr "$plotfile");
 			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xcol=$(gpstr "$x");
-			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series")" \
+			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series"); xlabel=$(gpstr "$xlabel");
+			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel")" \
 			"${MMSIM_PLOTSDIR:-$top/plots}/sweep.gp" 2>&1) || [ ! -s "$plotfile" ]; then
 		echo "sweep: warning: gnuplot failed on $out/sweep.csv:" >&2
 		echo "$err" >&2
@@ -337,14 +550,14 @@ fi
 
 # A column of every run's timeseries.csv over time (by default the 1GB
 # yield; a scenario names another with a line "-- sweep-timeseries: COLUMN
-# LABEL"), when the runs sampled it and there are few enough runs for the
-# lines to stay readable.
+# LABEL"), when the runs sampled it, it moved in one of them at least, and
+# there are few enough runs for the lines to stay readable.
 ts_spec=$(sed -n 's/^-- sweep-timeseries: *//p' "$scenario" | head -n 1)
 ts_col=${ts_spec%% *}
 ts_label=${ts_spec#* }
 if [ -z "$ts_spec" ] || [ "$ts_label" = "$ts_spec" ]; then
 	ts_col=gb_movable_only
-	ts_label='1 GiB regions free or movable-only'
+	ts_label='1 GiB regions free or movable-only (count)'
 	ts_name=gb_yield
 else
 	ts_name=$ts_col
@@ -357,12 +570,15 @@ while IFS= read -r combo; do
 done < "$out/jobs"
 first=$(echo $ts_files | cut -d' ' -f1)
 if [ "$(echo $ts_files | wc -w)" -le 8 ] && [ -s "$first" ] &&
-	head -1 "$first" | tr , '\n' | grep -qx "$ts_col"; then
+	head -1 "$first" | tr , '\n' | grep -qx "$ts_col" &&
+	# shellcheck disable=SC2086
+	awk -F, -v col="$ts_col" 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; first = ""; next }
+		first == "" { first = $c } $c != first { moved = 1 } END { exit !moved }' $ts_files \
+		2> /dev/null; then
 	tsfile=$out/sweep-$ts_name.$format
 	if ! err=$(gnuplot -e "files=$(gpstr "$(echo $ts_files)"); titles=$(gpstr "$(echo $ts_titles)");
 			ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
-			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format");
-			plot_title=$(gpstr "$name: $ts_label over time")" \
+			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format"); plot_title=$(gpstr "$title")" \
 			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_timeseries.gp" 2>&1) || [ ! -s "$tsfile" ]; then
 		echo "sweep: warning: gnuplot failed on the runs' timeseries.csv:" >&2
 		echo "$err" >&2

@@ -24,7 +24,7 @@ printf 'mmsim.machine{sockets = 4, mem_per_node = "4T"}\n' > "$dir/huge.lua"
 expect huge "huge.lua:1: cannot build machine: 16384 GiB of memory is 4294967296 frames"
 
 printf 'mmsim.machine{preset = "8s-64t"}\n' > "$dir/preset.lua"
-expect preset "unknown machine preset '8s-64t' (known: test, test-numa, 2s-1t, 4s-4t)"
+expect preset "unknown machine preset '8s-64t' (known: test, test-numa, 2s-1t, 4s-4t, host)"
 
 printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
 expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"

@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
 	-D) defs="$defs $2"; shift 2 ;;
+	--params) exit 0 ;;     # the sweep's check: tests/scenarios/sweep_remote.sh
 	*.lua) scenario=$1; shift ;;
 	*) echo "fake mmsim: unexpected argument $1" >&2; exit 2 ;;
 	esac
@@ -96,9 +97,26 @@ printf -- '-- sweep-plot: y=params.work_ns,series=\n' > "$dir/own.lua"
 MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
 	--sweep policy=upstream --out "$dir/own" "$dir/own.lua" -D work_ns=1 \
 	-D plot_format=svg > /dev/null
-grep -q 'own: params.work_ns' "$dir/own/sweep.svg"
+grep -q '>work (ms)<' "$dir/own/sweep.svg"
 MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4 \
 	--sweep policy=upstream --plot y=zone_lock.wait_share --out "$dir/over" "$dir/own.lua" \
 	-D work_ns=1 -D plot_format=svg > /dev/null
-grep -q 'own: zone_lock.wait_share' "$dir/over/sweep.svg"
+grep -q '>zone->lock wait share (%)<' "$dir/over/sweep.svg"
+# The title: the scenario and the -D settings.
+grep -q '>own (work_ns=1)<' "$dir/over/sweep.svg"
+# The x axis of CPU counts spanning 4x or more is log2: tics at 2, 4, 8.
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4,8 \
+	--sweep policy=upstream --out "$dir/log" "$dir/own.lua" -D work_ns=1 \
+	-D plot_format=svg > /dev/null
+grep -q '>CPUs (threads)<' "$dir/log/sweep.svg"
+grep -q '<text> 4</text>' "$dir/log/sweep.svg"
+if grep -q '<text> 6</text>' "$dir/log/sweep.svg"; then exit 1; fi
+# A sweep over policies alone: a bar per policy, from the means in
+# sweep-bars.dat.
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,pcp_buddy \
+	--out "$dir/bars" "$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D cpus=8 -D work_ns=1 \
+	-D plot_format=svg > /dev/null
+printf 'policy zone_lock.wait_share\nupstream 0.08\npcp_buddy 0.02\n' | diff - "$dir/bars/sweep-bars.dat"
+grep -q '>pcp_buddy<' "$dir/bars/sweep.svg"
+grep -q '>policy<' "$dir/bars/sweep.svg"
 echo "sweep.csv, resume and plots as expected"

@@ -1,0 +1,87 @@
+#!/bin/sh
+# The plots a run draws: those its scenario declares ("-- plots:"), none
+# with nothing to show, without gnuplot warnings; titles name the threads
+# that ran; cpu_wait.csv lists the CPUs the workload ran on; gb_yield
+# follows the regions the machine has at each sample; the per-GiB memory
+# map and superpageblock views; an unknown plot name stops the run before
+# it starts, naming the known ones.
+set -eu
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# 2 threads on CPUs 1 and 3 of the 4-CPU test machine: everything drawn
+# (no "-- plots:" line), the lock plot only if zone->lock was contended.
+cat > "$dir/two.lua" <<'LUA'
+local m = mmsim.machine{ preset = "test" }
+for _, cpu in ipairs{ 1, 3 } do
+	m:spawn{ cpu = cpu, fn = function()
+		for _ = 1, 3000 do
+			m:free(m:alloc{ order = 3 })
+			mmsim.sleep("1us")
+		end
+	end }
+end
+m:run()
+LUA
+"$MMSIM" --out "$dir/two" "$dir/two.lua" > /dev/null 2> "$dir/two.err" || { cat "$dir/two.err"; fail "two.lua"; }
+grep -qi 'warning' "$dir/two.err" && { cat "$dir/two.err"; fail "gnuplot warnings"; }
+test "$(cut -d, -f1 "$dir/two/cpu_wait.csv" | tr '\n' ' ')" = "cpu 1 3 " ||
+	fail "cpu_wait.csv rows: $(cut -d, -f1 "$dir/two/cpu_wait.csv" | tr '\n' ' ')"
+head -1 "$dir/two/timeseries.csv" | tr , '\n' | grep -qx gb_total_regions || fail "no gb_total_regions"
+test -s "$dir/two/memory_map.png" || fail "no memory map"
+# zone->lock contended: the lock plot; one thread alone never contends
+# (and waits for no lock): neither lock plot.
+contentions=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "zone_lock.contentions") c = i; next }
+	{ print $c }' "$dir/two/summary.csv")
+[ "$contentions" -gt 0 ] && [ -s "$dir/two/lock_timeseries.png" ] || fail "no lock plot ($contentions)"
+sed 's/ipairs{ 1, 3 }/ipairs{ 1 }/' "$dir/two.lua" > "$dir/one.lua"
+"$MMSIM" --out "$dir/one" "$dir/one.lua" > /dev/null 2> "$dir/one.err" || { cat "$dir/one.err"; fail "one.lua"; }
+test "$(cd "$dir/one" && ls ./*.png | tr '\n' ' ')" = "./gb_yield.png ./memory_map.png " ||
+	fail "one thread's plots: $(ls "$dir/one")"
+
+# Declared: only gb_yield; the title says 2 threads, not the 4 CPUs.
+{ echo "-- plots: gb_yield"; cat "$dir/two.lua"; } > "$dir/gb.lua"
+"$MMSIM" --out "$dir/gb" -D plot_format=svg "$dir/gb.lua" > /dev/null 2> "$dir/gb.err" ||
+	{ cat "$dir/gb.err"; fail "gb.lua"; }
+test "$(cd "$dir/gb" && ls ./*.svg)" = "./gb_yield.svg" || fail "plots: $(ls "$dir/gb")"
+grep -q 'gb: upstream, test, 2 threads, ' "$dir/gb/gb_yield.svg" || fail "title"
+
+# The per-GiB views, asked for: one line per GiB of the 8 GiB machine, the
+# worst class first (an unmovable page makes its GiB unmovable), and under
+# spb one line per GiB with superpageblocks.
+cat > "$dir/gib.lua" <<'LUA'
+-- plots: memory_map_gib, spb_map
+local m = mmsim.machine{ preset = "test", policy = "spb" }
+local p = assert(m:alloc{ order = 9, type = "unmovable" })
+mmsim.result("gib", p // 262144)
+LUA
+"$MMSIM" --out "$dir/gib" -D plot_format=svg "$dir/gib.lua" > /dev/null 2> "$dir/gib.err" ||
+	{ cat "$dir/gib.err"; fail "gib.lua"; }
+test "$(cd "$dir/gib" && ls ./*.svg | tr '\n' ' ')" = "./memory_map_gib.svg ./spb_map.svg " ||
+	fail "gib plots: $(ls "$dir/gib")"
+gib=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "results.gib") c = i; next } { print $c }' \
+	"$dir/gib/summary.csv")
+test "$(grep -vc '^#' "$dir/gib/memmap-gib.dat")" -eq 8 || fail "memmap-gib.dat lines"
+# GIB WORST free movable reclaimable unmovable mixed none: one unmovable pageblock.
+awk -v g="$gib" '$1 == g { ok = $2 == 3 && $6 == 1 && $3 + $4 + $5 + $6 + $7 + $8 == 512 }
+	END { exit !ok }' "$dir/gib/memmap-gib.dat" || fail "GiB $gib is not unmovable"
+awk -v g="$gib" '$1 == g { ok = $2 == 2 && $3 < 512 && $4 == 512 } END { exit !ok }' \
+	"$dir/gib/spbmap.dat" || fail "superpageblock $gib is not tainted"
+test "$(grep -vc '^#' "$dir/gib/spbmap.dat")" -eq 8 || fail "spbmap.dat lines"
+grep -q '>tainted (1)<' "$dir/gib/spb_map.svg" || fail "spb legend"
+
+# Nothing sampled: no time plot at all.
+{ echo "-- plots: gb_yield, lock_timeseries, cpu_wait"; echo 'mmsim.machine{ preset = "test" }'; } \
+	> "$dir/none.lua"
+"$MMSIM" --out "$dir/none" "$dir/none.lua" > /dev/null 2> "$dir/none.err" || { cat "$dir/none.err"; fail "none.lua"; }
+test -z "$(cd "$dir/none" && ls ./*.png 2> /dev/null)" || fail "plots of nothing: $(ls "$dir/none")"
+
+# A mistyped name: no run, no folder, the known names listed.
+printf -- '-- plots: lock_timeseries, gb_yeild\nerror("ran")\n' > "$dir/bad.lua"
+if "$MMSIM" --out "$dir/bad" "$dir/bad.lua" > /dev/null 2> "$dir/bad.err"; then fail "bad.lua ran"; fi
+grep -q "unknown plot 'gb_yeild' (known: lock_timeseries, cpu_wait, gb_yield," "$dir/bad.err" ||
+	{ cat "$dir/bad.err"; fail "message"; }
+grep -q ran "$dir/bad.err" && fail "bad.lua started"
+test ! -e "$dir/bad" || fail "folder made"
+exit 0
