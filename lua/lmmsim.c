@@ -116,7 +116,8 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", NULL,
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
+	"boot_reserve", NULL,
 };
 
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
@@ -208,6 +209,9 @@ static int l_machine(lua_State *L)
 							p.watermark_boost_factor, 0, INT_MAX);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
+		p.boot_reserve = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = (int)opt_range_field(L, 1,
 							       "percpu_pagelist_high_fraction",
@@ -418,6 +422,7 @@ static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
 	case OWNER_KIND_ANON: return "anonymous memory of a process (p:munmap or p:exit frees it)";
 	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
 	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
+	case OWNER_KIND_RESERVED: return "reserved at boot (never freed)";
 	default: return NULL;
 	}
 }

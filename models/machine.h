@@ -22,6 +22,9 @@ struct machine_params {
 	double pinned_share;
 	uint64_t pin_seed;
 	int compaction_proactiveness;   /* vm.compaction_proactiveness, default 20 */
+	/* The boot-time reservations of models/memblock.h (default on); off
+	 * for tests that work figures out by hand on a wholly free machine. */
+	bool boot_reserve;
 };
 
 void machine_params_default(struct machine_params *p);

@@ -435,7 +435,9 @@ void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned or
 
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 {
-	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+	/* A reserved page is a bad page to free_pages_prepare(): not freed. */
+	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC ||
+	    owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED)
 		return -1;
 	__free_frozen_pages(ctx, m, pfn, page_order(&m->mm, pfn), FPI_NONE);
 	return 0;
@@ -571,8 +573,9 @@ void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigne
 		__free_pages(ctx, m, p);
 }
 
-/* pfn_range_valid_contig(): all in the zone, no gigantic page already
- * there (the kernel's PageHuge test; the model reserves no memory). */
+/* pfn_range_valid_contig(): all in the zone, no page reserved at boot
+ * and no gigantic page already there (the kernel's PageReserved and
+ * PageHuge tests). */
 static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t start,
 				   unsigned long nr_pages)
 {
@@ -584,7 +587,8 @@ static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t s
 	for (pfn_t pfn = start; pfn < start + nr_pages; pfn++) {
 		enum page_kind kind = page_kind(mm, pfn);
 
-		if (kind == PG_KIND_ALLOC && owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB)
+		if (kind == PG_KIND_ALLOC && (owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB ||
+					      owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED))
 			return false;
 		if (kind != PG_KIND_NONE)
 			pfn += (1u << page_order(mm, pfn)) - 1;

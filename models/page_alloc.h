@@ -33,7 +33,8 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
  * the kernel's order, retried while they make progress. */
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 		    int preferred_nid, uint32_t owner, uint32_t offset);
-/* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
+/* __free_pages(): 0, or -1 if pfn is not the head of an allocated block
+ * or was reserved at boot. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* __isolate_free_page(): take the free block of order at pfn off its list
  * for a migration target or a contiguous range, zone->lock held: the

@@ -31,6 +31,7 @@ static struct machine *small_machine(enum mm_policy policy)
 
 	topology_uniform(&t, 1, 1, 4, 1 * GiB);
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	p.min_free_kbytes = 128;
 	p.policy = policy;

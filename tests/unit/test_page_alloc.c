@@ -180,6 +180,7 @@ static void test_remote_spill_counts_numa(void)
 
 	topology_preset(&t, "test-numa");
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_nonnull(m);
 	struct zone *n1 = &m->node_data[1].node_zones[ZONE_NORMAL];

@@ -74,6 +74,7 @@ static struct machine *pcp_machine(enum mm_policy policy)
 
 	topology_preset(&t, "test");
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.policy = policy;
 	p.thp = true;
 	struct machine *m = machine_create(&t, &p, &err);
