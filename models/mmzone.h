@@ -195,6 +195,8 @@ struct pglist_data {
 	 * models/page_cache.c); MAX_NR_ZONES: none. */
 	int kswapd_order;
 	int kswapd_highest_zoneidx;
+	bool kswapd_wake;                   /* woken: run a kswapd() turn now */
+	int kswapd_failures;                /* passes in a row that reclaimed nothing */
 	/* kcompactd's work, set by wakeup_kcompactd() (models/compaction.c). */
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;

@@ -101,10 +101,11 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
 		pfn = rmqueue_buddy(ctx, zone, order, alloc_flags, mt);
 	if (pfn != PFN_NONE)
 		zone_statistics(ctx, preferred, zone);
-	/* The kswapd wake-up for a boosted watermark is modelled with kswapd;
-	 * until then the flag is just cleared as rmqueue() does. */
-	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK))
+	/* A fallback boosted the watermark: kswapd reclaims towards it. */
+	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK)) {
 		zone->flags &= ~ZONE_BOOSTED_WATERMARK;
+		wakeup_kswapd(zone->machine, zone, 0, 0, (int)zone->idx);
+	}
 	return pfn;
 }
 
@@ -241,7 +242,6 @@ static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m,
 	return PFN_NONE;
 }
 
-#define MAX_RECLAIM_RETRIES 16
 #define MAX_COMPACT_RETRIES 16
 
 /* should_compact_retry(): compaction that succeeded but lost the race is
