@@ -32,6 +32,8 @@ enum mm_cost {
 	COST_MIGRATE_COPY_REMOTE,   /* copy one 4 KiB page to another socket */
 	COST_MIGRATE_REMAP,     /* point a mapping (PTE or page-cache slot) at the new page */
 	COST_TLB_SHOOTDOWN,     /* flush one CPU's TLB for an address space after migration */
+	COST_RECLAIM_SCAN,      /* reclaim: take one page off the LRU and check its references */
+	COST_RECLAIM_UNMAP,     /* reclaim: unmap one page and take it out of its mapping */
 	NR_MM_COSTS
 };
 

@@ -111,8 +111,8 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
 
 /* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
  * atomic requests, nothing in a zone whose 1% is less than a pageblock.
- * The reserve is taken back only by unreserve_highatomic_pageblock()
- * before OOM, which comes with reclaim. */
+ * The reserve is taken back by unreserve_highatomic_pageblock(), when
+ * direct reclaim's retry fails and before the slow path gives up. */
 static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn,
 					 unsigned order)
 {
@@ -189,9 +189,69 @@ try_this_zone:;
 	return PFN_NONE;
 }
 
+/* The first free block of order on the zone's mt lists (on any of its
+ * superpageblocks' under policy spb), or PFN_NONE. */
+static pfn_t get_page_from_free_area(struct zone *zone, unsigned order, int mt)
+{
+	if (!zone_has_spb(zone))
+		return zone->free_area[order].free_list[mt].head;
+	if (!zone->free_area[order].free_list[mt].nr)
+		return PFN_NONE;
+	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
+		pfn_t pfn = zone->superpageblocks[i].free_area[order].free_list[mt].head;
+
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
+bool unreserve_highatomic_pageblock(struct mm_ctx *ctx, const struct alloc_context *ac,
+				    bool force)
+{
+	struct memmap *mm;
+
+	for (unsigned i = 0; i < ac->nr_zones; i++) {
+		struct zone *zone = ac->zonelist[i];
+
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone))
+			continue;
+		/* One pageblock stays reserved unless the pressure is extreme. */
+		if (!force && zone->nr_reserved_highatomic <= pageblock_nr_pages)
+			continue;
+		mm = &zone->machine->mm;
+		zone_lock(ctx, zone, SITE_OTHER);
+		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
+			pfn_t pfn = get_page_from_free_area(zone, o, MIGRATE_HIGHATOMIC);
+			unsigned long size = MAX(pageblock_nr_pages, 1UL << o);
+			int moved = 1;
+
+			if (pfn == PFN_NONE)
+				continue;
+			zone->nr_reserved_highatomic -= MIN(size, zone->nr_reserved_highatomic);
+			/* Straight to the caller's type: no claim heuristics, the
+			 * caller needs the pages now. */
+			if (o < pageblock_order) {
+				moved = move_freepages_block(zone, pfn, MIGRATE_HIGHATOMIC,
+							     ac->migratetype);
+			} else {
+				move_to_free_list(zone, pfn, o, MIGRATE_HIGHATOMIC, ac->migratetype);
+				change_pageblock_range(mm, pfn, o, ac->migratetype);
+			}
+			if (moved > 0) {
+				zone_unlock(ctx, zone);
+				return true;
+			}
+		}
+		zone_unlock(ctx, zone);
+	}
+	return false;
+}
+
 /* __alloc_pages_direct_reclaim() reduced to what is modelled: reclaim
- * the preferred node's page cache, retry, and if that fails drain the
- * pagesets once (pages may sit there) and retry again. */
+ * the preferred node's page cache, retry, and if that fails give back a
+ * highatomic reserve and drain the pagesets (pages may sit there), once
+ * per call as the kernel's local `drained` does, and retry again. */
 static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
 					  unsigned order, unsigned alloc_flags,
 					  const struct alloc_context *ac, int nid,
@@ -205,6 +265,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
 	if (pfn == PFN_NONE) {
+		unreserve_highatomic_pageblock(ctx, ac, false);
 		drain_all_pages(ctx, m, NULL);
 		pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
 	}
@@ -338,6 +399,10 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 			continue;
 		if (did_some_progress &&
 		    should_compact_retry(order, compact_result, &prio, &compaction_retries))
+			continue;
+		/* should_reclaim_retry() giving up: before OOM, the highatomic
+		 * reserves go, all of them if need be. */
+		if (unreserve_highatomic_pageblock(ctx, ac, true))
 			continue;
 		return PFN_NONE;
 	}

@@ -132,6 +132,8 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
 	while (freed < nr && l->len) {
+		mm_charge(ctx, COST_RECLAIM_SCAN, 1);
+		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
 		batch[n++] = lru_pop(l);
 		freed++;
 		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;

@@ -179,6 +179,23 @@ static void test_highatomic_reserve(void)
 	g_assert_cmpuint(z->nr_free_highatomic, ==, 452);
 	mark_allocated(m, pfn, 2, MIGRATE_UNMOVABLE);
 	assert_invariants(m);
+
+	/* unreserve_highatomic_pageblock: the zone's only reserved pageblock
+	 * stays unless forced; forced, it turns to the request's type (a
+	 * movable request here) with its 452 free pages, and the reserve is
+	 * empty. */
+	struct alloc_context mov = only_zone(zl, MIGRATE_MOVABLE);
+	unsigned long free = zone_page_state(z, NR_FREE_PAGES);
+	g_assert_false(unreserve_highatomic_pageblock(&c, &mov, false));
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 512);
+	g_assert_true(unreserve_highatomic_pageblock(&c, &mov, true));
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), ==, MIGRATE_MOVABLE);
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 0);
+	g_assert_cmpuint(z->nr_free_highatomic, ==, 0);
+	g_assert_cmpuint(list_len(z, 2, MIGRATE_HIGHATOMIC), ==, 0);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, free);
+	g_assert_false(unreserve_highatomic_pageblock(&c, &mov, true));
+	assert_invariants(m);
 	machine_destroy(m);
 }
 
