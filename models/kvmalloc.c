@@ -70,10 +70,15 @@ static unsigned long tainted_spbs(struct machine *m)
 	return c.tainted;
 }
 
+uint32_t kvmalloc_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, KVMALLOC_SOURCE);
+}
+
 int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,
 		  struct kvmalloc_area *out)
 {
-	uint32_t owner = make_owner(OWNER_KIND_KERNEL, KVMALLOC_SOURCE);
+	uint32_t owner = kvmalloc_owner();
 	unsigned long tainted = tainted_spbs(m);
 	int rc = 0;
 
