@@ -407,8 +407,11 @@ static int l_alloc(lua_State *L)
 		return luaL_error(L, "alloc: owner %I is a process's or the page cache's owner word "
 				  "(kinds %d and %d are the scenario's: owner < %d << 28)", owner,
 				  OWNER_KIND_NONE, OWNER_KIND_KERNEL, OWNER_KIND_KERNEL + 1);
-	if ((uint32_t)owner == kvmalloc_owner())
-		return luaL_error(L, "alloc: owner %I is kvmalloc's owner word", owner);
+	if (owner_kind((uint32_t)owner) == OWNER_KIND_KERNEL &&
+	    ((uint32_t)owner & OWNER_ID_MASK) >= OWNER_KERNEL_MODEL_ID)
+		return luaL_error(L, "alloc: owner %I is a kernel source id of the model's own "
+				  "allocators (kernel source ids from %d up)", owner,
+				  (int)OWNER_KERNEL_MODEL_ID);
 	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, opt_node_field(L, m, 2, ctx),
 				  (uint32_t)owner, (uint32_t)offset);
 	if (pfn == PFN_NONE)

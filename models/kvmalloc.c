@@ -9,7 +9,7 @@
 /* SLUB serves up to two pages from slab caches; larger kmalloc goes to the
  * page allocator (KMALLOC_MAX_CACHE_SIZE). */
 #define KMALLOC_MAX_CACHE_SIZE (2 * PAGE_SIZE)
-#define KVMALLOC_SOURCE 2       /* kernel allocation source id in owner words */
+#define KVMALLOC_SOURCE OWNER_KERNEL_MODEL_ID
 
 struct kvmalloc_stats {
 	unsigned long taint_kmalloc, taint_vmalloc;
