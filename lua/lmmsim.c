@@ -122,7 +122,8 @@ static const char *const machine_keys[] = {
 	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
-	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt", NULL,
+	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
+	"boot_reserve", NULL,
 };
 
 /* The same, the message naming the caller level up the stack (1: the
@@ -255,6 +256,9 @@ static int l_machine(lua_State *L)
 						p.watermark_boost_factor);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
 		p.thp = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
+		p.boot_reserve = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
 	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",
@@ -520,6 +524,7 @@ static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
 	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
 	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
 	case OWNER_KIND_HUGETLB: return "part of a gigantic page (m:free_gigantic frees it)";
+	case OWNER_KIND_RESERVED: return "reserved at boot (never freed)";
 	default: return kernel_object_owner(m, owner);
 	}
 }

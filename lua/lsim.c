@@ -128,22 +128,25 @@ static void vmstat_worker(struct mm_ctx *ctx, void *arg)
 	}
 }
 
-/* kswapd of one node, reduced: it checks every interval whether the
- * node's watermarks or an allocation's wakeup_kswapd need it, instead of
- * sleeping on a wait queue, and reclaims only the page cache
- * (models/page_cache.c). */
-static void kswapd(struct mm_ctx *ctx, void *arg)
+/* kswapd of one node (mm/vmscan.c kswapd()): it sleeps until
+ * wakeup_kswapd wakes it, from the allocator's slow path or a boosted
+ * watermark, then does a turn of work (models/page_cache.c).  The engine
+ * has no wait queues: the wait is a check of the wake flag every kswapd
+ * interval, which bounds how late it wakes. */
+static void kswapd_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct lmachine *lm = arg;
 	int nid = (int)topology_cpu_to_node(&lm->m->topo, ctx->cpu);
+	struct pglist_data *pgdat = &lm->m->node_data[nid];
 
 	for (;;) {
-		engine_sleep(ctx, lm->kswapd_interval);
-		engine_settle(ctx);
-		if (pgdat_needs_kswapd(lm->m, nid)) {
-			kswapd_balance(ctx, lm->m, nid);
-			kswapd_try_to_sleep(lm->m, nid);
+		while (!pgdat->kswapd_wake) {
+			engine_sleep(ctx, lm->kswapd_interval);
+			engine_settle(ctx);
 		}
+		/* A node it could not balance leaves it woken: no sleep. */
+		kswapd(ctx, lm->m, nid);
+		engine_settle(ctx);
 	}
 }
 
@@ -230,7 +233,7 @@ static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 			continue;
 		if (lm->kswapd_interval) {
 			snprintf(name, sizeof(name), "kswapd%u", nid);
-			engine_spawn_daemon(lm->e, cpu, name, kswapd, lm);
+			engine_spawn_daemon(lm->e, cpu, name, kswapd_thread, lm);
 		}
 		snprintf(name, sizeof(name), "kcompactd%u", nid);
 		engine_spawn_daemon(lm->e, cpu, name, kcompactd, lm);

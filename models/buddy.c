@@ -68,7 +68,7 @@ void del_page_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 }
 
 /* move_to_free_list(): to the tail of the new type's list. */
-static void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt)
+void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt)
 {
 	struct free_area *area = &zone->free_area[order];
 

@@ -69,6 +69,9 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
 pfn_t __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
 		enum rmqueue_mode *mode);
+/* move_to_free_list(): the free block of order at pfn moves from old_mt's
+ * list to the tail of new_mt's, with the free counts. */
+void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt);
 /* move_freepages_block(): -1 if the pageblock straddles the zone. */
 int move_freepages_block(struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
 /* The pageblock at pfn becomes MIGRATE_ISOLATE (its type kept beside the

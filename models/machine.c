@@ -3,6 +3,7 @@
 #include "buddy.h"
 #include "dcache.h"
 #include "kvmalloc.h"
+#include "memblock.h"
 #include "page_cache.h"
 #include "page_frag.h"
 #include "mm_space.h"
@@ -32,6 +33,7 @@ void machine_params_default(struct machine_params *p)
 	p->compaction_proactiveness = 20;
 	numab_params_default(&p->numab);
 	p->pin_seed = 1;
+	p->boot_reserve = true;
 }
 
 int mm_policy_parse(const char *name)
@@ -59,7 +61,7 @@ static void zone_init(struct machine *m, struct zone *z, unsigned nid, enum zone
 	z->zone_start_pfn = start;
 	z->spanned_pages = end > start ? end - start : 0;
 	z->present_pages = z->spanned_pages;
-	z->managed_pages = z->present_pages;
+	z->managed_pages = 0;   /* counted as memblock_free_range() frees */
 	spin_lock_init(&z->lock, LOCK_CLASS_ZONE);
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
@@ -133,9 +135,9 @@ static void build_zonelists(struct machine *m, struct pglist_data *pgdat)
 		}
 }
 
-/* memmap_init_range() labels every pageblock of [start, end) MOVABLE;
- * memblock_free_all() (or onlining) then hands the memory to the buddy in
- * MAX_PAGE_ORDER chunks, to the tail. */
+/* memmap_init_range() labels every pageblock of [start, end) MOVABLE,
+ * reserved or not; memblock_free_all() (or onlining) then hands what is
+ * not reserved to the buddy. */
 static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
 {
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
@@ -148,14 +150,7 @@ static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t st
 		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
 		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint8_t)id;
 	}
-	for (pfn_t pfn = start; pfn < end;) {
-		unsigned order = MAX_PAGE_ORDER;
-
-		while ((pfn & ((1u << order) - 1)) || pfn + (1u << order) > end)
-			order--;
-		__free_one_page(z, pfn, order, MIGRATE_MOVABLE, FPI_TO_TAIL);
-		pfn += 1u << order;
-	}
+	memblock_free_range(z, start, end);
 }
 
 static void zone_boot_free(struct machine *m, struct zone *z)
@@ -192,7 +187,6 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	/* online_pages(): the new pages go to the buddy. */
 	zone_init_and_free_range(m, z, start, end);
 	z->present_pages += nr;
-	z->managed_pages += nr;
 	z->work = (struct mm_work){ 0 };
 	zone_unlock(ctx, z);
 	m->topo.node_mem[nid] += bytes;
@@ -251,6 +245,13 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	kvmalloc_init(m);
 	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
 	layout_nodes(m);
+	if (p->boot_reserve) {
+		*err = memblock_reserve_boot(m);
+		if (*err) {
+			machine_destroy(m);
+			return NULL;
+		}
+	}
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		build_zonelists(m, &m->node_data[n]);
 	for_each_populated_zone(m, z)
@@ -285,6 +286,7 @@ void machine_destroy(struct machine *m)
 	}
 	g_free(m->cpu_online);
 	g_free(m->node_data);
+	g_free(m->memblock_reserved);
 	memmap_destroy(&m->mm);
 	pbstat_destroy(m->pbstat);  /* pbstat */
 	kvmalloc_destroy(m);

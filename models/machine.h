@@ -25,6 +25,9 @@ struct machine_params {
 	/* Weighted interleave's node weights (1 to 255; 0: the default, 1). */
 	uint8_t iw_table[MAX_NUMNODES];
 	struct numab_params numab;
+	/* The boot-time reservations of models/memblock.h (default on); off
+	 * for tests that work figures out by hand on a wholly free machine. */
+	bool boot_reserve;
 };
 
 void machine_params_default(struct machine_params *p);

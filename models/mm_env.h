@@ -33,6 +33,8 @@ enum mm_cost {
 	COST_MIGRATE_REMAP,     /* point a mapping (PTE or page-cache slot) at the new page */
 	COST_TLB_SHOOTDOWN,     /* flush one CPU's TLB for an address space after migration */
 	COST_NUMA_HINT_FAULT,   /* a NUMA hinting fault's own work: PTE restored, placement checks */
+	COST_RECLAIM_SCAN,      /* reclaim: take one page off the LRU and check its references */
+	COST_RECLAIM_UNMAP,     /* reclaim: unmap one page and take it out of its mapping */
 	NR_MM_COSTS
 };
 

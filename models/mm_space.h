@@ -13,7 +13,8 @@
  *   PGTABLE: id = pid, offset = level << 28 | index of the table
  *   KERNEL:  id = a kernel allocation source, offset = its own
  *   FILE:    id = a file, offset = the page's index in it
- *   HUGETLB: id = 0, offset = the block's index in its gigantic page */
+ *   HUGETLB: id = 0, offset = the block's index in its gigantic page
+ *   RESERVED: id = what the boot reservation is for, offset = 0 */
 #define OWNER_KIND_SHIFT 28
 #define OWNER_ID_MASK ((1u << OWNER_KIND_SHIFT) - 1)
 /* KERNEL ids from here up are the model's own allocators' (kvmalloc, slab):
@@ -27,6 +28,7 @@ enum owner_kind {
 	OWNER_KIND_KERNEL,
 	OWNER_KIND_FILE,        /* page cache: id = file, offset = page index */
 	OWNER_KIND_HUGETLB,     /* a gigantic page: offset = its MAX_PAGE_ORDER block's index */
+	OWNER_KIND_RESERVED,    /* reserved at boot (PageReserved): id = enum memblock_use */
 };
 
 static inline uint32_t make_owner(enum owner_kind kind, uint32_t id)

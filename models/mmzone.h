@@ -200,6 +200,12 @@ static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermar
 	return z->_watermark[w] + z->watermark_boost;
 }
 
+/* A boot-time reservation (memblock.reserved, models/memblock.h). */
+struct memblock_region {
+	pfn_t base, size;
+	unsigned what;                      /* enum memblock_use */
+};
+
 struct pglist_data {
 	unsigned node_id;
 	pfn_t node_start_pfn;
@@ -213,6 +219,8 @@ struct pglist_data {
 	 * models/page_cache.c); MAX_NR_ZONES: none. */
 	int kswapd_order;
 	int kswapd_highest_zoneidx;
+	bool kswapd_wake;                   /* woken: run a kswapd() turn now */
+	int kswapd_failures;                /* passes in a row that reclaimed nothing */
 	/* kcompactd's work, set by wakeup_kcompactd() (models/compaction.c). */
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;
@@ -250,6 +258,9 @@ struct machine {
 	double pinned_share;
 	uint64_t pin_seed;
 	pfn_t hotplug_reserve_pages;        /* memmap room above each node for hotplug */
+	/* Boot-time reservations, by address; none with boot_reserve off. */
+	struct memblock_region *memblock_reserved;
+	unsigned nr_memblock_reserved;
 	unsigned nr_cpus;
 	bool *cpu_online;
 	unsigned cpu_data_slice_kib;        /* LLC share per CPU, for PCPF_FREE_HIGH_BATCH */

@@ -101,17 +101,18 @@ pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, uns
 		pfn = rmqueue_buddy(ctx, zone, order, alloc_flags, mt);
 	if (pfn != PFN_NONE)
 		zone_statistics(ctx, preferred, zone);
-	/* The kswapd wake-up for a boosted watermark is modelled with kswapd;
-	 * until then the flag is just cleared as rmqueue() does. */
-	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK))
+	/* A fallback boosted the watermark: kswapd reclaims towards it. */
+	if ((alloc_flags & ALLOC_KSWAPD) && (zone->flags & ZONE_BOOSTED_WATERMARK)) {
 		zone->flags &= ~ZONE_BOOSTED_WATERMARK;
+		wakeup_kswapd(zone->machine, zone, 0, 0, (int)zone->idx);
+	}
 	return pfn;
 }
 
 /* reserve_highatomic_pageblock(): keep up to 1% of the zone for high-order
  * atomic requests, nothing in a zone whose 1% is less than a pageblock.
- * The reserve is taken back only by unreserve_highatomic_pageblock()
- * before OOM, which comes with reclaim. */
+ * The reserve is taken back by unreserve_highatomic_pageblock(), when
+ * direct reclaim's retry fails and before the slow path gives up. */
 static void reserve_highatomic_pageblock(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn,
 					 unsigned order)
 {
@@ -189,9 +190,69 @@ try_this_zone:;
 	return PFN_NONE;
 }
 
+/* The first free block of order on the zone's mt lists (on any of its
+ * superpageblocks' under policy spb), or PFN_NONE. */
+static pfn_t get_page_from_free_area(struct zone *zone, unsigned order, int mt)
+{
+	if (!zone_has_spb(zone))
+		return zone->free_area[order].free_list[mt].head;
+	if (!zone->free_area[order].free_list[mt].nr)
+		return PFN_NONE;
+	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
+		pfn_t pfn = zone->superpageblocks[i].free_area[order].free_list[mt].head;
+
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
+bool unreserve_highatomic_pageblock(struct mm_ctx *ctx, const struct alloc_context *ac,
+				    bool force)
+{
+	struct memmap *mm;
+
+	for (unsigned i = 0; i < ac->nr_zones; i++) {
+		struct zone *zone = ac->zonelist[i];
+
+		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone))
+			continue;
+		/* One pageblock stays reserved unless the pressure is extreme. */
+		if (!force && zone->nr_reserved_highatomic <= pageblock_nr_pages)
+			continue;
+		mm = &zone->machine->mm;
+		zone_lock(ctx, zone, SITE_OTHER);
+		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
+			pfn_t pfn = get_page_from_free_area(zone, o, MIGRATE_HIGHATOMIC);
+			unsigned long size = MAX(pageblock_nr_pages, 1UL << o);
+			int moved = 1;
+
+			if (pfn == PFN_NONE)
+				continue;
+			zone->nr_reserved_highatomic -= MIN(size, zone->nr_reserved_highatomic);
+			/* Straight to the caller's type: no claim heuristics, the
+			 * caller needs the pages now. */
+			if (o < pageblock_order) {
+				moved = move_freepages_block(zone, pfn, MIGRATE_HIGHATOMIC,
+							     ac->migratetype);
+			} else {
+				move_to_free_list(zone, pfn, o, MIGRATE_HIGHATOMIC, ac->migratetype);
+				change_pageblock_range(mm, pfn, o, ac->migratetype);
+			}
+			if (moved > 0) {
+				zone_unlock(ctx, zone);
+				return true;
+			}
+		}
+		zone_unlock(ctx, zone);
+	}
+	return false;
+}
+
 /* __alloc_pages_direct_reclaim() reduced to what is modelled: reclaim
- * the preferred node's page cache, retry, and if that fails drain the
- * pagesets once (pages may sit there) and retry again. */
+ * the preferred node's page cache, retry, and if that fails give back a
+ * highatomic reserve and drain the pagesets (pages may sit there), once
+ * per call as the kernel's local `drained` does, and retry again. */
 static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
 					  unsigned order, unsigned alloc_flags,
 					  const struct alloc_context *ac, int nid,
@@ -205,6 +266,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
 	if (pfn == PFN_NONE) {
+		unreserve_highatomic_pageblock(ctx, ac, false);
 		drain_all_pages(ctx, m, NULL);
 		pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
 	}
@@ -281,7 +343,6 @@ static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m,
 	return PFN_NONE;
 }
 
-#define MAX_RECLAIM_RETRIES 16
 #define MAX_COMPACT_RETRIES 16
 
 /* should_compact_retry(): compaction that succeeded but lost the race is
@@ -378,6 +439,10 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 			continue;
 		if (did_some_progress &&
 		    should_compact_retry(order, compact_result, &prio, &compaction_retries))
+			continue;
+		/* should_reclaim_retry() giving up: before OOM, the highatomic
+		 * reserves go, all of them if need be. */
+		if (unreserve_highatomic_pageblock(ctx, ac, true))
 			continue;
 		return PFN_NONE;
 	}
@@ -508,7 +573,9 @@ void free_one_page(struct mm_ctx *ctx, struct zone *zone, pfn_t pfn, unsigned or
 
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 {
-	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+	/* A reserved page is a bad page to free_pages_prepare(): not freed. */
+	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC ||
+	    owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED)
 		return -1;
 	__free_frozen_pages(ctx, m, pfn, page_order(&m->mm, pfn), FPI_NONE);
 	return 0;
@@ -640,8 +707,9 @@ void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigne
 		__free_pages(ctx, m, p);
 }
 
-/* pfn_range_valid_contig(): all in the zone, no gigantic page already
- * there (the kernel's PageHuge test; the model reserves no memory). */
+/* pfn_range_valid_contig(): all in the zone, no page reserved at boot
+ * and no gigantic page already there (the kernel's PageReserved and
+ * PageHuge tests). */
 static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t start,
 				   unsigned long nr_pages)
 {
@@ -653,7 +721,8 @@ static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t s
 	for (pfn_t pfn = start; pfn < start + nr_pages; pfn++) {
 		enum page_kind kind = page_kind(mm, pfn);
 
-		if (kind == PG_KIND_ALLOC && owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB)
+		if (kind == PG_KIND_ALLOC && (owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB ||
+					      owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED))
 			return false;
 		if (kind != PG_KIND_NONE)
 			pfn += (1u << page_order(mm, pfn)) - 1;

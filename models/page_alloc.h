@@ -31,6 +31,13 @@ unsigned alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp)
 unsigned gfp_to_alloc_flags(gfp_t gfp, unsigned order);
 pfn_t get_page_from_freelist(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 			     unsigned alloc_flags, const struct alloc_context *ac);
+/* unreserve_highatomic_pageblock(): in the request's zones, the first
+ * free MIGRATE_HIGHATOMIC block (lowest order first) has its pageblock (or
+ * itself, if larger) turned to the request's migratetype, the zone's
+ * reserve shrinking by as much; a zone keeps its last reserved pageblock
+ * unless force.  true if a block changed type. */
+bool unreserve_highatomic_pageblock(struct mm_ctx *ctx, const struct alloc_context *ac,
+				    bool force);
 /* rmqueue(): the running CPU's pageset for pcp orders, else the buddy. */
 pfn_t rmqueue(struct mm_ctx *ctx, struct zone *preferred, struct zone *zone, unsigned order,
 	      unsigned alloc_flags, int mt);
@@ -50,7 +57,8 @@ pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
  * its size, type and owner. */
 void prep_new_page(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_t owner,
 		   uint32_t offset);
-/* __free_pages(): 0, or -1 if pfn is not the head of an allocated block. */
+/* __free_pages(): 0, or -1 if pfn is not the head of an allocated block
+ * or was reserved at boot. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* __isolate_free_page(): take the free block of order at pfn off its list
  * for a migration target or a contiguous range, zone->lock held: the

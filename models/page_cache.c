@@ -159,6 +159,8 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
 	while (freed < nr && l->len) {
+		mm_charge(ctx, COST_RECLAIM_SCAN, 1);
+		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
 		batch[n++] = lru_pop(l);
 		xa_node_put(ctx, m, page_owner(m, batch[n - 1]) & OWNER_ID_MASK,
 			    page_owner_offset(m, batch[n - 1]));
@@ -174,35 +176,37 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 		free_unref_folios(ctx, m, batch, n);
 	/* shrink_node(): the slab shrinkers get pressure in proportion. */
 	shrink_slab(ctx, m, nid, freed, eligible);
+	/* Progress: a node kswapd had given up on is worth trying again. */
+	if (freed)
+		m->node_data[nid].kswapd_failures = 0;
 	return freed;
 }
 
-static bool zone_below(struct zone *z, enum zone_watermarks w)
-{
-	return !zone_watermark_ok(z, 0, wmark_pages(z, w), (int)z->idx, 0);
-}
-
-bool pgdat_needs_kswapd(struct machine *m, int nid)
-{
-	if (m->node_data[nid].kswapd_order)
-		return true;
-	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		struct zone *z = &m->node_data[nid].node_zones[i];
-
-		if (populated_zone(z) && zone_below(z, WMARK_LOW))
-			return true;
-	}
-	return false;
-}
-
-/* pgdat_balanced(): an eligible zone meets its high watermark at order. */
+/* pgdat_balanced(): an eligible zone meets its high watermark, boost
+ * included, at order; a node with no managed zone up to highest_zoneidx
+ * needs no balancing. */
 static bool pgdat_balanced(struct machine *m, int nid, int order, int highest_zoneidx)
 {
+	bool managed = false;
+
 	for (int i = 0; i <= highest_zoneidx; i++) {
 		struct zone *z = &m->node_data[nid].node_zones[i];
 
-		if (populated_zone(z) &&
-		    zone_watermark_ok(z, (unsigned)order, wmark_pages(z, WMARK_HIGH), highest_zoneidx, 0))
+		if (!z->managed_pages)
+			continue;
+		managed = true;
+		if (zone_watermark_ok(z, (unsigned)order, wmark_pages(z, WMARK_HIGH), highest_zoneidx, 0))
+			return true;
+	}
+	return !managed;
+}
+
+static bool pgdat_watermark_boosted(struct machine *m, int nid, int highest_zoneidx)
+{
+	for (int i = highest_zoneidx; i >= 0; i--) {
+		struct zone *z = &m->node_data[nid].node_zones[i];
+
+		if (z->managed_pages && z->watermark_boost)
 			return true;
 	}
 	return false;
@@ -212,35 +216,33 @@ void wakeup_kswapd(struct machine *m, struct zone *zone, gfp_t gfp, int order,
 		   int highest_zoneidx)
 {
 	struct pglist_data *pgdat = &m->node_data[zone->node];
+	int nid = (int)zone->node;
 
-	if (pgdat_balanced(m, (int)zone->node, order, highest_zoneidx)) {
-		if (!(gfp & __GFP_DIRECT_RECLAIM))
-			wakeup_kcompactd(m, (int)zone->node, order, highest_zoneidx);
+	if (!zone->managed_pages)
 		return;
-	}
 	if (pgdat->kswapd_highest_zoneidx == MAX_NR_ZONES ||
 	    pgdat->kswapd_highest_zoneidx < highest_zoneidx)
 		pgdat->kswapd_highest_zoneidx = highest_zoneidx;
 	pgdat->kswapd_order = MAX(pgdat->kswapd_order, order);
+	if (pgdat->kswapd_failures >= MAX_RECLAIM_RETRIES ||
+	    (pgdat_balanced(m, nid, order, highest_zoneidx) &&
+	     !pgdat_watermark_boosted(m, nid, highest_zoneidx))) {
+		if (!(gfp & __GFP_DIRECT_RECLAIM))
+			wakeup_kcompactd(m, nid, order, highest_zoneidx);
+		return;
+	}
+	pgdat->kswapd_wake = true;
 }
 
-void kswapd_try_to_sleep(struct machine *m, int nid)
+/* update_reclaim_active(): pagesets shrink to a few batches while reclaim
+ * runs, so what it frees reaches the zone (nr_pcp_high). */
+static void update_reclaim_active(struct machine *m, int nid, int highest_zoneidx, bool on)
 {
-	struct pglist_data *pgdat = &m->node_data[nid];
-	int highest = pgdat->kswapd_highest_zoneidx;
-
-	reset_isolation_suitable(m, nid);
-	wakeup_kcompactd(m, nid, pgdat->kswapd_order,
-			 highest == MAX_NR_ZONES ? MAX_NR_ZONES - 1 : highest);
-	pgdat->kswapd_order = 0;
-	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
-}
-
-static void set_reclaim_active(struct machine *m, int nid, bool on)
-{
-	for (int i = 0; i < MAX_NR_ZONES; i++) {
+	for (int i = 0; i <= highest_zoneidx; i++) {
 		struct zone *z = &m->node_data[nid].node_zones[i];
 
+		if (!z->managed_pages)
+			continue;
 		if (on)
 			z->flags |= ZONE_RECLAIM_ACTIVE;
 		else
@@ -248,27 +250,93 @@ static void set_reclaim_active(struct machine *m, int nid, bool on)
 	}
 }
 
-unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid)
+int balance_pgdat(struct mm_ctx *ctx, struct machine *m, int nid, int order, int highest_zoneidx)
 {
-	unsigned long reclaimed = 0;
+	struct pglist_data *pgdat = &m->node_data[nid];
+	unsigned long zone_boosts[MAX_NR_ZONES] = { 0 }, nr_boost_reclaim = 0, reclaimed = 0;
+	bool boosted;
 
-	/* Pagesets shrink to a few batches while reclaim runs, so what it
-	 * frees reaches the zone (nr_pcp_high). */
-	set_reclaim_active(m, nid, true);
-	for (;;) {
-		bool below = false;
+	/* The boosts stay in the watermarks while kswapd works, so that
+	 * allocations near them stall or reclaim until it is done. */
+	for (int i = 0; i <= highest_zoneidx; i++) {
+		struct zone *z = &pgdat->node_zones[i];
 
-		for (int i = 0; i < MAX_NR_ZONES; i++) {
-			struct zone *z = &m->node_data[nid].node_zones[i];
-
-			below |= populated_zone(z) && zone_below(z, WMARK_HIGH);
-		}
-		unsigned long got = below ? shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX, false) : 0;
-
-		if (!got)
-			break;
-		reclaimed += got;
+		if (!z->managed_pages)
+			continue;
+		zone_boosts[i] = z->watermark_boost;
+		nr_boost_reclaim += z->watermark_boost;
 	}
-	set_reclaim_active(m, nid, false);
-	return reclaimed;
+	boosted = nr_boost_reclaim;
+	update_reclaim_active(m, nid, highest_zoneidx, true);
+	for (;;) {
+		bool balanced = pgdat_balanced(m, nid, order, highest_zoneidx);
+		unsigned long got;
+
+		/* An unbalanced node is reclaimed for its watermarks alone; the
+		 * boosts are reset at the end all the same. */
+		if (!balanced)
+			nr_boost_reclaim = 0;
+		if (balanced && !nr_boost_reclaim)
+			break;
+		got = shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX, false);
+		if (!got) {
+			if (!reclaimed)
+				pgdat->kswapd_failures++;
+			break;
+		}
+		reclaimed += got;
+		nr_boost_reclaim -= MIN(nr_boost_reclaim, got);
+		/* Twice the request reclaimed: fragmentation is compaction's
+		 * problem, balance at order 0 (kswapd_shrink_node). */
+		if (order && reclaimed >= 2UL << order)
+			order = 0;
+	}
+	update_reclaim_active(m, nid, highest_zoneidx, false);
+	if (boosted) {
+		for (int i = 0; i <= highest_zoneidx; i++) {
+			struct zone *z = &pgdat->node_zones[i];
+
+			if (!zone_boosts[i])
+				continue;
+			zone_lock(ctx, z, SITE_OTHER);
+			z->watermark_boost -= MIN(z->watermark_boost, zone_boosts[i]);
+			zone_unlock(ctx, z);
+		}
+		/* Reclaim made room: kcompactd defragments pageblocks. */
+		wakeup_kcompactd(m, nid, pageblock_order, highest_zoneidx);
+	}
+	return order;
+}
+
+bool kswapd_try_to_sleep(struct machine *m, int nid, int alloc_order, int reclaim_order,
+			 int highest_zoneidx)
+{
+	struct pglist_data *pgdat = &m->node_data[nid];
+
+	/* prepare_kswapd_sleep(): a hopeless node is left to direct reclaim. */
+	if (pgdat->kswapd_failures < MAX_RECLAIM_RETRIES &&
+	    !pgdat_balanced(m, nid, reclaim_order, highest_zoneidx))
+		return false;
+	reset_isolation_suitable(m, nid);
+	wakeup_kcompactd(m, nid, alloc_order, highest_zoneidx);
+	return true;
+}
+
+void kswapd(struct mm_ctx *ctx, struct machine *m, int nid)
+{
+	struct pglist_data *pgdat = &m->node_data[nid];
+	int alloc_order = pgdat->kswapd_order, reclaim_order;
+	int highest = pgdat->kswapd_highest_zoneidx == MAX_NR_ZONES ? MAX_NR_ZONES - 1 :
+		      pgdat->kswapd_highest_zoneidx;
+
+	pgdat->kswapd_wake = false;
+	pgdat->kswapd_order = 0;
+	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
+	reclaim_order = balance_pgdat(ctx, m, nid, alloc_order, highest);
+	if (!kswapd_try_to_sleep(m, nid, alloc_order, reclaim_order, highest)) {
+		/* Not balanced: it does not sleep, and goes on for the same work. */
+		pgdat->kswapd_order = MAX(pgdat->kswapd_order, alloc_order);
+		pgdat->kswapd_highest_zoneidx = highest;
+		pgdat->kswapd_wake = true;
+	}
 }

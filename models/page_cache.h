@@ -1,7 +1,7 @@
 /* The page cache, reduced to what the page allocator sees: file pages
  * allocated as the workload reads, kept on a per-node LRU, and reclaimed
- * oldest first by a simple kswapd when a zone falls below its low
- * watermark (mm/filemap.c, mm/vmscan.c). */
+ * oldest first by kswapd once the allocator wakes it and by direct
+ * reclaim (mm/filemap.c, mm/vmscan.c). */
 #ifndef MMSIM_PAGE_CACHE_H
 #define MMSIM_PAGE_CACHE_H
 
@@ -29,25 +29,40 @@ bool page_cache_on_lru(struct machine *m, pfn_t pfn);
 bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new);
 
 /* shrink_inactive_list() reduced: free up to nr of the node's oldest file
- * pages (clean: no writeback), in batches through the per-CPU lists;
- * counted as kswapd's or as direct reclaim. */
+ * pages (clean: no writeback), in batches through the per-CPU lists,
+ * each page charged a scan and an unmap (COST_RECLAIM_*); counted as
+ * kswapd's or as direct reclaim. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct);
-/* balance_pgdat() reduced: while a populated zone of the node is below its
- * high watermark and the node has file pages, reclaim SWAP_CLUSTER_MAX at
- * a time.  Returns pages reclaimed. */
-unsigned long kswapd_balance(struct mm_ctx *ctx, struct machine *m, int nid);
-/* A zone of the node is below its low watermark, or an allocation woke
- * kswapd for a high order: kswapd should run. */
-bool pgdat_needs_kswapd(struct machine *m, int nid);
-/* wakeup_kswapd(): from the allocation slow path, record the order and
- * zone kswapd balances for, unless the node is balanced for them; then a
- * request that cannot reclaim wakes kcompactd instead (free memory that
- * is only fragmented). */
+/* kswapd gives up on a node after this many passes that reclaimed nothing,
+ * until reclaim makes progress there again; so does the allocator's slow
+ * path after this many reclaim rounds. */
+#define MAX_RECLAIM_RETRIES 16
+
+/* wakeup_kswapd(): from the allocator (the slow path's wake_all_kswapds, or
+ * rmqueue() finding a boosted watermark), record the order and zone kswapd
+ * balances for and wake it (pgdat->kswapd_wake), unless the node is
+ * balanced for them and not boosted, or hopeless; then a request that
+ * cannot reclaim wakes kcompactd instead (free memory that is only
+ * fragmented). */
 void wakeup_kswapd(struct machine *m, struct zone *zone, gfp_t gfp, int order,
 		   int highest_zoneidx);
-/* kswapd_try_to_sleep(): kswapd done balancing clears the compaction skip
- * hints of the node and wakes kcompactd for the order it was woken for. */
-void kswapd_try_to_sleep(struct machine *m, int nid);
+/* balance_pgdat() reduced to the page cache: while no zone up to
+ * highest_zoneidx meets its high watermark at order, or while a watermark
+ * boost is still to be reclaimed, reclaim SWAP_CLUSTER_MAX pages at a
+ * time; a pass that reclaims nothing counts as a failure.  Then the zones'
+ * boosts (as they were when it started) are taken back and, if there were
+ * any, kcompactd is woken for pageblock_order.  Returns the order it
+ * finished at (0 once twice the request was reclaimed). */
+int balance_pgdat(struct mm_ctx *ctx, struct machine *m, int nid, int order, int highest_zoneidx);
+/* kswapd_try_to_sleep() reduced: if the node is balanced at reclaim_order
+ * (or hopeless), clear compaction's skip hints, wake kcompactd for
+ * alloc_order and return true (kswapd sleeps); false if it must go on. */
+bool kswapd_try_to_sleep(struct machine *m, int nid, int alloc_order, int reclaim_order,
+			 int highest_zoneidx);
+/* One turn of the kswapd thread (mm/vmscan.c kswapd()) once woken: take
+ * the order and zone the wakers recorded, balance_pgdat(), try to sleep;
+ * a node it could not balance leaves it woken for another turn. */
+void kswapd(struct mm_ctx *ctx, struct machine *m, int nid);
 
 #endif

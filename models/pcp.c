@@ -120,8 +120,15 @@ bool pcp_trylock(struct mm_ctx *ctx, struct per_cpu_pages *pcp, enum lock_site s
 	return spin_trylock(ctx, &pcp->lock, site);
 }
 
+/* PCP_EXPIRE_PASSES: the vmstat passes a remote zone's pageset stays. */
+#define PCP_EXPIRE_PASSES 3
+
 void pcp_unlock(struct mm_ctx *ctx, struct per_cpu_pages *pcp)
 {
+	/* Its own CPU used the pageset, so the zone's counters moved on it:
+	 * refresh_cpu_vm_stats() would restart the countdown. */
+	if (ctx->cpu == pcp->cpu)
+		pcp->expire = PCP_EXPIRE_PASSES;
 	mm_charge(ctx, COST_PCP_SECTION, 1);
 	charge_work(ctx, &pcp->work);
 	spin_unlock(ctx, &pcp->lock);
@@ -644,10 +651,36 @@ bool decay_pcp_high(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages 
 	return todo;
 }
 
+void drain_zone_pages(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int to_drain = MIN(pcp->count, pcp->batch);
+
+	if (to_drain <= 0)
+		return;
+	pcp_lock(ctx, pcp, SITE_DRAIN_PAGES_ZONE);
+	free_pcppages_bulk(ctx, zone, to_drain, pcp, 0);
+	pcp_unlock(ctx, pcp);
+}
+
 void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m)
 {
-	for_each_populated_zone(m, z)
-		decay_pcp_high(ctx, z, zone_pcp(z, ctx->cpu));
+	unsigned nid = topology_cpu_to_node(&m->topo, ctx->cpu);
+
+	for_each_populated_zone(m, z) {
+		struct per_cpu_pages *pcp = zone_pcp(z, ctx->cpu);
+
+		decay_pcp_high(ctx, z, pcp);
+		if (!pcp->expire || !pcp->count)
+			continue;
+		/* A zone of the CPU's own node is never drained here. */
+		if (z->node == nid) {
+			pcp->expire = 0;
+			continue;
+		}
+		if (--pcp->expire)
+			continue;
+		drain_zone_pages(ctx, z, pcp);
+	}
 }
 
 void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu)

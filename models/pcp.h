@@ -35,6 +35,9 @@ struct per_cpu_pages {
 	int high, high_min, high_max, batch;
 	uint8_t flags;
 	uint8_t alloc_factor;
+	/* vmstat passes until the pageset of a remote zone is drained: set
+	 * when its CPU last used it (NUMA's "3 seconds idle till flush"). */
+	uint8_t expire;
 	short free_count;
 	struct pb_list owned_blocks;    /* pcp_buddy: blocks to recover in Phase 0 */
 	struct pfn_list lists[NR_PCP_LISTS];
@@ -113,7 +116,11 @@ void drain_pages(struct mm_ctx *ctx, struct machine *m, unsigned cpu);
 /* Every online CPU's pagesets of every zone, or of zone if not NULL. */
 void drain_all_pages(struct mm_ctx *ctx, struct machine *m, struct zone *zone);
 bool decay_pcp_high(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp);
-/* The vmstat worker's per-CPU pass: decay_pcp_high on every zone. */
+/* drain_zone_pages(): give a batch of the pageset back to the zone. */
+void drain_zone_pages(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_pages *pcp);
+/* The vmstat worker's per-CPU pass: decay_pcp_high on every zone, and a
+ * batch drained from the pageset of each zone of another node the CPU has
+ * not used for three passes. */
 void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m);
 void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu);
 void page_alloc_cpu_online(struct mm_ctx *ctx, struct machine *m, unsigned cpu);

@@ -18,7 +18,8 @@ local function order10(m)
   return n
 end
 
-local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G", thp = false }
+local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G", thp = false,
+  boot_reserve = false }
 local p = m:process()
 local addr = p:mmap("3G")
 assert(p:touch(addr, "3G") == 3 * 262144)

@@ -10,7 +10,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cat > "$out/s.lua" <<'LUA'
 local p = mmsim.params{ attempt = true }
-local m = mmsim.machine{ preset = "test", policy = "spb", gb_yield_attempt = p.attempt }
+local m = mmsim.machine{ preset = "test", policy = "spb", gb_yield_attempt = p.attempt,
+                         boot_reserve = false }
 m:spawn{ cpu = 0, fn = function()
   local proc = m:process()
   local a = proc:mmap("64M")

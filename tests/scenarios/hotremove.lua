@@ -11,8 +11,10 @@ local function fails(pattern, f, ...)
 end
 
 for _, policy in ipairs{ "upstream", "pcp_buddy" } do
+  -- No boot reservations: the memmap at node 1's top would keep that block
+  -- online (reserved pages never offline), as on a real machine.
   local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "4G", "512M" },
-                           policy = policy, memory_block_size = "128M" }
+                           policy = policy, memory_block_size = "128M", boot_reserve = false }
   local managed = m:info().managed_pages
   -- Outside threads calls run on CPU 0: the policy puts the pages on node 1.
   local p = m:process()
@@ -47,7 +49,7 @@ end
 local function offline_pinned(movable)
   local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "4G", "1G" },
                            movable_per_node = movable, pinned_share = 1.0,
-                           memory_block_size = "128M" }
+                           memory_block_size = "128M", boot_reserve = false }
   local p = m:process()
   p:set_mempolicy{ policy = "bind", nodes = { 1 } }
   p:touch(p:mmap("1G"), "1G")   -- fills node 1 until bind's ENOMEM

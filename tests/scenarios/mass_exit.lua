@@ -1,7 +1,8 @@
 -- Mass exit on 8 CPUs: every page each process touched, and every page
 -- table page, comes back when they all exit at once; while they live, the
 -- vmstat worker decays their pagesets' high as decay_pcp_high does.
-local m = mmsim.machine{ preset = "test-numa", policy = "pcp_buddy" }
+-- No boot reservations: the pageset sizes below are worked out from whole zones.
+local m = mmsim.machine{ preset = "test-numa", policy = "pcp_buddy", boot_reserve = false }
 local before = m:info()
 local ex = require("mmsim.mass_exit").start(m, { cpus = { 0, 1, 2, 3, 4, 5, 6, 7 }, mib = 64,
   live = "5s" })

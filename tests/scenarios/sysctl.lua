@@ -12,8 +12,9 @@ local function dma32(m, cpu)
   end
 end
 
+-- No boot reservations: the watermark arithmetic below is worked on whole zones.
 local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "1G", thp = false,
-                         compaction_proactiveness = 0 }
+                         compaction_proactiveness = 0, boot_reserve = false }
 local v = m:sysctl()
 assert(v["vm.percpu_pagelist_high_fraction"] == 0 and v["vm.watermark_scale_factor"] == 10)
 assert(v["vm.compaction_proactiveness"] == 0 and v["vm.extfrag_threshold"] == 500)

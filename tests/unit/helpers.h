@@ -12,7 +12,8 @@
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
 
-/* One node of mem bytes, THP's min_free_kbytes raise off unless asked. */
+/* One node of mem bytes, THP's min_free_kbytes raise off unless asked,
+ * no boot reservations: the whole node is free. */
 static inline struct machine *test_machine(uint64_t mem, bool thp)
 {
 	struct topology t;
@@ -22,6 +23,7 @@ static inline struct machine *test_machine(uint64_t mem, bool thp)
 	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
 	p.thp = thp;
+	p.boot_reserve = false;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_null(err);
 	g_assert_nonnull(m);
@@ -39,6 +41,7 @@ static inline struct machine *policy_machine(uint64_t mem, enum mm_policy policy
 
 	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	p.min_free_kbytes = min_free_kbytes;
 	p.policy = policy;

@@ -5,6 +5,8 @@
  * (Normal): 5 regions. */
 #include "helpers.h"
 #include "models/gbyield.h"
+#include "models/hugetlb.h"
+#include "models/migrate.h"
 #include "models/page_alloc.h"
 #include "models/pbstat.h"
 #include "models/pcp.h"
@@ -190,6 +192,7 @@ static void churn(enum mm_policy policy)
 
 	topology_uniform(&t, 1, 1, 4, 6 * GiB);
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	p.policy = policy;
 	struct machine *m = machine_create(&t, &p, &err);
@@ -260,6 +263,57 @@ static void test_pageblock_class(void)
 	machine_destroy(m);
 }
 
+/* A 64 GiB node: its memmap is 1 GiB (64 bytes per 4 KiB page), the top
+ * region, and its four CPUs' per-CPU areas (224 pages) sit right below,
+ * in the next region down; the first MiB and the kernel image are in GiB
+ * 0, which is no region.  Two of the 63 regions are lost, and no
+ * migration can win them back. */
+static void test_boot_reservations(void)
+{
+	struct topology t;
+	struct machine_params p;
+	struct gb_yield y;
+	char *err = NULL;
+
+	topology_uniform(&t, 1, 1, 4, 64 * GiB);
+	machine_params_default(&p);
+	p.thp = false;
+	p.boot_reserve = false;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	gb_yield(m, &y);
+	g_assert_cmpuint(y.total_regions, ==, 63);
+	g_assert_cmpuint(y.free_now, ==, 63);
+	machine_destroy(m);
+
+	p.boot_reserve = true;
+	m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	g_assert_cmpuint(m->pbstat->region[63][PBSTAT_UNMOVABLE], ==, GB_REGION_PAGES);
+	g_assert_cmpuint(m->pbstat->region[62][PBSTAT_UNMOVABLE], ==, 4 * 56);
+	assert_pbstat_matches_frames(m);
+	gb_yield(m, &y);
+	g_assert_cmpuint(y.total_regions, ==, 63);
+	g_assert_cmpuint(y.free_now, ==, 61);
+	g_assert_cmpuint(y.movable_only, ==, 61);
+	g_assert_cmpuint(y.movable_obtainable, ==, 61);
+	g_assert_cmpint(pageblock_class(m, pfn_to_pb(63 * GB_PAGES)), ==, PB_CLASS_UNMOVABLE);
+	/* 1 GiB pages come from the 61 free regions only, and not the two
+	 * that hold reserved pages (pfn_range_valid_contig). */
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct migrate_stats st = { 0 };
+	unsigned got = 0;
+	pfn_t pfn;
+	while ((pfn = alloc_gigantic_folio(&ctx, m, 0, &st)) != PFN_NONE) {
+		g_assert_cmpuint(pfn >> GB_REGION_ORDER, <, 62);
+		got++;
+	}
+	g_assert_cmpuint(got, ==, 61);
+	g_assert_cmpuint(st.nr_succeeded, ==, 0);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -268,5 +322,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/gbyield/movable-pages", test_movable_pages);
 	g_test_add_func("/gbyield/churn-every-policy", test_churn);
 	g_test_add_func("/gbyield/pageblock-class", test_pageblock_class);
+	g_test_add_func("/gbyield/boot-reservations", test_boot_reservations);
 	return g_test_run();
 }

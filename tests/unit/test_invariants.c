@@ -452,6 +452,7 @@ static struct machine *make(enum kind kind)
 	char *err = NULL;
 
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	switch (kind) {
 	case PLAIN:

@@ -1,6 +1,9 @@
 /* Machine construction: presets, zone layout, and refusal of impossible
  * machines before anything is allocated. */
 #include "helpers.h"
+#include "models/memblock.h"
+#include "models/mm_space.h"
+#include "models/page_alloc.h"
 #include "models/procfs.h"
 
 #include <string.h>
@@ -69,6 +72,7 @@ static void test_zone_layout(void)
 	topology_uniform(&t, 2, 1, 2, 5 * GiB);
 	t.movable_mem[0] = t.movable_mem[1] = 1 * GiB;
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_nonnull(m);
 	struct pglist_data *n0 = &m->node_data[0], *n1 = &m->node_data[1];
@@ -99,6 +103,95 @@ static void test_zone_layout(void)
 		"Node 1, zone   Normal      0      0      0      0      0      0      0      0      0      0   1024 \n"
 		"Node 1, zone  Movable      0      0      0      0      0      0      0      0      0      0    256 \n");
 	g_string_free(s, TRUE);
+	machine_destroy(m);
+}
+
+static void assert_reserved(struct machine *m, pfn_t pfn, enum memblock_use use)
+{
+	g_assert_cmpint(page_kind(&m->mm, pfn), ==, PG_KIND_ALLOC);
+	g_assert_cmpuint(page_owner(m, pfn), ==, make_owner(OWNER_KIND_RESERVED, use));
+}
+
+static void assert_present_managed(struct zone *z, unsigned long present, unsigned long managed)
+{
+	g_assert_cmpuint(z->present_pages, ==, present);
+	g_assert_cmpuint(z->managed_pages, ==, managed);
+}
+
+/* Two nodes of 8 GiB, two CPUs each.  Node 0: the first MiB (256 pages)
+ * out of ZONE_DMA, the kernel image (30559 KiB: 7640 pages) from 16 MiB,
+ * the start of ZONE_DMA32; each node: 64 sections of memmap, 512 pages
+ * each (32768), at its top, and 2 x 56 pages of per-CPU areas below. */
+static void boot_reservations(enum mm_policy policy)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_uniform(&t, 2, 1, 2, 8 * GiB);
+	machine_params_default(&p);
+	p.thp = false;
+	p.policy = policy;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	struct pglist_data *n0 = &m->node_data[0], *n1 = &m->node_data[1];
+	struct zone *normal0 = &n0->node_zones[ZONE_NORMAL];
+
+	assert_present_managed(&n0->node_zones[ZONE_DMA], 4096, 4096 - 256);
+	assert_present_managed(&n0->node_zones[ZONE_DMA32], 1044480, 1044480 - 7640);
+	assert_present_managed(normal0, 1048576, 1048576 - 32768 - 112);
+	assert_present_managed(&n1->node_zones[ZONE_NORMAL], 2097152, 2097152 - 32768 - 112);
+	g_assert_cmpuint(memblock_reserved_pages(m), ==, 256 + 7640 + 2 * (32768 + 112));
+	g_assert_cmpuint(machine_free_pages(m), ==, machine_managed_pages(m));
+	assert_reserved(m, 0, MEMBLOCK_LOW_1M);
+	assert_reserved(m, 4096, MEMBLOCK_KERNEL_IMAGE);
+	assert_reserved(m, 2097152 - 32768, MEMBLOCK_MEMMAP);
+	assert_reserved(m, 2097152 - 32768 - 112, MEMBLOCK_PERCPU);
+	assert_reserved(m, 4194304 - 32768, MEMBLOCK_MEMMAP);
+	g_assert_cmpint(page_kind(&m->mm, 2097152 - 32768 - 113), !=, PG_KIND_ALLOC);
+	/* The watermarks' spread is 10/10000 of managed, not of present. */
+	g_assert_cmpuint(normal0->_watermark[WMARK_LOW] - normal0->_watermark[WMARK_MIN], ==,
+			 (1048576 - 32768 - 112) / 1000);
+	/* Reserved pages are never freed. */
+	struct mm_ctx ctx = mm_ctx_null(0);
+	g_assert_cmpint(__free_pages(&ctx, m, 4096), ==, -1);
+	assert_invariants(m);
+
+	GString *s = g_string_new(NULL);
+	proc_zoneinfo(m, s);
+	g_assert_nonnull(strstr(s->str, "        present  4096\n        managed  3840\n"));
+	g_assert_nonnull(strstr(s->str, "        present  1048576\n        managed  1015696\n"));
+	g_string_truncate(s, 0);
+	/* DMA's free 3840 pages: 256-511, 512-1023 and three 1024-page blocks. */
+	proc_buddyinfo(m, s);
+	g_assert_true(g_str_has_prefix(s->str,
+		"Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3 \n"));
+	g_string_free(s, TRUE);
+	machine_destroy(m);
+}
+
+static void test_boot_reservations(void)
+{
+	for (int policy = 0; policy < NR_MM_POLICIES; policy++)
+		boot_reservations((enum mm_policy)policy);
+}
+
+/* A node whose memmap does not fit below its ZONE_MOVABLE is refused. */
+static void test_boot_reservations_refused(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_uniform(&t, 1, 1, 4, 8 * GiB + 128 * MiB);
+	t.movable_mem[0] = 8 * GiB;
+	machine_params_default(&p);
+	g_assert_null(machine_create(&t, &p, &err));
+	g_assert_nonnull(strstr(err, "boot_reserve = false"));
+	g_free(err);
+	p.boot_reserve = false;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
 	machine_destroy(m);
 }
 
@@ -142,5 +235,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/machine/refuses-too-large", test_refuses_too_large);
 	g_test_add_func("/machine/zone-layout", test_zone_layout);
 	g_test_add_func("/machine/dump-formats", test_dump_formats);
+	g_test_add_func("/machine/boot-reservations", test_boot_reservations);
+	g_test_add_func("/machine/boot-reservations-refused", test_boot_reservations_refused);
 	return g_test_run();
 }

@@ -28,6 +28,8 @@ static struct machine *two_nodes(double pinned)
 	topology_uniform(&t, 2, 1, 4, 512 * MiB);
 	t.node_mem[0] = 4 * GiB;
 	machine_params_default(&p);
+	/* Offline takes the node's top blocks, where boot puts the memmap (never offlinable). */
+	p.boot_reserve = false;
 	p.thp = false;
 	p.pinned_share = pinned;
 	p.pin_seed = 1;

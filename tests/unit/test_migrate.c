@@ -45,6 +45,7 @@ static struct machine *machine_of(unsigned sockets, uint64_t mem_per_node, doubl
 
 	topology_uniform(&t, sockets, 1, 4, mem_per_node);
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	p.pinned_share = pinned;
 	p.pin_seed = seed;

@@ -61,6 +61,7 @@ static struct machine *machine_of(uint64_t mem, enum mm_policy policy)
 
 	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.thp = false;
 	p.policy = policy;
 	m = machine_create(&t, &p, &err);

@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include "models/procfs.h"
 #include "models/page_alloc.h"
+#include "models/page_cache.h"
 #include "models/watermark.h"
 
 /* The DMA32 zone of a 128 MiB node is pfns 4096-32767 (28672 pages, 56
@@ -69,14 +70,47 @@ static void test_nofragment_dropped_and_retried(void)
 						&ac), ==, PFN_NONE);
 	g_assert_cmpuint(z->watermark_boost, ==, 0);
 	g_assert_true(PageBuddy(&m->mm, 4096));
+	g_assert_false(m->node_data[0].kswapd_wake);
 
 	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0, flags, &ac), ==, 4096);
 	g_assert_cmpuint(z->watermark_boost, ==, pageblock_nr_pages);
-	/* rmqueue() clears the flag the fallback set, where the kernel wakes
-	 * kswapd. */
+	/* rmqueue() clears the flag the fallback set and wakes kswapd. */
 	g_assert_false(z->flags & ZONE_BOOSTED_WATERMARK);
+	g_assert_true(m->node_data[0].kswapd_wake);
 	/* A steal leaves the pageblock MOVABLE. */
 	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, 4096), ==, MIGRATE_MOVABLE);
+	machine_destroy(m);
+}
+
+/* kswapd woken by the boost: ZONE_DMA (4096 free pages, above its high
+ * watermark and the 112 pages DMA32 protects it by) keeps the node
+ * balanced, so the turn is boosted reclaim alone; with no page cache it
+ * reclaims nothing (one failure), takes the boost back all the same, wakes
+ * kcompactd for a pageblock, and sleeps. */
+static void test_kswapd_resets_boost(void)
+{
+	struct machine *m = one_free_movable_page();
+	struct pglist_data *pgdat = &m->node_data[0];
+	struct zone *z = dma32(m);
+	struct zone *zl[] = { z };
+	struct alloc_context ac = only_zone(zl, MIGRATE_UNMOVABLE);
+	struct mm_ctx c = mm_ctx_null(0);
+
+	g_assert_cmpuint(get_page_from_freelist(&c, m, GFP_KERNEL, 0,
+						ALLOC_NO_WATERMARKS | ALLOC_KSWAPD, &ac), ==, 4096);
+	g_assert_cmpuint(z->watermark_boost, ==, pageblock_nr_pages);
+	g_assert_true(pgdat->kswapd_wake);
+	g_assert_cmpint(pgdat->kswapd_highest_zoneidx, ==, ZONE_DMA32);
+	kswapd(&c, m, 0);
+	g_assert_cmpuint(z->watermark_boost, ==, 0);
+	g_assert_false(pgdat->kswapd_wake);
+	g_assert_cmpint(pgdat->kswapd_failures, ==, 1);
+	g_assert_cmpint(pgdat->kcompactd_max_order, ==, pageblock_order);
+	g_assert_false(z->flags & ZONE_RECLAIM_ACTIVE);
+	/* Nothing boosted and the node balanced: a slow-path wake-up is not
+	 * passed on to kswapd. */
+	wakeup_kswapd(m, z, GFP_KERNEL, 0, ZONE_DMA32);
+	g_assert_false(pgdat->kswapd_wake);
 	machine_destroy(m);
 }
 
@@ -146,6 +180,23 @@ static void test_highatomic_reserve(void)
 	g_assert_cmpuint(z->nr_free_highatomic, ==, 452);
 	mark_allocated(m, pfn, 2, MIGRATE_UNMOVABLE);
 	assert_invariants(m);
+
+	/* unreserve_highatomic_pageblock: the zone's only reserved pageblock
+	 * stays unless forced; forced, it turns to the request's type (a
+	 * movable request here) with its 452 free pages, and the reserve is
+	 * empty. */
+	struct alloc_context mov = only_zone(zl, MIGRATE_MOVABLE);
+	unsigned long free = zone_page_state(z, NR_FREE_PAGES);
+	g_assert_false(unreserve_highatomic_pageblock(&c, &mov, false));
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 512);
+	g_assert_true(unreserve_highatomic_pageblock(&c, &mov, true));
+	g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), ==, MIGRATE_MOVABLE);
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 0);
+	g_assert_cmpuint(z->nr_free_highatomic, ==, 0);
+	g_assert_cmpuint(list_len(z, 2, MIGRATE_HIGHATOMIC), ==, 0);
+	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, free);
+	g_assert_false(unreserve_highatomic_pageblock(&c, &mov, true));
+	assert_invariants(m);
 	machine_destroy(m);
 }
 
@@ -182,6 +233,7 @@ static void test_remote_spill_counts_numa(void)
 
 	topology_preset(&t, "test-numa");
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_nonnull(m);
 	struct zone *n1 = &m->node_data[1].node_zones[ZONE_NORMAL];
@@ -230,6 +282,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/page_alloc/nofragment-dropped-and-retried",
 			test_nofragment_dropped_and_retried);
 	g_test_add_func("/page_alloc/boost-after-fallback", test_boost_after_fallback);
+	g_test_add_func("/page_alloc/kswapd-resets-boost", test_kswapd_resets_boost);
 	g_test_add_func("/page_alloc/highatomic-reserve", test_highatomic_reserve);
 	g_test_add_func("/page_alloc/highatomic-small-zone", test_highatomic_small_zone);
 	g_test_add_func("/page_alloc/remote-spill-counts-numa", test_remote_spill_counts_numa);

@@ -53,6 +53,7 @@ static struct machine *pcp_machine(enum mm_policy policy)
 
 	topology_preset(&t, "test");
 	machine_params_default(&p);
+	p.boot_reserve = false;
 	p.policy = policy;
 	p.thp = true;
 	struct machine *m = machine_create(&t, &p, &err);
@@ -555,6 +556,45 @@ static void test_alloc_trylock_fails(void)
 	}
 }
 
+/* The vmstat worker drains a remote zone's pageset after three passes in
+ * which its CPU did not use it, a batch at a time (drain_zone_pages), and
+ * never the pageset of a zone of its own node.  CPU 0 (node 0) allocates
+ * a page on each node: each refill leaves count = batch - 1 cached. */
+static void test_drain_zone_pages(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_uniform(&t, 2, 1, 2, 1 * GiB);
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	p.thp = false;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	struct mm_ctx c = mm_ctx_null(0);
+	struct zone *local = &m->node_data[0].node_zones[ZONE_DMA32];
+	struct zone *remote = &m->node_data[1].node_zones[ZONE_DMA32];
+	struct per_cpu_pages *lp = zone_pcp(local, 0), *rp = zone_pcp(remote, 0);
+
+	g_assert_cmpuint(__alloc_pages(&c, m, GFP_KERNEL, 0, 0, 1, 0), !=, PFN_NONE);
+	g_assert_cmpuint(__alloc_pages(&c, m, GFP_KERNEL, 0, 1, 1, 0), !=, PFN_NONE);
+	int lcount = lp->count, rcount = rp->count;
+	g_assert_cmpint(rcount, >, rp->batch / 2);
+	g_assert_cmpint(rp->expire, ==, 3);
+	for (int pass = 1; pass <= 2; pass++) {
+		refresh_cpu_vm_stats(&c, m);
+		g_assert_cmpint(rp->count, ==, rcount);
+		g_assert_cmpint(rp->expire, ==, 3 - pass);
+	}
+	refresh_cpu_vm_stats(&c, m);
+	g_assert_cmpint(rp->count, ==, rcount - MIN(rcount, rp->batch));
+	g_assert_cmpint(lp->count, ==, lcount);
+	g_assert_cmpint(lp->expire, ==, 0);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -578,5 +618,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/pcp/reclaim-active-shrinks", test_reclaim_active_shrinks);
 	g_test_add_func("/pcp/free-trylock-fails", test_free_trylock_fails);
 	g_test_add_func("/pcp/alloc-trylock-fails", test_alloc_trylock_fails);
+	g_test_add_func("/pcp/drain-zone-pages", test_drain_zone_pages);
 	return g_test_run();
 }

@@ -79,6 +79,7 @@ static void test_random_ops(gconstpointer data)
 		       allocs, failures, non_movable_blocks);
 
 	struct mm_ctx ctx = mm_ctx_null(0);
+	pfn_t last = live[0];
 	while (nr_live)
 		g_assert_cmpint(__free_pages(&ctx, m, live[--nr_live]), ==, 0);
 	assert_invariants(m);
@@ -90,8 +91,10 @@ static void test_random_ops(gconstpointer data)
 	proc_buddyinfo(m, end);
 	g_assert_cmpstr(end->str, ==, boot->str);
 	g_assert_cmpuint(machine_free_pages(m), ==, boot_free);
-	/* Freeing a block twice is refused. */
+	/* Freeing a block twice, or the first MiB reserved at boot, is refused. */
+	g_assert_cmpint(__free_pages(&ctx, m, last), ==, -1);
 	g_assert_cmpint(__free_pages(&ctx, m, 0), ==, -1);
+	g_assert_cmpuint(machine_free_pages(m), ==, boot_free);
 
 	g_string_free(boot, TRUE);
 	g_string_free(end, TRUE);

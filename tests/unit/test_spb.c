@@ -25,6 +25,7 @@ static struct machine *spb_machine(uint64_t mem)
 	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
 	p.thp = false;
+	p.boot_reserve = false;
 	p.policy = POLICY_SPB;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_null(err);
@@ -441,6 +442,7 @@ static void test_hotplug_grow(gconstpointer data)
 	topology_uniform(&t, 1, 1, 4, 6 * GiB);
 	machine_params_default(&p);
 	p.thp = false;
+	p.boot_reserve = false;
 	p.policy = policy;
 	p.hotplug_reserve = 2 * GiB;
 	struct machine *m = machine_create(&t, &p, &err);
