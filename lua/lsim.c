@@ -431,10 +431,17 @@ static struct mm_ctx *thread_ctx_or_error(lua_State *L, const char *what)
 	return ctx;
 }
 
-/* mmsim.sleep(time): the thread's own work or idle time. */
+/* mmsim.sleep(time): idle time, off the CPU. */
 static int l_sleep(lua_State *L)
 {
 	engine_sleep(thread_ctx_or_error(L, "mmsim.sleep"), check_time(L, 1, "mmsim.sleep"));
+	return 0;
+}
+
+/* mmsim.work(time): the thread's own work on its CPU. */
+static int l_work(lua_State *L)
+{
+	engine_work(thread_ctx_or_error(L, "mmsim.work"), check_time(L, 1, "mmsim.work"));
 	return 0;
 }
 
@@ -548,6 +555,7 @@ void lsim_open(lua_State *L, int module, int methods)
 	};
 	static const luaL_Reg module_funcs[] = {
 		{ "sleep", l_sleep },
+		{ "work", l_work },
 		{ "now", l_now },
 		{ "cpu", l_cpu },
 		{ "time", l_time },
