@@ -381,17 +381,27 @@ static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_clas
 	set_num(L, "wait_share", engine_wait_share(e, cls));
 }
 
-/* m:lock_stats() -> {zone = {...}, pcp = {...}, thread_time_ns =, threads =} */
+/* The lock classes' keys in m:lock_stats() and m:cpu_wait_ns(). */
+static const char *const class_keys[NR_LOCK_CLASSES] = {
+	[LOCK_CLASS_ZONE] = "zone",
+	[LOCK_CLASS_PCP] = "pcp",
+	[LOCK_CLASS_LRU] = "lru",
+	[LOCK_CLASS_PTL] = "ptl",
+	[LOCK_CLASS_MMAP] = "mmap",
+};
+
+/* m:lock_stats() -> {zone = {...}, pcp = {...}, lru =, ptl =, mmap =,
+ * thread_time_ns =, threads =} */
 static int l_lock_stats(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
 
-	lua_createtable(L, 0, 4);
-	push_lock_stats(L, e, LOCK_CLASS_ZONE);
-	lua_setfield(L, -2, "zone");
-	push_lock_stats(L, e, LOCK_CLASS_PCP);
-	lua_setfield(L, -2, "pcp");
+	lua_createtable(L, 0, NR_LOCK_CLASSES + 2);
+	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++) {
+		push_lock_stats(L, e, (enum lock_class_id)c);
+		lua_setfield(L, -2, class_keys[c]);
+	}
 	set_num(L, "thread_time_ns", engine_thread_time_ns(e));
 	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
 	return 1;
@@ -407,7 +417,7 @@ static int l_lock_stat(lua_State *L)
 	return push_gstring(L, s);
 }
 
-/* m:cpu_wait_ns(cpu) -> {zone =, pcp =} */
+/* m:cpu_wait_ns(cpu) -> {zone =, pcp =, lru =, ptl =, mmap =} */
 static int l_cpu_wait(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
@@ -416,9 +426,10 @@ static int l_cpu_wait(lua_State *L)
 
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
 		return luaL_error(L, "cpu %d does not exist", (int)cpu);
-	lua_createtable(L, 0, 2);
-	set_int(L, "zone", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_ZONE));
-	set_int(L, "pcp", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_PCP));
+	lua_createtable(L, 0, NR_LOCK_CLASSES);
+	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++)
+		set_int(L, class_keys[c],
+			(lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, (enum lock_class_id)c));
 	return 1;
 }
 

@@ -6,6 +6,7 @@
 #include "mm_space.h"
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
+#include "swap.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -77,6 +78,7 @@ static void layout_nodes(struct machine *m)
 		pfn_t dma32_end = MIN(DMA32_LIMIT_PFN, movable);
 
 		pgdat->node_id = n;
+		spin_lock_init(&pgdat->__lruvec.lru_lock, LOCK_CLASS_LRU);
 		pgdat->node_start_pfn = base;
 		pgdat->node_spanned_pages = pages;
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
@@ -267,6 +269,7 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	lru_batches_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {

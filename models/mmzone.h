@@ -77,6 +77,7 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 
 struct per_cpu_pages;
 struct mm_registry;
+struct folio_batch;
 struct page_cache;
 struct kvmalloc_stats;
 
@@ -176,6 +177,11 @@ static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermar
 	return z->_watermark[w] + z->watermark_boost;
 }
 
+/* No memory cgroups: one lruvec per node (pgdat->__lruvec). */
+struct lruvec {
+	struct spinlock lru_lock;
+};
+
 struct pglist_data {
 	unsigned node_id;
 	pfn_t node_start_pfn;
@@ -193,6 +199,7 @@ struct pglist_data {
 	int kcompactd_max_order;
 	int kcompactd_highest_zoneidx;
 	bool kcompactd_wake;                /* woken: run kcompactd_do_work now */
+	struct lruvec __lruvec;
 };
 
 struct machine {
@@ -224,6 +231,7 @@ struct machine {
 	struct page_cache *page_cache;      /* file pages and their LRUs (models/page_cache.c) */
 	struct kvmalloc_stats *kvmalloc;    /* what kvmalloc did (models/kvmalloc.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
+	struct folio_batch *lru_add;        /* per CPU, made on first use (models/swap.c) */
 };
 
 /* page_zone(): zone boundaries are pageblock aligned, so each pageblock

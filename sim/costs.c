@@ -42,6 +42,10 @@ static const struct {
 				 "point a mapping or page-cache slot at the new page" },
 	[COST_TLB_SHOOTDOWN] = { "tlb_shootdown", 500,
 				 "flush one CPU's TLB for an address space after migration" },
+	/* guess: a list_add or list_del and the folio's LRU flags, on
+	 * lines the lock holder just wrote (docs/COSTS.md) */
+	[COST_LRU_MOVE] = { "lru_move", 20,
+			    "add one folio to an LRU list or take it off, under lru_lock" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

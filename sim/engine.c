@@ -38,6 +38,11 @@ const char *lock_class_name(enum lock_class_id cls)
 	static const char *const names[NR_LOCK_CLASSES] = {
 		[LOCK_CLASS_ZONE] = "&zone->lock",
 		[LOCK_CLASS_PCP] = "&pcp->lock",
+		[LOCK_CLASS_LRU] = "&lruvec->lru_lock",
+		/* Split PTE locks: lockdep names their class after the
+		 * initialising expression (ptlock_init). */
+		[LOCK_CLASS_PTL] = "ptlock_ptr(ptdesc)",
+		[LOCK_CLASS_MMAP] = "&mm->mmap_lock",
 	};
 
 	return names[cls];
@@ -449,9 +454,9 @@ static void thread_main(int argc, char **argv)
 	cpu_acquire(t);
 	t->state = THREAD_RUNNING;
 	t->fn(&t->ctx, t->arg);
-	if (t->nr_held)
+	if (t->nr_held + t->nr_sleeping_held)
 		g_error("thread %s on CPU %u returned holding %u spinlock(s)", t->name,
-			t->ctx.cpu, t->nr_held);
+			t->ctx.cpu, t->nr_held + t->nr_sleeping_held);
 	/* Its last work counts in the run's time. */
 	t->safe = true;
 	thread_settle(t);

@@ -35,6 +35,7 @@ struct sim_thread {
 	bool parked;                /* stopped at a safepoint until the next engine_run */
 	sg_sem_t park;
 	unsigned nr_held;           /* spinlocks held */
+	unsigned nr_sleeping_held;  /* sleeping locks held (lock_class_sleeps) */
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;

@@ -1,8 +1,7 @@
--- The scheduler in a scenario (run by tests/scenarios/sched.sh): 64
--- processes exit on 64 CPUs, or 32 to a CPU on 2; and m:cpus().
-local p = mmsim.params{ on_cpus = 64, out = "" }
--- 32 GiB nodes: the pagesets keep every page the 1 MiB processes free, on
--- 2 CPUs as on 64, so each exit does the same work in both cases.
+-- The scheduler in a scenario (run by tests/scenarios/sched.sh): `procs`
+-- processes exit on `on_cpus` CPUs, in turn; and m:cpus().
+local p = mmsim.params{ procs = 64, on_cpus = 64, out = "slowest" }
+-- 32 GiB nodes: the pagesets keep every page the 1 MiB processes free.
 local m = mmsim.machine{ sockets = 2, cpus_per_socket = 32, mem_per_node = "32G" }
 
 local cpus = m:cpus()
@@ -12,7 +11,7 @@ assert(cpus[33].cpu == 32 and cpus[33].socket == 1 and cpus[33].node == 1)
 assert(cpus[64].cpu == 63 and cpus[64].socket == 1 and cpus[64].node == 1)
 
 local on = {}
-for i = 0, 63 do on[#on + 1] = i % p.on_cpus end
+for i = 0, p.procs - 1 do on[#on + 1] = i % p.on_cpus end
 local ex = require("mmsim.mass_exit").start(m, { cpus = on, mib = 1, live = 0 })
 m:run()
 assert(ex.stats.exit.pages_to_buddy == 0)

@@ -817,7 +817,8 @@ static void test_costs(void)
 	g_assert_cmpstr(names, ==, "list_op, merge_step, split_step, pb_scan, spb_visit, "
 		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, "
 		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
-		       "migrate_copy_remote, migrate_remap, tlb_shootdown, cacheline_same_cpu, cacheline_same_socket, "
+		       "migrate_copy_remote, migrate_remap, tlb_shootdown, lru_move, cacheline_same_cpu, "
+		       "cacheline_same_socket, "
 		       "cacheline_other_socket");
 	g_free(names);
 }
