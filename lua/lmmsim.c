@@ -7,6 +7,7 @@
 
 #include "models/buddy.h"
 #include "models/invariants.h"
+#include "models/kvmalloc.h"
 #include "models/machine.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
@@ -395,12 +396,18 @@ static int l_alloc(lua_State *L)
 	struct mm_ctx buf, *ctx = call_ctx(L, m, 2, &buf);
 	lua_Integer owner = opt_range_field(L, 2, "owner", OWNER_NONE, 0, UINT32_MAX);
 	lua_Integer offset = opt_range_field(L, 2, "offset", 0, 0, UINT32_MAX);
-	/* Only the model's own calls make process and page-cache pages. */
+	/* Only the model's own calls make process, page-cache and kvmalloc
+	 * pages: m:free refuses them, so a script's page must not look like one. */
 	if (owner_kind((uint32_t)owner) != OWNER_KIND_NONE &&
 	    owner_kind((uint32_t)owner) != OWNER_KIND_KERNEL)
 		return luaL_error(L, "alloc: owner %I is a process's or the page cache's owner word "
 				  "(kinds %d and %d are the scenario's: owner < %d << 28)", owner,
 				  OWNER_KIND_NONE, OWNER_KIND_KERNEL, OWNER_KIND_KERNEL + 1);
+	if (owner_kind((uint32_t)owner) == OWNER_KIND_KERNEL &&
+	    ((uint32_t)owner & OWNER_ID_MASK) >= OWNER_KERNEL_MODEL_ID)
+		return luaL_error(L, "alloc: owner %I is a kernel source id of the model's own "
+				  "allocators (kernel source ids from %d up)", owner,
+				  (int)OWNER_KERNEL_MODEL_ID);
 	pfn_t pfn = __alloc_pages(ctx, m, gfp, (unsigned)order, opt_node_field(L, m, 2, ctx),
 				  (uint32_t)owner, (uint32_t)offset);
 	if (pfn == PFN_NONE)
@@ -414,10 +421,15 @@ static int l_alloc(lua_State *L)
  * here would leave a page table or the LRU pointing at a free page. */
 static const char *owned_elsewhere(struct machine *m, pfn_t pfn)
 {
-	switch (owner_kind(page_owner(m, pfn))) {
+	uint32_t owner = page_owner(m, pfn);
+
+	if (owner == kvmalloc_owner())
+		return "part of a kvmalloc area (m:kvfree frees it)";
+	switch (owner_kind(owner)) {
 	case OWNER_KIND_ANON: return "anonymous memory of a process (p:munmap or p:exit frees it)";
 	case OWNER_KIND_PGTABLE: return "a page table of a process (p:exit frees it)";
 	case OWNER_KIND_FILE: return "in the page cache (reclaim frees it)";
+	case OWNER_KIND_HUGETLB: return "part of a gigantic page (m:free_gigantic frees it)";
 	default: return NULL;
 	}
 }

@@ -9,7 +9,7 @@
 /* SLUB serves up to two pages from slab caches; larger kmalloc goes to the
  * page allocator (KMALLOC_MAX_CACHE_SIZE). */
 #define KMALLOC_MAX_CACHE_SIZE (2 * PAGE_SIZE)
-#define KVMALLOC_SOURCE 2       /* kernel allocation source id in owner words */
+#define KVMALLOC_SOURCE OWNER_KERNEL_MODEL_ID
 
 struct kvmalloc_stats {
 	unsigned long taint_kmalloc, taint_vmalloc;
@@ -70,10 +70,15 @@ static unsigned long tainted_spbs(struct machine *m)
 	return c.tainted;
 }
 
+uint32_t kvmalloc_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, KVMALLOC_SOURCE);
+}
+
 int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,
 		  struct kvmalloc_area *out)
 {
-	uint32_t owner = make_owner(OWNER_KIND_KERNEL, KVMALLOC_SOURCE);
+	uint32_t owner = kvmalloc_owner();
 	unsigned long tainted = tainted_spbs(m);
 	int rc = 0;
 

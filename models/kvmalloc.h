@@ -22,6 +22,9 @@ struct kvmalloc_area {
 int kvmalloc_node(struct mm_ctx *ctx, struct machine *m, size_t size, int nid, bool noretry,
 		  struct kvmalloc_area *out);
 void kvfree(struct mm_ctx *ctx, struct machine *m, struct kvmalloc_area *a);
+/* The owner word of every page kvmalloc holds, so callers can refuse to
+ * free them behind kvfree's back. */
+uint32_t kvmalloc_owner(void);
 
 /* The counters live and die with the machine. */
 void kvmalloc_init(struct machine *m);

@@ -16,6 +16,10 @@
  *   HUGETLB: id = 0, offset = the block's index in its gigantic page */
 #define OWNER_KIND_SHIFT 28
 #define OWNER_ID_MASK ((1u << OWNER_KIND_SHIFT) - 1)
+/* KERNEL ids from here up are the model's own allocators' (kvmalloc, slab):
+ * scripts number their kernel sources below it, so m:free never takes a
+ * page one of those allocators holds for a script's own. */
+#define OWNER_KERNEL_MODEL_ID 0x0f000000u
 enum owner_kind {
 	OWNER_KIND_NONE,
 	OWNER_KIND_ANON,

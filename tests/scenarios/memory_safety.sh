@@ -73,6 +73,22 @@ ok, err = pcall(m.free, m, file_pfn)
 assert(not ok and err:find("is in the page cache"), err)
 ok, err = pcall(m.alloc, m, { owner = 1 << 28 | 5 })
 assert(not ok and err:find("owner word"), err)
+local area = m:kvmalloc{ size = "64K" }
+local kv_pfn
+for pfn = 0, m:info().frames - 1, 1 do
+  local pg = m:page(pfn)
+  if pg.kind == "alloc" and pg.owner == (3 << 28 | 0x0f000000) then kv_pfn = pfn break end
+end
+ok, err = pcall(m.free, m, kv_pfn)
+assert(not ok and err:find("is part of a kvmalloc area"), err)
+ok, err = pcall(m.alloc, m, { owner = 3 << 28 | 0x0f000000 })
+assert(not ok and err:find("model's own allocators"), err)
+m:free(m:alloc{ owner = 3 << 28 | 2 })
+m:kvfree(area)
+local gig = assert(m:alloc_gigantic())
+ok, err = pcall(m.free, m, gig)
+assert(not ok and err:find("is part of a gigantic page"), err)
+m:free_gigantic(gig)
 assert(m:info().file_pages == before + 4)
 m:check_invariants()
 p:exit()

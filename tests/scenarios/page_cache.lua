@@ -52,7 +52,11 @@ for id = 1, pc.stats.files do
     total = total + f.n
   end
 end
-assert(total >= info.file_pages, total .. " file pages found, " .. info.file_pages .. " counted")
+-- Pages a reclaimer took off the LRU stay allocated until its batch of
+-- PAGEVEC_SIZE (31) is freed: a run that stops mid-batch leaves at most one
+-- batch per reclaimer (kswapd and the 4 readers' direct reclaim) in flight.
+assert(total >= info.file_pages and total - info.file_pages < 31 * 5,
+  total .. " file pages found, " .. info.file_pages .. " on the LRU")
 -- 1.5 times memory read in 1 GiB files over 4 readers: the first files
 -- went entirely, some were cut.
 assert(not cached[1] and gone > 0 and partial > 0, gone .. " files gone, " .. partial .. " cut")

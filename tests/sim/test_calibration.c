@@ -7,6 +7,7 @@
 #include "models/machine.h"
 #include "models/pcp.h"
 #include "sim/costs.h"
+#include "tests/unit/recorder.h"
 
 #include <glib.h>
 
@@ -18,47 +19,30 @@ static struct {
 	double section_ns, last_hold_ns;
 } rec;
 
-static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+static void rec_charged(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 {
 	(void)ctx;
 	if (rec.in_zone_section)
 		rec.section_ns += (double)n * rec.costs.ns[kind];
 }
 
-static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	mm_env_null.lock(ctx, l, site);
+	(void)ctx, (void)site;
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.in_zone_section = true;
 		rec.section_ns = 0;
 	}
 }
 
-static bool rec_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_unlocking(struct mm_ctx *ctx, struct spinlock *l)
 {
-	if (l->owner != -1)
-		return false;
-	rec_lock(ctx, l, site);
-	return true;
-}
-
-static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
-{
+	(void)ctx;
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.in_zone_section = false;
 		rec.last_hold_ns = rec.section_ns;
 	}
-	mm_env_null.unlock(ctx, l);
 }
-
-static const struct mm_env recorder_env = {
-	.charge = rec_charge,
-	.touch = mm_null_touch,
-	.lock = rec_lock,
-	.trylock = rec_trylock,
-	.unlock = rec_unlock,
-	.now = mm_null_now,
-};
 
 static struct machine *calib_machine(void)
 {
@@ -82,7 +66,7 @@ static struct zone *normal(struct machine *m)
 /* The zone->lock hold of one order-0 refill of count pages, in us. */
 static double refill_hold_us(struct machine *m, struct per_cpu_pages *pcp, unsigned long count)
 {
-	struct mm_ctx c = { .env = &recorder_env, .cpu = pcp->cpu };
+	struct mm_ctx c = cpu_ctx(pcp->cpu);
 
 	pcp_lock(&c, pcp, SITE_OTHER);
 	g_assert_cmpuint(rmqueue_bulk(&c, normal(m), 0, count, MIGRATE_MOVABLE, 0, pcp), ==, count);
@@ -93,7 +77,7 @@ static double refill_hold_us(struct machine *m, struct per_cpu_pages *pcp, unsig
 /* The hold of one free_pcppages_bulk of count pages, in us. */
 static double free_hold_us(struct machine *m, struct per_cpu_pages *pcp, int count)
 {
-	struct mm_ctx c = { .env = &recorder_env, .cpu = pcp->cpu };
+	struct mm_ctx c = cpu_ctx(pcp->cpu);
 
 	pcp_lock(&c, pcp, SITE_OTHER);
 	free_pcppages_bulk(&c, normal(m), count, pcp, 0);
@@ -138,6 +122,9 @@ static void test_2047(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	recorder_hooks = (struct recorder_hooks){
+		.charged = rec_charged, .locked = rec_locked, .unlocking = rec_unlocking,
+	};
 	g_test_add_func("/calibration/refill-63", test_refill_63);
 	g_test_add_func("/calibration/refill-and-free-2047", test_2047);
 	return g_test_run();

@@ -3,6 +3,7 @@
  * randomized run of several processes in which other calls on the same
  * process cut into every engine call, as simulated threads can. */
 #include "helpers.h"
+#include "recorder.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
 #include "models/pcp.h"
@@ -33,45 +34,22 @@ static void maybe_cut_in(struct mm_ctx *ctx)
 	rec.depth--;
 }
 
-static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+static void rec_charged(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 {
 	rec.cost[kind] += n;
 	maybe_cut_in(ctx);
 }
 
-static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	maybe_cut_in(ctx);
-	mm_env_null.lock(ctx, l, site);
+	(void)ctx, (void)l, (void)site;
 	rec.held++;
 }
 
-static bool rec_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_unlocking(struct mm_ctx *ctx, struct spinlock *l)
 {
-	if (!mm_env_null.trylock(ctx, l, site))
-		return false;
-	rec.held++;
-	return true;
-}
-
-static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
-{
+	(void)ctx, (void)l;
 	rec.held--;
-	mm_env_null.unlock(ctx, l);
-}
-
-static const struct mm_env recorder_env = {
-	.charge = rec_charge,
-	.touch = mm_null_touch,
-	.lock = rec_lock,
-	.trylock = rec_trylock,
-	.unlock = rec_unlock,
-	.now = mm_null_now,
-};
-
-static struct mm_ctx cpu_ctx(unsigned cpu)
-{
-	return (struct mm_ctx){ .env = &recorder_env, .cpu = cpu };
 }
 
 static struct machine *machine_of(uint64_t mem, enum mm_policy policy)
@@ -651,6 +629,10 @@ static void test_random(gconstpointer data)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	recorder_hooks = (struct recorder_hooks){
+		.charged = rec_charged, .before_lock = maybe_cut_in,
+		.locked = rec_locked, .unlocking = rec_unlocking,
+	};
 	g_test_add_func("/mm_space/first-touch", test_first_touch);
 	g_test_add_func("/mm_space/513-pages-two-pte-tables", test_513_pages);
 	g_test_add_func("/mm_space/munmap-frees-tables", test_munmap_frees_tables);

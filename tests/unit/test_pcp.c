@@ -3,6 +3,7 @@
  * zone is pfns 1048576-2097151, 1048576 pages: batch 63, high_min =
  * low watermark 10560 / 4 CPUs = 2640, high_max = 1048576 / 8 / 4 = 32768). */
 #include "helpers.h"
+#include "recorder.h"
 #include "models/page_alloc.h"
 #include "models/pcp.h"
 #include "models/pcp_buddy.h"
@@ -18,7 +19,7 @@ struct recorder {
 
 static struct recorder rec;
 
-static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+static void rec_charged(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 {
 	(void)ctx;
 	if (rec.zone_locks_held)
@@ -27,9 +28,9 @@ static void rec_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 		rec.elsewhere[kind] += n;
 }
 
-static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	mm_env_null.lock(ctx, l, site);
+	(void)ctx;
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.zone_locks_held++;
 		rec.zone_lock_acquisitions++;
@@ -37,33 +38,11 @@ static void rec_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site
 	}
 }
 
-static bool rec_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
+static void rec_unlocking(struct mm_ctx *ctx, struct spinlock *l)
 {
-	if (l->owner != -1)
-		return false;
-	rec_lock(ctx, l, site);
-	return true;
-}
-
-static void rec_unlock(struct mm_ctx *ctx, struct spinlock *l)
-{
+	(void)ctx;
 	if (l->class_id == LOCK_CLASS_ZONE)
 		rec.zone_locks_held--;
-	mm_env_null.unlock(ctx, l);
-}
-
-static const struct mm_env recorder_env = {
-	.charge = rec_charge,
-	.touch = mm_null_touch,
-	.lock = rec_lock,
-	.trylock = rec_trylock,
-	.unlock = rec_unlock,
-	.now = mm_null_now,
-};
-
-static struct mm_ctx cpu_ctx(unsigned cpu)
-{
-	return (struct mm_ctx){ .env = &recorder_env, .cpu = cpu };
 }
 
 static struct machine *pcp_machine(enum mm_policy policy)
@@ -579,6 +558,9 @@ static void test_alloc_trylock_fails(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	recorder_hooks = (struct recorder_hooks){
+		.charged = rec_charged, .locked = rec_locked, .unlocking = rec_unlocking,
+	};
 	g_test_add_func("/pcp/pageset-sizes", test_pageset_sizes);
 	g_test_add_func("/pcp/upstream-refill-and-local-free", test_upstream_refill_and_local_free);
 	g_test_add_func("/pcp_buddy/remote-free-routes-to-owner", test_remote_free_routes_to_owner);
