@@ -746,6 +746,25 @@ static int l_pagesets(lua_State *L)
 	return 1;
 }
 
+/* m:cpus() -> array of {cpu =, socket =, node =}, in CPU order */
+static int l_cpus(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	unsigned n = topology_nr_cpus(&m->topo);
+
+	lua_createtable(L, (int)n, 0);
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		unsigned nid = topology_cpu_to_node(&m->topo, cpu);
+
+		lua_createtable(L, 0, 3);
+		set_int(L, "cpu", cpu);
+		set_int(L, "socket", topology_node_to_socket(&m->topo, nid));
+		set_int(L, "node", nid);
+		lua_seti(L, -2, cpu + 1);
+	}
+	return 1;
+}
+
 /* m:info() -> machine-wide figures */
 static int l_info(lua_State *L)
 {
@@ -785,6 +804,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "zones", l_zones },
 	{ "info", l_info },
 	{ "pagesets", l_pagesets },
+	{ "cpus", l_cpus },
 	{ NULL, NULL },
 };
 

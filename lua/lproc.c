@@ -97,9 +97,10 @@ static int l_process(lua_State *L)
 static int l_mmap(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 	uint64_t len = check_size(L, 2, "mmap");
 	int err = 0;
-	uint64_t addr = mmap_anon(p->mm, len, check_prot(L, 3), &err);
+	uint64_t addr = vm_mmap(ctx, p->mm, len, check_prot(L, 3), &err);
 
 	if (err)
 		return push_result(L, err, "mmap");

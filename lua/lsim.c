@@ -360,8 +360,9 @@ static void run_to(lua_State *L, struct lmachine *lm, uint64_t until)
 	}
 }
 
-/* Ends m:run's warm-up: a daemon, so that the run goes on as it would
- * without one. */
+/* Ends m:run's warm-up: an observer, so that the run goes on as it would
+ * without one and the boundary falls at its time, not at the end of some
+ * workload thread's time slice. */
 static void warmup_timer(struct mm_ctx *ctx, void *arg)
 {
 	struct lmachine *lm = arg;
@@ -418,7 +419,7 @@ static int l_run(lua_State *L)
 	if (warmup) {
 		lresults_phase(lm, "warmup", engine_clock(e));
 		lm->warmup_ns = warmup;
-		engine_spawn_daemon(e, 0, "warmup", warmup_timer, lm);
+		engine_spawn_observer(e, "warmup", warmup_timer, lm);
 	}
 	run_to(L, lm, until);
 	lua_pushinteger(L, (lua_Integer)engine_clock(e));
@@ -468,7 +469,15 @@ static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_clas
 	set_num(L, "wait_share", time > 0 ? (double)wait / time : 0);
 }
 
-static const char *const class_keys[NR_LOCK_CLASSES] = { "zone", "pcp" };
+/* The lock classes' keys in m:lock_stats() and m:cpu_wait_ns(). */
+static const char *const class_keys[NR_LOCK_CLASSES] = {
+	[LOCK_CLASS_ZONE] = "zone",
+	[LOCK_CLASS_PCP] = "pcp",
+	[LOCK_CLASS_LRU] = "lru",
+	[LOCK_CLASS_PTL] = "ptl",
+	[LOCK_CLASS_MMAP] = "mmap",
+};
+
 
 #define SINCE_USAGE "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
 
@@ -502,8 +511,8 @@ static void since_table(lua_State *L, int t, struct lock_stats *st, double *time
 	lua_pop(L, 1);
 }
 
-/* m:lock_stats([{since =}]) -> {zone = {...}, pcp = {...}, thread_time_ns =,
- * threads =, time_ns =}: the whole run's figures, or the counters and
+/* m:lock_stats([{since =}]) -> {zone = {...}, pcp = {...}, lru =, ptl =, mmap =,
+ * thread_time_ns =, threads =, time_ns =}: the whole run's figures, or the counters and
  * shares since an earlier result or the start of a phase's last span. */
 static int l_lock_stats(lua_State *L)
 {
@@ -534,7 +543,7 @@ static int l_lock_stats(lua_State *L)
 		}
 		lua_pop(L, 1);
 	}
-	lua_createtable(L, 0, 5);
+	lua_createtable(L, 0, NR_LOCK_CLASSES + 3);
 	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
 		push_lock_stats(L, e, c, delta ? &since[c] : NULL, since_time);
 		lua_setfield(L, -2, class_keys[c]);
@@ -555,7 +564,7 @@ static int l_lock_stat(lua_State *L)
 	return push_gstring(L, s);
 }
 
-/* m:cpu_wait_ns(cpu) -> {zone =, pcp =} */
+/* m:cpu_wait_ns(cpu) -> {zone =, pcp =, lru =, ptl =, mmap =} */
 static int l_cpu_wait(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
@@ -564,9 +573,10 @@ static int l_cpu_wait(lua_State *L)
 
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
 		return luaL_error(L, "cpu %d does not exist", (int)cpu);
-	lua_createtable(L, 0, 2);
-	set_int(L, "zone", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_ZONE));
-	set_int(L, "pcp", (lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, LOCK_CLASS_PCP));
+	lua_createtable(L, 0, NR_LOCK_CLASSES);
+	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++)
+		set_int(L, class_keys[c],
+			(lua_Integer)engine_cpu_wait_ns(e, (unsigned)cpu, (enum lock_class_id)c));
 	return 1;
 }
 
@@ -579,10 +589,17 @@ static struct mm_ctx *thread_ctx_or_error(lua_State *L, const char *what)
 	return ctx;
 }
 
-/* mmsim.sleep(time): the thread's own work or idle time. */
+/* mmsim.sleep(time): idle time, off the CPU. */
 static int l_sleep(lua_State *L)
 {
 	engine_sleep(thread_ctx_or_error(L, "mmsim.sleep"), check_time(L, 1, "mmsim.sleep"));
+	return 0;
+}
+
+/* mmsim.work(time): the thread's own work on its CPU. */
+static int l_work(lua_State *L)
+{
+	engine_work(thread_ctx_or_error(L, "mmsim.work"), check_time(L, 1, "mmsim.work"));
 	return 0;
 }
 
@@ -710,6 +727,7 @@ void lsim_open(lua_State *L, int module, int methods)
 	};
 	static const luaL_Reg module_funcs[] = {
 		{ "sleep", l_sleep },
+		{ "work", l_work },
 		{ "now", l_now },
 		{ "cpu", l_cpu },
 		{ "migrate_thread", l_migrate_thread },

@@ -11,6 +11,7 @@
 #include "pbstat.h"  /* pbstat */
 #include "pcp.h"
 #include "slub.h"
+#include "swap.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -84,6 +85,7 @@ static void layout_nodes(struct machine *m)
 		pfn_t dma32_end = MIN(DMA32_LIMIT_PFN, movable);
 
 		pgdat->node_id = n;
+		spin_lock_init(&pgdat->__lruvec.lru_lock, LOCK_CLASS_LRU);
 		pgdat->node_start_pfn = base;
 		pgdat->node_spanned_pages = pages;
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
@@ -278,6 +280,7 @@ void machine_destroy(struct machine *m)
 	page_frag_destroy(m);
 	slub_destroy(m);
 	pageblock_evacuate_exit(m);
+	lru_batches_destroy(m);
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		g_free(m->node_data[n].zonelist);
 	for_each_zone(m, z) {

@@ -35,6 +35,7 @@ enum mm_cost {
 	COST_NUMA_HINT_FAULT,   /* a NUMA hinting fault's own work: PTE restored, placement checks */
 	COST_RECLAIM_SCAN,      /* reclaim: take one page off the LRU and check its references */
 	COST_RECLAIM_UNMAP,     /* reclaim: unmap one page and take it out of its mapping */
+	COST_LRU_MOVE,          /* add one folio to an LRU list or take it off, under lru_lock */
 	NR_MM_COSTS
 };
 
@@ -44,7 +45,21 @@ struct cacheline {
 	int32_t last_cpu;   /* -1: not written yet */
 };
 
-enum lock_class_id { LOCK_CLASS_ZONE, LOCK_CLASS_PCP, NR_LOCK_CLASSES };
+enum lock_class_id {
+	LOCK_CLASS_ZONE,
+	LOCK_CLASS_PCP,
+	LOCK_CLASS_LRU,     /* lruvec->lru_lock */
+	LOCK_CLASS_PTL,     /* a PTE table's split page-table lock */
+	LOCK_CLASS_MMAP,    /* mm->mmap_lock: a sleeping lock (below) */
+	NR_LOCK_CLASSES
+};
+
+/* mmap_lock is an rwsem: its holder may be preempted and its waiters
+ * sleep off the CPU.  The others are spinlocks. */
+static inline bool lock_class_sleeps(enum lock_class_id cls)
+{
+	return cls == LOCK_CLASS_MMAP;
+}
 
 struct spinlock {
 	int32_t owner;      /* CPU holding it, -1 when free */
@@ -65,6 +80,14 @@ enum lock_site {
 	SITE_DECAY_PCP_HIGH,
 	SITE_ISOLATE_FREEPAGES,     /* compaction's free scanner, alloc_contig_range */
 	SITE_SET_MIGRATETYPE_ISOLATE,
+	SITE_FOLIO_BATCH_MOVE_LRU,  /* lru_add drain */
+	SITE_FOLIOS_PUT,            /* freeing mapped pages: off the LRU */
+	SITE_DO_ANONYMOUS_PAGE,     /* the fault's PTE under its table's lock */
+	SITE_ZAP_PTE_RANGE,
+	SITE_LOCK_MM_AND_FIND_VMA,  /* a fault's mmap_lock (read) */
+	SITE_VM_MMAP_PGOFF,         /* mmap's mmap_lock (write) */
+	SITE_VM_MUNMAP,             /* munmap's mmap_lock (write) */
+	SITE_EXIT_MMAP,
 	SITE_OTHER,
 	NR_LOCK_SITES
 };

@@ -12,6 +12,7 @@
 #include "fork.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
+#include "swap.h"
 
 static gint pid_cmp(gconstpointer a, gconstpointer b)
 {
@@ -144,6 +145,8 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	mm_cpumask_set(mm, ctx->cpu);
 	mm->pgd = pt_dir_new(pgd);
 	mm->nr_pgtables = 1;
+	spin_lock_init(&mm->mmap_lock, LOCK_CLASS_MMAP);
+	mm->ptlocks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	g_tree_insert(reg->by_pid, GUINT_TO_POINTER(pid), mm);
 	return mm;
 }
@@ -155,7 +158,31 @@ static void mm_struct_free(struct mm_struct *mm)
 	g_array_free(mm->vmas, TRUE);
 	g_free(mm->cpumask);
 	g_free(mm->kobjs);
+	g_hash_table_destroy(mm->ptlocks);
 	g_free(mm);
+}
+
+struct spinlock *pte_lockptr(struct mm_struct *mm, uint64_t addr)
+{
+	gpointer key = GSIZE_TO_POINTER((gsize)(addr >> PTE_TABLE_SHIFT));
+	struct spinlock *ptl = g_hash_table_lookup(mm->ptlocks, key);
+
+	if (!ptl) {
+		ptl = g_new(struct spinlock, 1);
+		spin_lock_init(ptl, LOCK_CLASS_PTL);
+		g_hash_table_insert(mm->ptlocks, key, ptl);
+	}
+	return ptl;
+}
+
+void mmap_read_lock_entry(struct mm_ctx *ctx, struct mm_struct *mm, enum lock_site site)
+{
+	if (mm->mmap_lock.owner == -1) {
+		mm_touch(ctx, &mm->mmap_lock.cl);
+		return;
+	}
+	spin_lock(ctx, &mm->mmap_lock, site);
+	spin_unlock(ctx, &mm->mmap_lock);
 }
 
 static gboolean free_one(gpointer key, gpointer value, gpointer data)
@@ -260,8 +287,20 @@ static unsigned new_token(struct mm_struct *mm)
 	return mm->next_token;
 }
 
-/* do_vmi_munmap: split the VMAs at the edges, turn those inside into this
- * call's placeholders, then zap, remove them and free the page tables. */
+uint64_t vm_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, int prot, int *err)
+{
+	uint64_t addr;
+
+	spin_lock(ctx, &mm->mmap_lock, SITE_VM_MMAP_PGOFF);
+	addr = mmap_anon(mm, len, prot, err);
+	spin_unlock(ctx, &mm->mmap_lock);
+	return addr;
+}
+
+/* __vm_munmap -> do_vmi_munmap: under mmap_lock for write, split the VMAs
+ * at the edges and turn those inside into this call's placeholders; then,
+ * the lock downgraded (mmap_write_downgrade), zap, remove them and free
+ * the page tables. */
 int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len)
 {
 	struct mmu_gather tlb;
@@ -275,6 +314,7 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 	if (!len)
 		return -MM_EINVAL;
 	end = addr + len;
+	spin_lock(ctx, &mm->mmap_lock, SITE_VM_MUNMAP);
 	token = new_token(mm);
 	i = vma_lower_bound(mm, addr);
 	if (i < mm->vmas->len && vma_at(mm, i)->vm_start < addr && !vma_at(mm, i)->dying)
@@ -288,9 +328,13 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 		mm->map_count--;
 		detached = true;
 	}
+	/* The zap runs as a reader: faults elsewhere in the process go on,
+	 * and the readers of the model do not hold the lock. */
+	spin_unlock(ctx, &mm->mmap_lock);
 	if (!detached)
 		return 0;
 	mm_cpumask_set(mm, ctx->cpu);
+	lru_add_drain(ctx, mm->m);
 	tlb_gather_init(&tlb, ctx, mm);
 	unmap_region(&tlb, token, addr, end);
 	tlb_finish_mmu(&tlb);
@@ -406,6 +450,8 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	unsigned token = new_token(mm);
 	pfn_t pgd = mm->pgd->page;
 
+	spin_lock(ctx, &mm->mmap_lock, SITE_EXIT_MMAP);
+	lru_add_drain(ctx, mm->m);
 	for (unsigned i = 0; i < mm->vmas->len; i++)
 		if (!vma_at(mm, i)->dying)
 			vma_at(mm, i)->dying = token;
@@ -419,6 +465,7 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	mm->nr_pgtables--;
 	g_tree_remove(mm->m->procs->by_pid, GUINT_TO_POINTER(mm->pid));
 	__free_pages(ctx, mm->m, pgd);
+	spin_unlock(ctx, &mm->mmap_lock);
 	free_task_objects(ctx, mm->m, mm->kobjs);
 	mm->kobjs = NULL;
 	mm_struct_free(mm);

@@ -88,6 +88,8 @@ void mm_free_all(struct machine *m);
  * page aligned, or 0 with *err = -MM_EINVAL / -MM_ENOMEM.  Nothing is
  * allocated until first touch. */
 uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err);
+/* vm_mmap_pgoff: mmap_anon under mmap_lock for write. */
+uint64_t vm_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, int prot, int *err);
 /* munmap(), madvise(MADV_DONTNEED | MADV_FREE), mprotect(): 0 or -errno. */
 int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len);
 int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,

@@ -119,6 +119,11 @@ struct mm_struct {
 	 * TLBs a migration must flush. */
 	unsigned long *cpumask;
 	struct task_kobjs *kobjs;   /* its kernel objects (models/fork.c), or NULL */
+	struct spinlock mmap_lock;
+	/* The split PTE locks, by PTE table (address >> PTE_TABLE_SHIFT).  The
+	 * kernel keeps each in its table's ptdesc; here they outlive the
+	 * tables, so that no thread waits on a lock a free made disappear. */
+	GHashTable *ptlocks;
 };
 
 /* The machine's process table. */
@@ -134,6 +139,7 @@ struct mmu_gather {
 	unsigned nr;
 	unsigned long ptes;     /* entries cleared and not charged yet */
 	bool need_flush;        /* something was unmapped: the TLB must be flushed */
+	uint64_t ptl_addr;      /* an address of the batch's first PTE table */
 	pfn_t pages[PAGEVEC_SIZE];
 };
 
@@ -160,6 +166,14 @@ static inline void mm_cpumask_set(struct mm_struct *mm, unsigned cpu)
 {
 	mm->cpumask[cpu / CPUMASK_WORD_BITS] |= 1UL << (cpu % CPUMASK_WORD_BITS);
 }
+
+/* mm_space.c: the PTE table lock of addr (pte_lockptr). */
+struct spinlock *pte_lockptr(struct mm_struct *mm, uint64_t addr);
+/* mmap_read_lock and unlock at once: an rwsem reader moves the lock
+ * word's line and waits for a writer, but readers do not exclude each
+ * other, so the model takes the lock only when a writer holds it, and
+ * only for the entry (a writer does not wait for the readers inside). */
+void mmap_read_lock_entry(struct mm_ctx *ctx, struct mm_struct *mm, enum lock_site site);
 
 /* mm_space.c: VMA lookups. */
 unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr);

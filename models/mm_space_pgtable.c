@@ -3,6 +3,7 @@
 #include "mm_space_internal.h"
 #include "numa_balancing.h"
 #include "page_alloc.h"
+#include "swap.h"
 #include "pcp.h"
 
 #include <string.h>
@@ -258,6 +259,10 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	addr &= ~(PAGE_SIZE - 1);
 	*installed = false;
 	mm_cpumask_set(mm, ctx->cpu);
+	if (fault_check(mm, addr, write) == 0)
+		return 0;
+	/* A writer may change the mapping while the fault waits: check again. */
+	mmap_read_lock_entry(ctx, mm, SITE_LOCK_MM_AND_FIND_VMA);
 	ret = fault_check(mm, addr, write);
 	if (ret == 0)
 		return 0;
@@ -272,8 +277,17 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 		int need = 0;
 
 		ret = fault_step(mm, addr, write, stash, &need, &written, installed);
-		if (written)
+		if (written) {
+			/* Read before the next engine call, which may unmap it. */
+			pfn_t page = *installed ? follow_page(mm, addr) : PFN_NONE;
+			struct spinlock *ptl = pte_lockptr(mm, addr);
+
+			spin_lock(ctx, ptl, SITE_DO_ANONYMOUS_PAGE);
 			mm_charge(ctx, COST_PTE, written);
+			if (page != PFN_NONE)
+				folio_add_lru(ctx, mm->m, page);
+			spin_unlock(ctx, ptl);
+		}
 		if (ret <= 0)
 			break;
 		stash[need] = fault_alloc(ctx, mm, need, addr);
@@ -346,6 +360,8 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 
 			if (pt->pte[i] == PFN_NONE)
 				continue;
+			if (!tlb->ptes)
+				tlb->ptl_addr = addr;
 			tlb->pages[tlb->nr++] = pt->pte[i];
 			/* The pin goes with the mapping: the model has no unpin call. */
 			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
@@ -371,11 +387,15 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 void tlb_flush_batch(struct mmu_gather *tlb)
 {
 	if (tlb->ptes) {
+		struct spinlock *ptl = pte_lockptr(tlb->mm, tlb->ptl_addr);
+
+		spin_lock(tlb->ctx, ptl, SITE_ZAP_PTE_RANGE);
 		mm_charge(tlb->ctx, COST_PTE, tlb->ptes);
+		spin_unlock(tlb->ctx, ptl);
 		tlb->ptes = 0;
 	}
 	if (tlb->nr) {
-		free_unref_folios(tlb->ctx, tlb->mm->m, tlb->pages, tlb->nr);
+		folios_put_refs(tlb->ctx, tlb->mm->m, tlb->pages, tlb->nr);
 		tlb->nr = 0;
 	}
 }

@@ -100,6 +100,7 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 
 struct per_cpu_pages;
 struct mm_registry;
+struct folio_batch;
 struct page_cache;
 struct kvmalloc_stats;
 
@@ -206,6 +207,11 @@ struct memblock_region {
 	unsigned what;                      /* enum memblock_use */
 };
 
+/* No memory cgroups: one lruvec per node (pgdat->__lruvec). */
+struct lruvec {
+	struct spinlock lru_lock;
+};
+
 struct pglist_data {
 	unsigned node_id;
 	pfn_t node_start_pfn;
@@ -232,6 +238,7 @@ struct pglist_data {
 	/* kevacuate/<nid>, the superpageblock defrag queue
 	 * (superpageblock_defrag.c); NULL until pageblock_evacuate_init(). */
 	struct evacuate_wq *evacuate_wq;
+	struct lruvec __lruvec;
 };
 
 struct machine {
@@ -279,6 +286,7 @@ struct machine {
 	struct dcache *dcache;              /* dentries and inodes (models/dcache.c) */
 	struct page_frag_state *page_frag;  /* network buffer fragments (models/page_frag.c) */
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
+	struct folio_batch *lru_add;        /* per CPU, made on first use (models/swap.c) */
 };
 
 /* page_zone(): zone boundaries are pageblock aligned, so each pageblock

@@ -392,8 +392,10 @@ static void wake_all_kswapds(struct machine *m, gfp_t gfp, unsigned order,
 /* __alloc_pages_slowpath() in the kernel's order: costly orders (and
  * unmovable high orders) compact first at async priority; otherwise
  * reclaim, then compaction, then retry while reclaim makes progress
- * (should_reclaim_retry reduced to MAX_RECLAIM_RETRIES rounds with
- * progress) or compaction asks to.  No OOM killer. */
+ * (should_reclaim_retry without its per-zone watermark check, which
+ * only matters once a round frees nothing: the model then gives up) or
+ * compaction asks to.  No OOM killer. */
+#define SLOWPATH_MAX_ROUNDS 1024
 static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
 				    unsigned order, unsigned has_fallback, int nid,
 				    const struct alloc_context *ac)
@@ -406,7 +408,7 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 	enum compact_result compact_result = COMPACT_SKIPPED;
 	unsigned alloc_flags = gfp_to_alloc_flags(gfp, order) | has_fallback;
 	unsigned long did_some_progress = 0;
-	int compaction_retries = 0, reclaim_rounds = 0;
+	int compaction_retries = 0, rounds = 0;
 	pfn_t pfn;
 
 	for (;;) {
@@ -435,7 +437,10 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 			return PFN_NONE;
 		if (costly_order && !(gfp & __GFP_RETRY_MAYFAIL))
 			return PFN_NONE;
-		if (did_some_progress && ++reclaim_rounds < MAX_RECLAIM_RETRIES)
+		/* Other CPUs can take what each round frees: retry for as long
+		 * as reclaim finds pages; SLOWPATH_MAX_ROUNDS is the model's
+		 * guard against a livelock the kernel's OOM killer would end. */
+		if (did_some_progress && ++rounds < SLOWPATH_MAX_ROUNDS)
 			continue;
 		if (did_some_progress &&
 		    should_compact_retry(order, compact_result, &prio, &compaction_retries))

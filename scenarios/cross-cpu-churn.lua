@@ -37,7 +37,7 @@ for cpu = 0, half - 1 do
       local batch = {}
       for i = 1, p.batch do
         batch[i] = assert(m:alloc{ type = "movable" }, "out of memory")
-        mmsim.sleep(math.random(p.work_ns // 2, p.work_ns * 3 // 2))
+        mmsim.work(math.random(p.work_ns // 2, p.work_ns * 3 // 2))
       end
       allocs = allocs + p.batch
       local q = queues[(cpu + n) % half]
@@ -54,7 +54,7 @@ for c = 0, half - 1 do
       local batch = table.remove(q, 1)
       if batch then
         m:free_batch(batch)
-        mmsim.sleep(#batch * p.free_work_ns)
+        mmsim.work(#batch * p.free_work_ns)
         frees = frees + #batch
       else
         mmsim.sleep(5000)

@@ -5,6 +5,7 @@
 --
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D mib=512 -D policy=pcp_buddy
 --   ./run scenarios/mass-exit.lua -D live=0      # exit right after the touches
+--   ./run scenarios/mass-exit.lua -D cpus=64 -D on_cpus=2  # 32 processes per CPU
 --
 -- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
 -- plots: lock_timeseries, cpu_wait
@@ -14,12 +15,14 @@ local p = mmsim.params{
   cpus = 16,      -- processes, one per CPU
   mib = 256,      -- MiB touched by each process
   live = "30s",   -- simulated time from the last touch to the exit
+  on_cpus = 0,    -- CPUs the processes share, in turn (0: one CPU each)
 }
 local m = mmsim.machine{ preset = p.preset, policy = p.policy }
 local info = m:info()
-assert(p.cpus >= 1 and p.cpus <= info.cpus, "cpus must be between 1 and " .. info.cpus)
+local on_cpus = p.on_cpus > 0 and p.on_cpus or p.cpus
+assert(p.cpus >= 1 and on_cpus <= info.cpus, "cpus must be between 1 and " .. info.cpus)
 local cpus = {}
-for i = 0, p.cpus - 1 do cpus[#cpus + 1] = i end
+for i = 0, p.cpus - 1 do cpus[#cpus + 1] = i % on_cpus end
 
 local free_before = info.free_pages + info.pcp_pages
 local ex = require("mmsim.mass_exit").start(m, { cpus = cpus, mib = p.mib, live = p.live })

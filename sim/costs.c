@@ -48,6 +48,10 @@ static const struct {
 				"reclaim: take a page off the LRU and check its references" },
 	[COST_RECLAIM_UNMAP] = { "reclaim_unmap", 250,
 				 "reclaim: unmap a page and remove it from its mapping" },
+	/* guess: a list_add or list_del and the folio's LRU flags, on
+	 * lines the lock holder just wrote (docs/COSTS.md) */
+	[COST_LRU_MOVE] = { "lru_move", 20,
+			    "add one folio to an LRU list or take it off, under lru_lock" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

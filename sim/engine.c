@@ -38,6 +38,11 @@ const char *lock_class_name(enum lock_class_id cls)
 	static const char *const names[NR_LOCK_CLASSES] = {
 		[LOCK_CLASS_ZONE] = "&zone->lock",
 		[LOCK_CLASS_PCP] = "&pcp->lock",
+		[LOCK_CLASS_LRU] = "&lruvec->lru_lock",
+		/* Split PTE locks: lockdep names their class after the
+		 * initialising expression (ptlock_init). */
+		[LOCK_CLASS_PTL] = "ptlock_ptr(ptdesc)",
+		[LOCK_CLASS_MMAP] = "&mm->mmap_lock",
 	};
 
 	return names[cls];
@@ -71,6 +76,7 @@ static void thread_add_debt(struct sim_thread *t, double ns)
 	t->debt += ns;
 	if (t->debt >= t->e->quantum)
 		thread_settle(t);
+	cpu_preempt_check(t);
 }
 
 static void engine_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
@@ -124,8 +130,16 @@ static bool stopping(const struct engine *e)
 	return e->stop || interrupted;
 }
 
-/* Threads other than self not at a safepoint, and how many of them wait
- * for a lock. */
+/* t waits for a lock, or for a CPU whose thread waits for one. */
+static bool thread_stuck(const struct sim_thread *t)
+{
+	const struct sim_thread *curr = t->e->rq[t->ctx.cpu].curr;
+
+	return t->blocked_on || (t->queued && curr && curr->blocked_on);
+}
+
+/* Threads other than self not at a safepoint, and how many of them are
+ * stuck on a lock. */
 static unsigned unsafe_threads(const struct engine *e, const struct sim_thread *self,
 			       unsigned *blocked)
 {
@@ -138,7 +152,7 @@ static unsigned unsafe_threads(const struct engine *e, const struct sim_thread *
 		if (t == self || t->state != THREAD_RUNNING || t->safe)
 			continue;
 		n++;
-		*blocked += t->blocked_on != NULL;
+		*blocked += thread_stuck(t);
 	}
 	return n;
 }
@@ -160,6 +174,7 @@ static void stop_if_all_safe(struct sim_thread *self)
 static void safepoint(struct sim_thread *t)
 {
 	struct engine *e = t->e;
+	bool had_cpu;
 
 	if (!stopping(e) && t->clock + t->debt < e->stop_at)
 		return;
@@ -167,6 +182,9 @@ static void safepoint(struct sim_thread *t)
 	if (!stopping(e) && t->clock < e->stop_at)
 		return;
 	t->parked = true;
+	/* Threads preempted in a model call run on to their safepoints. */
+	had_cpu = t->on_cpu;
+	cpu_release(t);
 	stop_if_all_safe(t);
 	thread_yield_begin(t);
 	while (t->parked) {
@@ -176,6 +194,8 @@ static void safepoint(struct sim_thread *t)
 			sg_sem_acquire_timeout(t->park, 1e18);
 	}
 	thread_yield_end(t);
+	if (had_cpu)
+		cpu_acquire(t);
 }
 
 void engine_safepoint(struct mm_ctx *ctx)
@@ -187,13 +207,32 @@ void engine_safepoint(struct mm_ctx *ctx)
 	t->safe = false;
 }
 
+void engine_work(struct mm_ctx *ctx, uint64_t ns)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+	double left = (double)ns;
+
+	t->safe = true;
+	/* A slice at a time, so that the CPU's other threads get their turns. */
+	for (; left > t->e->slice; left -= t->e->slice)
+		thread_add_debt(t, t->e->slice);
+	thread_add_debt(t, left);
+	safepoint(t);
+	t->safe = false;
+}
+
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns)
 {
 	struct sim_thread *t = ctx_thread(ctx);
 
+	if (t->nr_held)
+		g_error("CPU %u (thread %s) sleeps holding %u spinlock(s)", ctx->cpu, t->name,
+			t->nr_held);
 	t->safe = true;
+	cpu_release(t);
 	thread_add_debt(t, (double)ns);
 	safepoint(t);
+	cpu_acquire(t);
 	t->safe = false;
 }
 
@@ -368,6 +407,8 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	}
 	e->hosts = g_new(sg_host_t, e->nr_cpus);
 	e->cpu_socket = g_new(unsigned, e->nr_cpus);
+	e->rq = g_new0(struct cpu_rq, e->nr_cpus);
+	e->slice = sched_slice_ns(e->nr_cpus);
 	for (unsigned cpu = 0; cpu < e->nr_cpus; cpu++) {
 		char name[16];
 
@@ -389,6 +430,7 @@ static void thread_exited(int failed, void *data)
 	struct sim_thread *t = data;
 
 	t->e->nr_alive--;
+	cpu_forget(t);
 	if (failed) {
 		/* One a stop ended at its safepoint: not a deadlock. */
 		t->state = t->safe ? THREAD_DONE : THREAD_KILLED;
@@ -407,22 +449,25 @@ static void thread_main(int argc, char **argv)
 	if (t->daemon)
 		sg_actor_daemonize(sg_actor_self());
 	thread_yield_end(t);
+	/* Its life starts at its spawn, whenever its CPU is free. */
 	t->start = t->clock;
+	cpu_acquire(t);
 	t->state = THREAD_RUNNING;
 	t->fn(&t->ctx, t->arg);
-	if (t->nr_held)
+	if (t->nr_held + t->nr_sleeping_held)
 		g_error("thread %s on CPU %u returned holding %u spinlock(s)", t->name,
-			t->ctx.cpu, t->nr_held);
+			t->ctx.cpu, t->nr_held + t->nr_sleeping_held);
 	/* Its last work counts in the run's time. */
 	t->safe = true;
 	thread_settle(t);
 	t->end = t->clock;
 	t->state = THREAD_DONE;
+	cpu_release(t);
 	t->e->running = NULL;
 }
 
 static void spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
-		  void *arg, void (*on_exit)(void *arg), bool daemon)
+		  void *arg, void (*on_exit)(void *arg), bool daemon, bool observer)
 {
 	struct sim_thread *parent = e->running;
 	struct sim_thread *t;
@@ -440,6 +485,8 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->on_exit = on_exit;
 	t->wake = sg_sem_init(0);
 	t->park = sg_sem_init(0);
+	t->run = sg_sem_init(0);
+	t->observer = observer;
 	t->state = THREAD_NEW;
 	t->daemon = daemon;
 	g_ptr_array_add(e->threads, t);
@@ -460,13 +507,18 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 void engine_spawn(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
 		  void *arg, void (*on_exit)(void *arg))
 {
-	spawn(e, cpu, name, fn, arg, on_exit, false);
+	spawn(e, cpu, name, fn, arg, on_exit, false, false);
 }
 
 void engine_spawn_daemon(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
 			 void *arg)
 {
-	spawn(e, cpu, name, fn, arg, NULL, true);
+	spawn(e, cpu, name, fn, arg, NULL, true, false);
+}
+
+void engine_spawn_observer(struct engine *e, const char *name, engine_thread_fn fn, void *arg)
+{
+	spawn(e, 0, name, fn, arg, NULL, true, true);
 }
 
 /* A deadlock: SimGrid found every actor blocked and killed them, or every
@@ -486,7 +538,7 @@ static bool deadlocked(const struct engine *e)
 		if (t->state == THREAD_DONE)
 			continue;
 		alive++;
-		if (t->blocked_on)
+		if (thread_stuck(t))
 			blocked++;
 	}
 	return alive && blocked == alive;
@@ -606,6 +658,7 @@ void engine_destroy(struct engine *e)
 			t->on_exit(t->arg);
 		sg_sem_destroy(t->wake);
 		sg_sem_destroy(t->park);
+		sg_sem_destroy(t->run);
 		g_free(t->name);
 		g_free(t);
 	}
@@ -616,6 +669,7 @@ void engine_destroy(struct engine *e)
 	g_free(e->cpu_wait);
 	g_free(e->limit_reason);
 	g_free(e->cpu_socket);
+	g_free(e->rq);
 	g_free(e->hosts);
 	g_free(e);
 }

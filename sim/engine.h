@@ -16,6 +16,10 @@
  * its release time on: a thread asking earlier in its own time waits until
  * then (counted as a contention), so decoupling does not hide contention.
  *
+ * Threads pinned to one CPU share it (sched.c): one runs at a time, in
+ * turns of the kernel's base time slice; a thread holding or spinning for
+ * a spinlock is not preempted; sleeping threads leave the CPU to others.
+ *
  * One engine per process: SimGrid loads one platform per process.  All
  * functions run in the simulation's only OS thread. */
 #ifndef MMSIM_ENGINE_H
@@ -74,6 +78,9 @@ char *engine_spawn_check(const struct engine *e);
  * of deadlock detection and of thread time. */
 void engine_spawn_daemon(struct engine *e, unsigned cpu, const char *name, engine_thread_fn fn,
 			 void *arg);
+/* A thread that takes no CPU time and does no model work (the results
+ * sampler): a daemon outside the scheduler. */
+void engine_spawn_observer(struct engine *e, const char *name, engine_thread_fn fn, void *arg);
 /* Every workload thread still alive waits for a lock: a deadlock that a
  * periodic daemon keeps SimGrid from noticing. */
 bool engine_stalled(const struct engine *e);
@@ -93,8 +100,12 @@ void engine_stop(struct mm_ctx *ctx);
  * while others still run at until_ns are not a deadlock yet. */
 int engine_run(struct engine *e, uint64_t until_ns, char **err);
 
-/* The thread's own think time: it only adds to the thread's debt.  A
- * safepoint (below). */
+/* The thread's own work on its CPU: it adds to the thread's debt, a
+ * time slice at a time (preemption points).  A safepoint (below). */
+void engine_work(struct mm_ctx *ctx, uint64_t ns);
+/* Sleep off the CPU (a daemon's wait, a workload's idle time): the CPU's
+ * other threads run meanwhile, and the thread then waits its turn.  A
+ * safepoint; not with a spinlock held (aborts). */
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
 /* Sleep off the thread's debt now.  A safepoint. */
 void engine_settle(struct mm_ctx *ctx);

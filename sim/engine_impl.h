@@ -26,10 +26,16 @@ struct sim_thread {
 	double start, end;
 	enum thread_state state;
 	bool daemon;                /* a kernel thread: ends with the last workload thread */
+	bool observer;              /* takes no CPU time (the results sampler) */
+	bool on_cpu;                /* its CPU's current thread */
+	bool queued;                /* runnable, waiting in its CPU's run queue */
+	sg_sem_t run;               /* the CPU is handed over through it */
+	struct sim_thread *next_runnable;
 	bool safe;                  /* at a safepoint: no lock held, no model call half done */
 	bool parked;                /* stopped at a safepoint until the next engine_run */
 	sg_sem_t park;
 	unsigned nr_held;           /* spinlocks held */
+	unsigned nr_sleeping_held;  /* sleeping locks held (lock_class_sleeps) */
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;
@@ -48,6 +54,15 @@ struct lock_impl {
 	struct lock_stats st;
 };
 
+/* A CPU's run queue (sched.c): one thread runs, the others that are
+ * runnable wait their turn in FIFO order. */
+struct cpu_rq {
+	struct sim_thread *curr;    /* NULL while the CPU is idle */
+	struct sim_thread *first, *last;
+	double slice_start;         /* simulated time curr got the CPU */
+	double free_at;             /* simulated time the CPU last went idle */
+};
+
 /* spinlock.owner while the lock passes to a woken waiter that has not run
  * yet: the lock is not free for anyone else meanwhile. */
 #define LOCK_HANDOFF (-2)
@@ -58,6 +73,8 @@ struct engine {
 	struct costs costs;
 	sg_host_t *hosts;           /* by CPU */
 	unsigned *cpu_socket;       /* by CPU */
+	struct cpu_rq *rq;          /* by CPU */
+	double slice;               /* sched.c: the scheduler's time slice, ns */
 	GPtrArray *threads;         /* struct sim_thread, in spawn order */
 	GPtrArray *locks;           /* struct lock_impl, in order of first use */
 	unsigned nr_locks[NR_LOCK_CLASSES];
@@ -94,6 +111,26 @@ static inline void thread_yield_end(struct sim_thread *t)
 
 /* Sleep off t's debt. */
 void thread_settle(struct sim_thread *t);
+
+/* sched.c: t takes its CPU (waiting its turn if another thread has it),
+ * gives it up (to the next runnable thread), or forgets it (killed). */
+void cpu_acquire(struct sim_thread *t);
+void cpu_release(struct sim_thread *t);
+void cpu_forget(struct sim_thread *t);
+void cpu_preempt(struct sim_thread *t);
+/* The base slice the kernel's default gives a machine of nr_cpus CPUs. */
+double sched_slice_ns(unsigned nr_cpus);
+
+/* A preemption point: t has used up its slice while other threads wait
+ * for its CPU, and holds no spinlock (preemption is off while it does). */
+static inline void cpu_preempt_check(struct sim_thread *t)
+{
+	const struct cpu_rq *rq = &t->e->rq[t->ctx.cpu];
+
+	if (G_UNLIKELY(rq->first) && t->on_cpu && !t->nr_held &&
+	    t->clock + t->debt - rq->slice_start >= t->e->slice)
+		cpu_preempt(t);
+}
 /* Cost of writing a line last written by CPU from (-1: nobody) on CPU to. */
 double cacheline_ns(const struct engine *e, int32_t from, unsigned to);
 

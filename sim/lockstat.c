@@ -27,6 +27,14 @@ static const struct {
 	[SITE_DECAY_PCP_HIGH] = { "decay_pcp_high", 0x3f, 0xb0 },
 	[SITE_ISOLATE_FREEPAGES] = { "isolate_freepages_block", 0x9d, 0x4f0 },
 	[SITE_SET_MIGRATETYPE_ISOLATE] = { "set_migratetype_isolate", 0x7e, 0x2a0 },
+	[SITE_FOLIO_BATCH_MOVE_LRU] = { "folio_batch_move_lru", 0x8a, 0x1f0 },
+	[SITE_FOLIOS_PUT] = { "folios_put_refs", 0xc3, 0x260 },
+	[SITE_DO_ANONYMOUS_PAGE] = { "do_anonymous_page", 0x1e9, 0x6a0 },
+	[SITE_ZAP_PTE_RANGE] = { "zap_pte_range", 0x10f, 0x9c0 },
+	[SITE_LOCK_MM_AND_FIND_VMA] = { "lock_mm_and_find_vma", 0x2c, 0x1a0 },
+	[SITE_VM_MMAP_PGOFF] = { "vm_mmap_pgoff", 0x8f, 0x1b0 },
+	[SITE_VM_MUNMAP] = { "__vm_munmap", 0x7b, 0x150 },
+	[SITE_EXIT_MMAP] = { "exit_mmap", 0xf2, 0x4d0 },
 	[SITE_OTHER] = { "mmsim_other_site", 0x0, 0x10 },
 };
 

@@ -625,7 +625,7 @@ void report_start_sampling(struct report *rep, struct machine *m, struct engine 
 	rep->e = e;
 	rep->interval_ns = interval_ns;
 	write_row(rep, &s);
-	engine_spawn_daemon(e, 0, "sampler", sampler, rep);
+	engine_spawn_observer(e, "sampler", sampler, rep);
 }
 
 static void write_file(const struct report *rep, const char *name, GString *s)

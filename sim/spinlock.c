@@ -54,7 +54,10 @@ static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 	l->owner = (int32_t)cpu;
 	li->holder = t;
 	li->acquired_at = t->clock + t->debt;
-	t->nr_held++;
+	if (lock_class_sleeps(li->cls))
+		t->nr_sleeping_held++;
+	else
+		t->nr_held++;
 }
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
@@ -102,12 +105,18 @@ static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl
 	else
 		li->first_waiter = t;
 	li->last_waiter = t;
+	/* A sleeping lock's waiter leaves its CPU to others; a spinlock's
+	 * spins on it. */
+	if (lock_class_sleeps(li->cls))
+		cpu_release(t);
 	thread_yield_begin(t);
 	sg_sem_acquire(t->wake);
 	thread_yield_end(t);
 
 	/* engine_unlock made t the holder and dequeued it. */
 	take(t, l, li);
+	if (lock_class_sleeps(li->cls))
+		cpu_acquire(t);
 	note_acquirer(li, t->ctx.cpu, site);
 	note_wait(t, li, requested);
 }
@@ -192,7 +201,10 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	if (li->first_waiter || t->debt >= t->e->quantum)
 		thread_settle(t);
 	lock_time_add(&li->st.hold, t->clock + t->debt - li->acquired_at);
-	t->nr_held--;
+	if (lock_class_sleeps(li->cls))
+		t->nr_sleeping_held--;
+	else
+		t->nr_held--;
 
 	li->free_at = t->clock + t->debt;
 	next = li->first_waiter;

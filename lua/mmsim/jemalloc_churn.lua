@@ -202,7 +202,7 @@ function M.start(m, o)
           held = held - old.len
           release(old)
         end
-        mmsim.sleep(work * (0.5 + math.random()))
+        mmsim.work(work * (0.5 + math.random()))
       end
       stats.extents = stats.extents + arena.extents
       stats.rss_pages = proc:stats().rss

@@ -44,7 +44,7 @@ static void worker_main(struct mm_ctx *ctx, void *arg)
 
 		if (pfn == PFN_NONE)
 			g_error("bench: out of memory");
-		engine_sleep(ctx, 100);
+		engine_work(ctx, 100);
 		if (n >= WINDOW) {
 			__free_pages(ctx, w->m, window[n % WINDOW]);
 			w->ops++;

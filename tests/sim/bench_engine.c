@@ -32,7 +32,7 @@ static void bench_thread(struct mm_ctx *ctx, void *arg)
 	uint64_t pairs = 0;
 
 	/* Out of step: a staggered start and 45-90 ns of private work. */
-	engine_sleep(ctx, ctx->cpu * 37);
+	engine_work(ctx, ctx->cpu * 37);
 	while (mm_now(ctx) < DURATION_NS) {
 		mm_charge(ctx, COST_LIST_OP, 3 + ctx->cpu % 4);
 		spin_lock(ctx, pcp, SITE_RMQUEUE_PCPLIST);

@@ -55,16 +55,16 @@ static void fifo_a(struct mm_ctx *ctx, void *arg)
 
 	spin_lock(ctx, &c->zone, SITE_RMQUEUE_BULK);
 	note_acquired(ctx, c);
-	engine_sleep(ctx, 500);
+	engine_work(ctx, 500);
 	engine_settle(ctx);
 	spin_unlock(ctx, &c->zone);
-	engine_sleep(ctx, 2000);
+	engine_work(ctx, 2000);
 	spin_lock(ctx, &c->zone, SITE_RMQUEUE_BULK);
 	note_acquired(ctx, c);
-	engine_sleep(ctx, 200);
+	engine_work(ctx, 200);
 	spin_unlock(ctx, &c->zone);
 	g_assert_true(spin_trylock(ctx, &c->pcp, SITE_RMQUEUE_PCPLIST));
-	engine_sleep(ctx, 10);
+	engine_work(ctx, 10);
 	spin_unlock(ctx, &c->pcp);
 }
 
@@ -73,11 +73,11 @@ static void fifo_b(struct mm_ctx *ctx, void *arg)
 {
 	struct fifo_case *c = arg;
 
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	g_assert_false(spin_trylock(ctx, &c->zone, SITE_OTHER));
 	spin_lock(ctx, &c->zone, SITE_FREE_PCPPAGES_BULK);
 	note_acquired(ctx, c);
-	engine_sleep(ctx, 300);
+	engine_work(ctx, 300);
 	spin_unlock(ctx, &c->zone);
 }
 
@@ -86,10 +86,10 @@ static void fifo_c(struct mm_ctx *ctx, void *arg)
 {
 	struct fifo_case *c = arg;
 
-	engine_sleep(ctx, 200);
+	engine_work(ctx, 200);
 	spin_lock(ctx, &c->zone, SITE_FREE_ONE_PAGE);
 	note_acquired(ctx, c);
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	spin_unlock(ctx, &c->zone);
 }
 
@@ -98,7 +98,7 @@ static void fifo_child(struct mm_ctx *ctx, void *arg)
 	struct fifo_case *c = arg;
 
 	c->child_start = mm_now(ctx);
-	engine_sleep(ctx, 50);
+	engine_work(ctx, 50);
 }
 
 /* CPU 5: spawns a thread on CPU 6 at 300 ns of its own time. */
@@ -106,7 +106,7 @@ static void fifo_spawner(struct mm_ctx *ctx, void *arg)
 {
 	struct fifo_case *c = arg;
 
-	engine_sleep(ctx, 300);
+	engine_work(ctx, 300);
 	engine_spawn(c->e, 6, "child", fifo_child, c, NULL);
 }
 
@@ -240,13 +240,13 @@ static void test_fifo(const void *data)
 static void ahead_a(struct mm_ctx *ctx, void *arg)
 {
 	spin_lock(ctx, arg, SITE_RMQUEUE_BULK);
-	engine_sleep(ctx, 500);
+	engine_work(ctx, 500);
 	spin_unlock(ctx, arg);
 }
 
 static void ahead_b(struct mm_ctx *ctx, void *arg)
 {
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	spin_lock(ctx, arg, SITE_FREE_ONE_PAGE);
 	g_assert_cmpuint(mm_now(ctx), ==, 550);
 	spin_unlock(ctx, arg);
@@ -290,7 +290,7 @@ static void abba_a(struct mm_ctx *ctx, void *arg)
 	struct abba *d = arg;
 
 	spin_lock(ctx, &d->x, SITE_OTHER);
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	engine_settle(ctx);
 	spin_lock(ctx, &d->y, SITE_OTHER);
 	g_assert_not_reached();
@@ -301,7 +301,7 @@ static void abba_b(struct mm_ctx *ctx, void *arg)
 	struct abba *d = arg;
 
 	spin_lock(ctx, &d->y, SITE_OTHER);
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	engine_settle(ctx);
 	spin_lock(ctx, &d->x, SITE_OTHER);
 	g_assert_not_reached();
@@ -309,7 +309,7 @@ static void abba_b(struct mm_ctx *ctx, void *arg)
 
 static void abba_other(struct mm_ctx *ctx, void *arg)
 {
-	engine_sleep(ctx, ((struct abba *)arg)->other_ns);
+	engine_work(ctx, ((struct abba *)arg)->other_ns);
 }
 
 static void abba_exit(void *arg)
@@ -390,13 +390,13 @@ static void relock(struct mm_ctx *ctx, void *arg)
 static void hold_forever(struct mm_ctx *ctx, void *arg)
 {
 	spin_lock(ctx, arg, SITE_OTHER);
-	engine_sleep(ctx, 1000000);
+	engine_work(ctx, 1000000);
 	engine_settle(ctx);
 }
 
 static void release_foreign(struct mm_ctx *ctx, void *arg)
 {
-	engine_sleep(ctx, 100);
+	engine_work(ctx, 100);
 	engine_settle(ctx);
 	spin_unlock(ctx, arg);
 }
@@ -460,6 +460,7 @@ struct acc_run {
 	struct acc_params p;
 	struct spinlock lock;
 	struct cacheline zone_data;
+	double quantum_ns;
 	uint64_t contentions, wait_total, acquisitions;
 	double wall_s;
 };
@@ -505,32 +506,40 @@ static void acc_run(double quantum_ns, struct acc_run *r)
 	engine_destroy(e);
 }
 
-/* Runs acc_run in a child process (one engine per process). */
-static void acc_run_forked(double quantum_ns, struct acc_run *r)
+/* Runs run(arg) in a child process (one engine per process); the child
+ * sends back the size bytes at arg. */
+static void run_forked(void (*run)(void *arg), void *arg, size_t size)
 {
 	int fds[2];
 	pid_t pid;
 	int status;
-	ssize_t got = 0;
+	size_t got = 0;
 
 	g_assert_cmpint(pipe(fds), ==, 0);
 	pid = fork();
 	g_assert_cmpint(pid, >=, 0);
 	if (!pid) {
 		close(fds[0]);
-		acc_run(quantum_ns, r);
-		_exit(write(fds[1], r, sizeof(*r)) == (ssize_t)sizeof(*r) ? 0 : 1);
+		run(arg);
+		_exit(write(fds[1], arg, size) == (ssize_t)size ? 0 : 1);
 	}
 	close(fds[1]);
-	while (got < (ssize_t)sizeof(*r)) {
-		ssize_t n = read(fds[0], (char *)r + got, sizeof(*r) - (size_t)got);
+	while (got < size) {
+		ssize_t n = read(fds[0], (char *)arg + got, size - got);
 
 		g_assert_cmpint(n, >, 0);
-		got += n;
+		got += (size_t)n;
 	}
 	close(fds[0]);
 	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 	g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void acc_run_child(void *arg)
+{
+	struct acc_run *r = arg;
+
+	acc_run(r->quantum_ns, r);
 }
 
 /* The workload with seeds 1..nr_seeds at quantum 0 and at the default
@@ -550,7 +559,8 @@ static void check_accuracy(const struct acc_params *p, unsigned nr_seeds)
 
 			*r = (struct acc_run){ .p = *p };
 			r->p.seed = i + 1;
-			acc_run_forked(quanta[q], r);
+			r->quantum_ns = quanta[q];
+			run_forked(acc_run_child, r, sizeof(*r));
 			g_test_message("%u threads, seed %u, quantum %4.0f ns: %" G_GUINT64_FORMAT
 				       " acquisitions, %" G_GUINT64_FORMAT " contentions, wait %"
 				       G_GUINT64_FORMAT " ns, %.3f s wall", p->threads, i + 1,
@@ -592,6 +602,196 @@ static void test_accuracy_moderate(void)
 	check_accuracy(&p, 3);
 }
 
+/* ---- 5. The scheduler ---- */
+
+/* 64 threads of 10 ms of work each, on as many CPUs or two. */
+#define OVER_THREADS 64
+struct over_run {
+	unsigned cpus;
+	double mean_life_ns;
+	uint64_t clock_ns;
+};
+
+/* 10 ms in 1 us charges. */
+static void over_thread(struct mm_ctx *ctx, void *arg)
+{
+	(void)arg;
+	for (unsigned n = 0; n < 10000; n++)
+		mm_charge(ctx, COST_LIST_OP, 200);
+}
+
+static void over_run_child(void *arg)
+{
+	struct over_run *r = arg;
+	struct engine *e = new_engine(r->cpus / 2, ENGINE_DEFAULT_QUANTUM_NS);
+	char *err = NULL;
+
+	for (unsigned i = 0; i < OVER_THREADS; i++)
+		engine_spawn(e, i % r->cpus, NULL, over_thread, NULL, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	r->clock_ns = engine_clock(e);
+	/* They all start at 0. */
+	r->mean_life_ns = engine_thread_time_ns(e) / OVER_THREADS;
+	engine_destroy(e);
+}
+
+/* Oversubscribed CPUs take as long as their threads' work added up: 32
+ * threads on each of 2 CPUs end 32 times later than one thread per CPU
+ * (within 1%: the handovers cost nothing).  Round robin in 1.5 ms slices
+ * (2 CPUs) makes them end together: 6 rounds of 32 x 1.5 ms, then one of
+ * 32 x 1 ms, so the mean lifetime is 288 + 16.5 ms (within 1%; running
+ * them one after the other would give 165 ms). */
+static void test_sched_oversubscribed(void)
+{
+	struct over_run wide = { .cpus = OVER_THREADS }, narrow = { .cpus = 2 };
+
+	run_forked(over_run_child, &wide, sizeof(wide));
+	run_forked(over_run_child, &narrow, sizeof(narrow));
+	g_test_message("64 CPUs: %" G_GUINT64_FORMAT " ns; 2 CPUs: %" G_GUINT64_FORMAT
+		       " ns, mean lifetime %.0f ns", wide.clock_ns, narrow.clock_ns, narrow.mean_life_ns);
+	g_assert_cmpuint(wide.clock_ns, ==, 10000000);
+	g_assert_cmpfloat(fabs((double)narrow.clock_ns / (double)wide.clock_ns - 32), <, 0.32);
+	g_assert_cmpfloat(fabs(narrow.mean_life_ns / 304.5e6 - 1), <, 0.01);
+}
+
+/* Two threads on CPU 0 take the CPU's pcp->lock by trylock, as the
+ * allocator does.  Holding it, A works 5 ms, longer than the 1.5 ms slice
+ * (2 CPUs): it is not preempted, so B, which would otherwise run then,
+ * never finds the lock held. */
+struct pcp_case {
+	struct spinlock pcp;
+	unsigned a_ok, b_ok, b_failed;
+	unsigned b_during_hold;   /* B's trylocks while A held the lock */
+};
+
+static void pcp_a(struct mm_ctx *ctx, void *arg)
+{
+	struct pcp_case *c = arg;
+
+	for (unsigned round = 0; round < 4; round++) {
+		unsigned b_before = c->b_ok + c->b_failed;
+
+		g_assert_true(spin_trylock(ctx, &c->pcp, SITE_RMQUEUE_PCPLIST));
+		c->a_ok++;
+		for (unsigned n = 0; n < 5000; n++)
+			mm_charge(ctx, COST_LIST_OP, 200);
+		c->b_during_hold += c->b_ok + c->b_failed - b_before;
+		spin_unlock(ctx, &c->pcp);
+		for (unsigned n = 0; n < 2000; n++)
+			mm_charge(ctx, COST_LIST_OP, 200);
+	}
+}
+
+static void pcp_b(struct mm_ctx *ctx, void *arg)
+{
+	struct pcp_case *c = arg;
+
+	for (unsigned n = 0; n < 20000; n++) {
+		if (spin_trylock(ctx, &c->pcp, SITE_FREE_FROZEN_PAGES)) {
+			c->b_ok++;
+			mm_charge(ctx, COST_LIST_OP, 20);
+			spin_unlock(ctx, &c->pcp);
+		} else {
+			c->b_failed++;
+		}
+		mm_charge(ctx, COST_LIST_OP, 100);
+	}
+}
+
+static void test_sched_pcp_trylock(const void *data)
+{
+	struct pcp_case c = { 0 };
+	struct engine *e;
+	char *err = NULL;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	e = new_engine(1, *(const double *)data);
+	spin_lock_init(&c.pcp, LOCK_CLASS_PCP);
+	engine_spawn(e, 0, "A", pcp_a, &c, NULL);
+	engine_spawn(e, 0, "B", pcp_b, &c, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_cmpuint(c.a_ok, ==, 4);
+	g_assert_cmpuint(c.b_ok, ==, 20000);
+	g_assert_cmpuint(c.b_failed, ==, 0);
+	g_assert_cmpuint(c.b_during_hold, ==, 0);
+	/* 4 x 7 ms of A and 20000 x 0.6 us of B, one after the other. */
+	g_assert_cmpuint(engine_clock(e), ==, 28000000 + 12000000);
+	engine_destroy(e);
+}
+
+/* Sleeping is not CPU time; spinning for a lock is.  On CPU 1, S sleeps
+ * 10 ms from 0 and D meanwhile takes a lock and holds it 5 ms.  On CPU 0,
+ * C asks for the lock at 100 ns and spins until 5 ms past its slice
+ * (1.5 ms), keeping E, runnable on the same CPU, off it until then. */
+struct spin_case {
+	struct spinlock l;
+	uint64_t d_acquired, s_woke, c_acquired, e_start;
+};
+
+static void spin_s(struct mm_ctx *ctx, void *arg)
+{
+	struct spin_case *c = arg;
+
+	engine_sleep(ctx, 10000000);
+	c->s_woke = mm_now(ctx);
+}
+
+static void spin_d(struct mm_ctx *ctx, void *arg)
+{
+	struct spin_case *c = arg;
+
+	spin_lock(ctx, &c->l, SITE_OTHER);
+	c->d_acquired = mm_now(ctx);
+	engine_work(ctx, 5000000);
+	spin_unlock(ctx, &c->l);
+}
+
+static void spin_c(struct mm_ctx *ctx, void *arg)
+{
+	struct spin_case *c = arg;
+
+	mm_charge(ctx, COST_LIST_OP, 20);
+	spin_lock(ctx, &c->l, SITE_OTHER);
+	c->c_acquired = mm_now(ctx);
+	spin_unlock(ctx, &c->l);
+	mm_charge(ctx, COST_LIST_OP, 20);
+}
+
+static void spin_e(struct mm_ctx *ctx, void *arg)
+{
+	((struct spin_case *)arg)->e_start = mm_now(ctx);
+}
+
+static void test_sched_sleep_and_spin(void)
+{
+	struct spin_case c = { 0 };
+	struct engine *e;
+	char *err = NULL;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	spin_lock_init(&c.l, LOCK_CLASS_ZONE);
+	engine_spawn(e, 1, "S", spin_s, &c, NULL);
+	engine_spawn(e, 1, "D", spin_d, &c, NULL);
+	engine_spawn(e, 0, "C", spin_c, &c, NULL);
+	engine_spawn(e, 0, "E", spin_e, &c, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_cmpuint(c.d_acquired, ==, 0);
+	g_assert_cmpuint(c.s_woke, ==, 10000000);
+	/* The lock's line comes from CPU 1, on the other socket: 150 ns. */
+	g_assert_cmpuint(c.c_acquired, ==, 5000150);
+	g_assert_cmpuint(c.e_start, >=, 5000150);
+	engine_destroy(e);
+}
+
 /* ---- The cost model's names ---- */
 
 static void test_costs(void)
@@ -618,7 +818,7 @@ static void test_costs(void)
 		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, "
 		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
 		       "migrate_copy_remote, migrate_remap, tlb_shootdown, numa_hint_fault, "
-		       "reclaim_scan, reclaim_unmap, "
+		       "reclaim_scan, reclaim_unmap, lru_move, "
 		       "cacheline_same_cpu, cacheline_same_socket, cacheline_other_socket");
 	g_free(names);
 }
@@ -639,5 +839,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/engine/misuse", test_misuse);
 	g_test_add_func("/engine/accuracy/saturated", test_accuracy_saturated);
 	g_test_add_func("/engine/accuracy/moderate", test_accuracy_moderate);
+	g_test_add_func("/engine/sched/oversubscribed", test_sched_oversubscribed);
+	g_test_add_data_func("/engine/sched/pcp-trylock", &quanta[0], test_sched_pcp_trylock);
+	g_test_add_data_func("/engine/sched/pcp-trylock-exact", &quanta[1], test_sched_pcp_trylock);
+	g_test_add_func("/engine/sched/sleep-and-spin", test_sched_sleep_and_spin);
 	return g_test_run();
 }
