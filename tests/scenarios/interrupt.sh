@@ -22,13 +22,39 @@ end
 m:run()
 LUA
 
-# interrupt SIGNAL DELAY WANT: stop a run after DELAY seconds of wall time.
+# Until mmsim catches SIGINT and SIGTERM (SigCgt bits 1 and 14): a
+# background job of a non-interactive shell starts with SIGINT ignored, so
+# one sent before mmsim installs its handler would be lost, and the run,
+# which never ends on its own, would go on for ever.
+wait_for_handlers() {
+	n=0
+	while [ $n -lt 1000 ]; do
+		cgt=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2> /dev/null) || return 1
+		low=${cgt#"${cgt%????}"}
+		[ -n "$low" ] && [ $((0x$low & 0x4002)) -eq $((0x4002)) ] && return 0
+		sleep 0.01
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# interrupt SIGNAL DELAY WANT: stop a run DELAY seconds of wall time after
+# it can be interrupted; a run the signal does not stop is killed after
+# 5 minutes and fails.
 interrupt() {
 	out=$dir/res-$3-$2
-	"$MMSIM" --check-invariants --out "$out" "$dir/churn.lua" > "$dir/out" 2> "$dir/err" &
+	timeout -s KILL 300 "$MMSIM" --check-invariants --out "$out" "$dir/churn.lua" \
+		> "$dir/out" 2> "$dir/err" &
 	pid=$!
+	n=0
+	until mmsim_pid=$(pgrep -P $pid); do
+		n=$((n + 1))
+		[ $n -lt 1000 ] || fail "mmsim did not start"
+		sleep 0.01
+	done
+	wait_for_handlers "$mmsim_pid" || { cat "$dir/err"; fail "mmsim never caught SIGINT"; }
 	sleep "$2"
-	kill -"$1" $pid
+	kill -"$1" "$mmsim_pid"
 	wait $pid
 	status=$?
 	[ $status -eq "$3" ] || { cat "$dir/err"; fail "$1 after $2 s: exit status $status, wanted $3"; }
@@ -48,7 +74,8 @@ interrupt() {
 
 i=0
 while [ $i -lt 20 ]; do
-	# 0.2 to 1.1 s: from the machine's construction into the run.
+	# 0.2 to 1.1 s after the handlers: from the machine's construction
+	# into the run.
 	delay=$(awk -v r="$(od -An -N2 -tu2 /dev/urandom)" 'BEGIN { printf "%.2f", 0.2 + r % 900 / 1000 }')
 	interrupt INT "$delay" 130
 	i=$((i + 1))
