@@ -144,13 +144,15 @@ static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t st
 {
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
 
+	_Static_assert(MAX_NUMNODES * MAX_NR_ZONES <= UINT16_MAX + 1, "pb_zone ids are 16-bit");
+
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
 		if (zone_has_spb(z))
 			init_pageblock_migratetype(z, pfn, MIGRATE_MOVABLE);
 		else
 			set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
 		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
-		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint8_t)id;
+		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint16_t)id;
 	}
 	memblock_free_range(z, start, end);
 }

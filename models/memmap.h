@@ -59,7 +59,7 @@ struct memmap {
 	uint16_t *pb_flags;
 	pfn_t *pb_word_a;   /* the two words of blocks of order >= 9 */
 	pfn_t *pb_word_b;
-	uint8_t *pb_zone;   /* node * MAX_NR_ZONES + zone index */
+	uint16_t *pb_zone;  /* node * MAX_NR_ZONES + zone index: 64 nodes need more than 8 bits */
 	uint16_t *pb_cpu;   /* pageblock_data.cpu: owning CPU + 1, 0 = the zone */
 	uint32_t *pb_cpu_next;  /* pageblock_data.cpu_node links (pageblock numbers) */
 	uint32_t *pb_cpu_prev;

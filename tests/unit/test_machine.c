@@ -227,10 +227,35 @@ static void test_dump_formats(void)
 	machine_destroy(m);
 }
 
+/* Regression: pageblock zone ids were 8-bit, and node 63's zones (ids
+ * from 315 up) wrapped to node 12's empty DMA32, whose missing pagesets
+ * crashed the first free there.  Every pageblock of a 64-node machine
+ * maps back to its own node's zone. */
+static void test_64_nodes(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_uniform(&t, 2, 32, 32, 256 * MiB);
+	machine_params_default(&p);
+	p.thp = false;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	g_assert_nonnull(m);
+	g_assert_cmpuint(m->nr_nodes, ==, 64);
+	for_each_populated_zone(m, z)
+		for (pfn_t pfn = z->zone_start_pfn; pfn < z->zone_start_pfn + z->spanned_pages;
+		     pfn += pageblock_nr_pages)
+			g_assert_true(pfn_zone(m, pfn) == z);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/machine/presets", test_presets);
+	g_test_add_func("/machine/64-nodes", test_64_nodes);
 	g_test_add_func("/machine/refuses-unaligned-memory", test_refuses_unaligned_memory);
 	g_test_add_func("/machine/refuses-too-large", test_refuses_too_large);
 	g_test_add_func("/machine/zone-layout", test_zone_layout);
