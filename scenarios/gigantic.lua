@@ -35,17 +35,7 @@ local m = mmsim.machine{
 }
 local info = m:info()
 local stop = mmsim.time(p.duration)
-local per_socket = info.cpus // p.sockets
-
--- On each socket: the first CPU reads files, the second runs kernel noise,
--- the rest run the jemalloc application.
-local churn, readers, noise = {}, {}, {}
-for s = 0, p.sockets - 1 do
-  local base = s * per_socket
-  readers[#readers + 1] = base
-  noise[#noise + 1] = base + 1
-  for c = base + 2, base + per_socket - 1 do churn[#churn + 1] = c end
-end
+local churn, readers, noise = require("mmsim.aging_roles").split(m, p.sockets)
 
 require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
   until_ns = stop })
