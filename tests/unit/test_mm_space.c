@@ -52,22 +52,11 @@ static void rec_unlocking(struct mm_ctx *ctx, struct spinlock *l)
 	rec.held--;
 }
 
+/* min_free_kbytes -1: the kernel's own, computed from the memory. */
 static struct machine *machine_of(uint64_t mem, enum mm_policy policy)
 {
-	struct topology t;
-	struct machine_params p;
-	char *err = NULL;
-	struct machine *m;
-
-	topology_uniform(&t, 1, 1, 4, mem);
-	machine_params_default(&p);
-	p.boot_reserve = false;
-	p.thp = false;
-	p.policy = policy;
-	m = machine_create(&t, &p, &err);
-	g_assert_null(err);
 	memset(&rec, 0, sizeof(rec));
-	return m;
+	return policy_machine(mem, policy, -1);
 }
 
 static void assert_mm_ok(struct machine *m)
