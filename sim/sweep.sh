@@ -369,6 +369,10 @@ if [ -n "$hosts" ]; then
 else
 	set -- -j "$jobs"
 fi
+# parallel builds the remote command for $SHELL; with SHELL unset (cron,
+# CI, env -i) the command it sends never runs the job.
+: "${SHELL:=/bin/sh}"
+export SHELL
 # shellcheck disable=SC2086
 RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-failed "$cmd" \
 	:::: "$out/jobs" || true

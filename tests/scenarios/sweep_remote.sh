@@ -93,7 +93,9 @@ SSH
 chmod +x "$dir/ssh"
 printf '1/hostA\n1/hostB\n' > "$dir/hosts"
 cp "$dir/s.lua" "$dir/local/s.lua"
-(cd "$dir/local" && sweep --sweep cpus=2,4,8 --sweep policy=upstream,spb --out out \
+# SHELL unset, as under CI's env: parallel's remote command needs one.
+(cd "$dir/local" && env -u SHELL sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4,8 \
+	--sweep policy=upstream,spb --out out \
 	--hosts "$dir/hosts" --ssh "$dir/ssh" s.lua > /dev/null 2> "$dir/err") ||
 	{ cat "$dir/err"; fail "--hosts"; }
 test "$(wc -l < "$dir/local/out/sweep.csv")" -eq 7 || fail "sweep.csv: $(cat "$dir/local/out/sweep.csv")"
