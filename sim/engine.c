@@ -30,6 +30,7 @@ static bool engine_created;
 void engine_opts_default(struct engine_opts *o)
 {
 	o->quantum_ns = ENGINE_DEFAULT_QUANTUM_NS;
+	o->horizon_ns = ENGINE_DEFAULT_HORIZON_NS;
 	costs_default(&o->costs);
 }
 
@@ -71,10 +72,24 @@ void thread_settle(struct sim_thread *t)
 	thread_yield_end(t);
 }
 
+/* The debt t settles at: the quantum while it holds a shared lock (others
+ * may queue for it), else the horizon; in fast-forward the horizon, but
+ * never with a spinlock held, so that nobody ever finds one held. */
+static double settle_limit(const struct sim_thread *t)
+{
+	const struct engine *e = t->e;
+
+	if (!e->timing)
+		return t->nr_held ? INFINITY : e->horizon;
+	if (t->nr_held + t->nr_sleeping_held > t->nr_private_held)
+		return e->quantum;
+	return e->horizon;
+}
+
 static void thread_add_debt(struct sim_thread *t, double ns)
 {
 	t->debt += ns;
-	if (t->debt >= t->e->quantum)
+	if (t->debt >= settle_limit(t))
 		thread_settle(t);
 	cpu_preempt_check(t);
 }
@@ -259,6 +274,21 @@ uint64_t engine_clock(struct engine *e)
 	return (uint64_t)simgrid_get_clock();
 }
 
+void engine_set_timing(struct engine *e, bool timing)
+{
+	e->timing = timing;
+}
+
+bool engine_timing(const struct engine *e)
+{
+	return e->timing;
+}
+
+uint64_t engine_simgrid_calls(const struct engine *e)
+{
+	return e->nr_simgrid_calls;
+}
+
 /* One host per CPU, named cpuN.  The C API cannot create hosts, so the
  * platform goes through a file; routing="None" keeps 1000 hosts cheap. */
 static char *load_platform(unsigned nr_cpus)
@@ -299,6 +329,8 @@ static char *check_opts(const struct topology *t, const struct engine_opts *o)
 				       topology_nr_cpus(t), MAX_CPUS);
 	if (!isfinite(o->quantum_ns) || o->quantum_ns < 0)
 		return g_strdup_printf("quantum %g ns: it must be 0 or more", o->quantum_ns);
+	if (!isfinite(o->horizon_ns) || o->horizon_ns < 0)
+		return g_strdup_printf("horizon %g ns: it must be 0 or more", o->horizon_ns);
 	for (unsigned i = 0; i < NR_COST_PARAMS; i++)
 		if (!isfinite(o->costs.ns[i]) || o->costs.ns[i] < 0)
 			return g_strdup_printf("cost %s is %g ns: it must be 0 or more",
@@ -399,6 +431,9 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	e = g_new0(struct engine, 1);
 	e->nr_cpus = topology_nr_cpus(t);
 	e->quantum = o->quantum_ns;
+	/* Quantum 0 is exact: everything settles at once. */
+	e->horizon = o->quantum_ns ? MAX(o->horizon_ns, o->quantum_ns) : 0;
+	e->timing = true;
 	e->costs = o->costs;
 	*err = load_platform(e->nr_cpus);
 	if (*err) {

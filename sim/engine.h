@@ -4,9 +4,26 @@
  * Time is in simulated nanoseconds (one SimGrid second is one ns).  Each
  * simulated thread is a SimGrid actor on the host of its CPU.  A thread
  * does not yield to SimGrid for every charge: it accumulates a time debt
- * (temporal decoupling) and sleeps it off ("settles") once the debt reaches
- * the quantum, before waiting on a held lock, and before handing a lock to
- * a waiter.  A thread's view of time is the SimGrid clock plus its debt.
+ * (temporal decoupling) and sleeps it off ("settles") before waiting on a
+ * held lock, before handing a lock to a waiter, before taking a shared
+ * lock with a debt of a quantum or more, and while it holds one once the
+ * debt reaches the quantum.  Its own work outside shared locks (work
+ * between allocator calls, zeroing, faults on its CPU's pageset) settles
+ * only at the horizon: nothing another thread does depends on it sooner,
+ * except lockless reads (counters, samplers), which may see it up to a
+ * horizon early.  A lock is private while its last acquirer is the thread
+ * taking it again: that thread takes it without settling; should another
+ * thread then ask for it earlier in simulated time than that run-ahead
+ * acquisition, it takes the lock first (the owner's missed wait is the
+ * error, rare for a lock that was private).  A thread's view of time is
+ * the SimGrid clock plus its debt.
+ *
+ * Fast-forward (engine_set_timing false): every thread settles at the
+ * horizon only, never while it holds a spinlock, so no spinlock is ever
+ * seen held: spinlocks cost their cache-line transfer and their sections'
+ * work but nobody waits for them (no contention, no wait time).  Sleeping
+ * locks held across a sleep are still waited for.  The scheduler, sleeps
+ * and daemons work as in timed mode.
  *
  * Spinlocks are FIFO like qspinlock.  The state change of a critical
  * section happens when the lock is taken; the holder then keeps the lock
@@ -39,6 +56,10 @@ struct engine_opts {
 	 * before it settles.  0 settles on every charge and lock operation:
 	 * exact and slow. */
 	double quantum_ns;
+	/* How far a thread's work outside shared locks runs ahead before it
+	 * settles, and every thread's in fast-forward (at least the
+	 * quantum; with quantum 0, 0 too). */
+	double horizon_ns;
 	struct costs costs;
 };
 
@@ -46,6 +67,9 @@ struct engine_opts {
  * tests (contentions and wait time within 5% of quantum 0; twice this
  * quantum overstates wait time by 8-16% under moderate contention). */
 #define ENGINE_DEFAULT_QUANTUM_NS 1000.0
+/* A tenth of the default sampling, kswapd and kcompactd intervals (1 ms):
+ * what lockless observers see early stays well under their period. */
+#define ENGINE_DEFAULT_HORIZON_NS 100000.0
 
 void engine_opts_default(struct engine_opts *o);
 
@@ -129,6 +153,13 @@ void engine_interrupt(void);
 bool engine_interrupted(void);
 /* The SimGrid clock (simulated ns), without any thread's debt. */
 uint64_t engine_clock(struct engine *e);
+/* Timed (true, the default) or fast-forward (false) from now on; call it
+ * between runs. */
+void engine_set_timing(struct engine *e, bool timing);
+bool engine_timing(const struct engine *e);
+/* SimGrid calls the threads made so far (sleeps, semaphore waits and
+ * posts, spawns): each one switches actors. */
+uint64_t engine_simgrid_calls(const struct engine *e);
 
 /* charge, touch, lock, trylock, unlock and now for threads of the engine;
  * ctx->engine is the thread's state.  Locks belong to threads: two

@@ -36,6 +36,7 @@ struct sim_thread {
 	sg_sem_t park;
 	unsigned nr_held;           /* spinlocks held */
 	unsigned nr_sleeping_held;  /* sleeping locks held (lock_class_sleeps) */
+	unsigned nr_private_held;   /* of those, taken as private (spinlock.c) */
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;
@@ -50,6 +51,9 @@ struct lock_impl {
 	double acquired_at;
 	double free_at;             /* simulated time of the last release */
 	int32_t last_cpu;           /* CPU of the previous lock() acquirer, -1: none yet */
+	struct sim_thread *last_thread; /* the previous acquirer of any kind */
+	bool private_take;          /* the holder took it as private */
+	bool ahead;                 /* and a quantum or more ahead of the clock */
 	enum lock_site last_site;   /* and where it took the lock */
 	struct lock_stats st;
 };
@@ -70,6 +74,9 @@ struct cpu_rq {
 struct engine {
 	unsigned nr_cpus;
 	double quantum;
+	double horizon;
+	bool timing;                /* false: fast-forward */
+	uint64_t nr_simgrid_calls;
 	struct costs costs;
 	sg_host_t *hosts;           /* by CPU */
 	unsigned *cpu_socket;       /* by CPU */
@@ -100,6 +107,7 @@ static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)
  * (even a call that does not block lets the other ready actors run). */
 static inline void thread_yield_begin(struct sim_thread *t)
 {
+	t->e->nr_simgrid_calls++;
 	t->e->running = NULL;
 }
 

@@ -7,7 +7,8 @@
  * thread that finds the lock held settles its debt, queues FIFO (as
  * qspinlock does) and blocks on its own semaphore; the holder's unlock
  * settles its debt (so the section lasts its simulated time), then hands
- * the lock to the first waiter and wakes it. */
+ * the lock to the first waiter and wakes it.  Private locks and
+ * fast-forward: engine.h. */
 #include "engine_impl.h"
 
 #include <simgrid/actor.h>
@@ -54,6 +55,10 @@ static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 	l->owner = (int32_t)cpu;
 	li->holder = t;
 	li->acquired_at = t->clock + t->debt;
+	li->private_take = li->last_thread == t;
+	li->ahead = li->private_take && t->e->quantum && t->debt >= t->e->quantum;
+	li->last_thread = t;
+	t->nr_private_held += li->private_take;
 	if (lock_class_sleeps(li->cls))
 		t->nr_sleeping_held++;
 	else
@@ -121,15 +126,40 @@ static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl
 	note_wait(t, li, requested);
 }
 
-/* Take a lock free at the SimGrid clock.  Its last holder may have run
- * ahead of the clock and released it after t's own time: then t waits
- * until then without yielding, as it would have spun. */
+/* A lock free at the SimGrid clock is free at time now too: its last
+ * holder may have run ahead of the clock and released it later in its own
+ * time, unless it took it as private a quantum or more ahead and now is
+ * before that (the asker would have come first), or in fast-forward. */
+static bool free_at_time(const struct engine *e, const struct lock_impl *li, double now)
+{
+	return !e->timing || now >= li->free_at || (li->ahead && now < li->acquired_at);
+}
+
+/* t took l last and l is free: t takes it again without settling. */
+static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
+			 const struct lock_impl *li)
+{
+	return li->last_thread == t && l->owner == -1;
+}
+
+/* t settles before asking for l: in timed mode, a quantum or more ahead,
+ * for a lock not private (quantum 0 is exact: always). */
+static bool settle_first(const struct sim_thread *t, const struct spinlock *l,
+			 const struct lock_impl *li)
+{
+	const struct engine *e = t->e;
+
+	return e->timing && t->debt >= e->quantum && (!e->quantum || !lock_private(t, l, li));
+}
+
+/* Take a lock free at the SimGrid clock.  If it is not free yet at t's
+ * own time, t waits until then without yielding, as it would have spun. */
 static void take_free_lock(struct sim_thread *t, struct spinlock *l, struct lock_impl *li,
 		      enum lock_site site)
 {
 	double now = t->clock + t->debt;
 
-	if (now >= li->free_at) {
+	if (free_at_time(t->e, li, now)) {
 		take(t, l, li);
 		note_acquirer(li, t->ctx.cpu, site);
 		return;
@@ -149,7 +179,7 @@ void engine_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 	if (li->holder == t)
 		g_error("CPU %u (thread %s) takes %s, which it already holds: deadlock",
 			ctx->cpu, t->name, lock_class_name(li->cls));
-	if (t->debt >= t->e->quantum)
+	if (settle_first(t, l, li))
 		thread_settle(t);
 	if (l->owner != -1) {
 		/* Decide at t's own simulated time: the holder may be done by then. */
@@ -172,12 +202,12 @@ bool engine_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 	/* As spin_trylock on a lock this context holds: it just fails. */
 	if (li->holder == t)
 		return false;
-	if (t->debt >= t->e->quantum)
+	if (settle_first(t, l, li))
 		thread_settle(t);
-	if (l->owner != -1 || t->clock + t->debt < li->free_at) {
+	if (l->owner != -1 || !free_at_time(t->e, li, t->clock + t->debt)) {
 		thread_settle(t);
 		/* Still held at t's time, even if released ahead of the clock. */
-		if (l->owner != -1 || t->clock < li->free_at)
+		if (l->owner != -1 || !free_at_time(t->e, li, t->clock))
 			return false;
 	}
 	take(t, l, li);
@@ -198,9 +228,11 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 			t->name, lock_class_name(li->cls), li->holder->ctx.cpu, li->holder->name);
 	}
 	/* A waiter gets the lock when the section's simulated time is over. */
-	if (li->first_waiter || t->debt >= t->e->quantum)
+	if (li->first_waiter ||
+	    (t->e->timing && t->debt >= t->e->quantum && (!t->e->quantum || !li->private_take)))
 		thread_settle(t);
 	lock_time_add(&li->st.hold, t->clock + t->debt - li->acquired_at);
+	t->nr_private_held -= li->private_take;
 	if (lock_class_sleeps(li->cls))
 		t->nr_sleeping_held--;
 	else

@@ -82,9 +82,11 @@ static int bench_policy(enum mm_policy policy)
 	struct lock_stats zs;
 	engine_class_stats(e, LOCK_CLASS_ZONE, &zs);
 	printf("%-9s %2d threads  %lu page allocs+frees in %.0f ms simulated, %.2f s wall: "
-	       "%.2f M ops/s  (zone->lock: %lu acquisitions, wait share %.3f)\n",
+	       "%.2f M ops/s, %.4f SimGrid calls per op  (zone->lock: %lu acquisitions, "
+	       "wait share %.3f)\n",
 	       mm_policy_names[policy], NR_THREADS, ops, SIM_NS / 1e6, wall, ops / wall / 1e6,
-	       (unsigned long)zs.hold.nr, engine_wait_share(e, LOCK_CLASS_ZONE));
+	       (double)engine_simgrid_calls(e) / (double)ops, (unsigned long)zs.hold.nr,
+	       engine_wait_share(e, LOCK_CLASS_ZONE));
 	return 0;
 }
 
