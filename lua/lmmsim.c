@@ -118,7 +118,7 @@ static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
+	"quantum_ns", "horizon_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
 	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",

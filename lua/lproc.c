@@ -68,6 +68,20 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)a;
 }
 
+/* Around a call of many page operations, on a simulated thread: its
+ * work runs to the engine's horizon until it returns to Lua. */
+static void bulk_begin(struct mm_ctx *ctx)
+{
+	if (ctx->env == &engine_env)
+		engine_set_local(ctx, true);
+}
+
+static void bulk_end(struct mm_ctx *ctx)
+{
+	if (ctx->env == &engine_env)
+		engine_set_local(ctx, false);
+}
+
 /* m:process() -> a new process with an empty address space, or nil,
  * "ENOMEM" */
 static int l_process(lua_State *L)
@@ -112,9 +126,13 @@ static int l_munmap(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "munmap");
+	int err;
 
-	return push_result(L, do_munmap(ctx, p->mm, check_addr(L, 2), check_size(L, 3, "munmap")),
-			   "munmap");
+	bulk_begin(ctx);
+	err = do_munmap(ctx, p->mm, addr, len);
+	bulk_end(ctx);
+	return push_result(L, err, "munmap");
 }
 
 /* p:madvise(addr, size, "dontneed" | "free") */
@@ -125,9 +143,12 @@ static int l_madvise(lua_State *L)
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "madvise");
+	int adv = advice[luaL_checkoption(L, 4, NULL, names)], err;
 
-	return push_result(L, do_madvise(ctx, p->mm, addr, len,
-					 advice[luaL_checkoption(L, 4, NULL, names)]), "madvise");
+	bulk_begin(ctx);
+	err = do_madvise(ctx, p->mm, addr, len, adv);
+	bulk_end(ctx);
+	return push_result(L, err, "madvise");
 }
 
 /* p:mprotect(addr, size, "none" | "r" | "rw") */
@@ -146,8 +167,11 @@ static int l_touch(lua_State *L)
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "touch"), faulted = 0;
-	int err = touch_range(ctx, p->mm, addr, len, &faulted);
+	int err;
 
+	bulk_begin(ctx);
+	err = touch_range(ctx, p->mm, addr, len, &faulted);
+	bulk_end(ctx);
 	if (err == -MM_ENOMEM) {
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");
@@ -166,7 +190,9 @@ static int l_exit(lua_State *L)
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 
+	bulk_begin(ctx);
 	exit_mmap(ctx, p->mm);
+	bulk_end(ctx);
 	p->mm = NULL;
 	return 0;
 }

@@ -85,6 +85,9 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
 		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
 	lua_pop(L, 1);
+	if (lua_getfield(L, t, "horizon_ns") != LUA_TNIL)
+		eo->horizon_ns = (double)check_time(L, -1, "horizon_ns");
+	lua_pop(L, 1);
 	if (lua_getfield(L, t, "costs") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return;
@@ -261,6 +264,8 @@ static void thread_main(struct mm_ctx *ctx, void *arg)
 	int nres, rc;
 
 	*(struct mm_ctx **)lua_getextraspace(t->co) = ctx;
+	/* Its tables are shared with other threads behind the engine's back. */
+	engine_set_local(ctx, false);
 	rc = lua_resume(t->co, NULL, 0, &nres);
 	if (rc == LUA_OK)
 		return;
@@ -330,15 +335,18 @@ static int l_spawn(lua_State *L)
  * simulated thread must not run the engine again from inside it. */
 static bool running;
 
-/* engine_run to until: 0, or a Lua error (a thread's, an interruption,
- * a deadlock). */
-static void run_to(lua_State *L, struct lmachine *lm, uint64_t until)
+/* engine_run to until, timed or fast-forward: 0, or a Lua error (a
+ * thread's, an interruption, a deadlock); the engine is timed again
+ * afterwards either way. */
+static void run_to(lua_State *L, struct lmachine *lm, uint64_t until, bool timing)
 {
 	char *err = NULL;
 	int rc;
 
 	running = true;
+	engine_set_timing(lm->e, timing);
 	rc = engine_run(lm->e, until, &err);
+	engine_set_timing(lm->e, true);
 	running = false;
 	if (lm->thread_error) {
 		/* Raised once: a scenario that catches it may run on. */
@@ -375,13 +383,16 @@ static void warmup_timer(struct mm_ctx *ctx, void *arg)
 /* m:run() until every thread ends, m:run{until = T} or m:run{duration = D};
  * {expected_end = T} tells the progress line when an open-ended run
  * should end; {warmup = W} makes the first W of the run phase "warmup"
- * and the rest phase "measure", the summary's headline window. */
+ * and the rest phase "measure", the summary's headline window;
+ * {timing = false} fast-forwards (engine.h), in phase "fast_forward". */
 static int l_run(lua_State *L)
 {
-	static const char *const keys[] = { "until", "duration", "expected_end", "warmup", NULL };
+	static const char *const keys[] = { "until", "duration", "expected_end", "warmup",
+					    "timing", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
 	uint64_t until = 0, expected = 0, warmup = 0;
+	bool timing = true;
 
 	if (lua_thread_ctx(L) || running)
 		return luaL_error(L, "run: called from a simulated thread");
@@ -402,7 +413,17 @@ static int l_run(lua_State *L)
 			expected = check_time(L, -1, "run: expected_end");
 		if (lua_getfield(L, 2, "warmup") != LUA_TNIL)
 			warmup = check_time(L, -1, "run: warmup");
-		lua_pop(L, 4);
+		if (lua_getfield(L, 2, "timing") != LUA_TNIL) {
+			luaL_argexpected(L, lua_isboolean(L, -1), 2, "'timing' a boolean");
+			timing = lua_toboolean(L, -1);
+		}
+		lua_pop(L, 5);
+		/* Both set phases; a fast-forward measures no contention anyway. */
+		if (!timing && warmup)
+			return luaL_error(L, "run: a fast-forward (timing = false) has no warmup");
+		if (!timing && !until)
+			return luaL_error(L, "run: a fast-forward (timing = false) needs 'until' "
+					  "or 'duration'");
 		if (!until && !expected && !warmup)
 			return luaL_error(L, "run: give 'until', 'duration', 'expected_end' or "
 					  "'warmup' (or no table to run until every thread ends)");
@@ -421,7 +442,11 @@ static int l_run(lua_State *L)
 		lm->warmup_ns = warmup;
 		engine_spawn_observer(e, "warmup", warmup_timer, lm);
 	}
-	run_to(L, lm, until);
+	if (!timing)
+		lresults_phase(lm, "fast_forward", engine_clock(e));
+	run_to(L, lm, until, timing);
+	if (!timing)
+		lresults_phase(lm, NULL, engine_clock(e));
 	lua_pushinteger(L, (lua_Integer)engine_clock(e));
 	return 1;
 }
@@ -551,6 +576,7 @@ static int l_lock_stats(lua_State *L)
 	set_num(L, "thread_time_ns", engine_thread_time_ns(e) - since_time);
 	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
 	set_int(L, "time_ns", (lua_Integer)engine_clock(e));
+	set_int(L, "simgrid_calls", (lua_Integer)engine_simgrid_calls(e));
 	return 1;
 }
 

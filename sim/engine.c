@@ -81,9 +81,18 @@ static double settle_limit(const struct sim_thread *t)
 
 	if (!e->timing)
 		return t->nr_held ? INFINITY : e->horizon;
-	if (t->nr_held + t->nr_sleeping_held > t->nr_private_held)
+	if (!t->local || t->nr_held + t->nr_sleeping_held > t->nr_private_held)
 		return e->quantum;
 	return e->horizon;
+}
+
+void engine_set_local(struct mm_ctx *ctx, bool local)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->local = local;
+	if (t->debt >= settle_limit(t))
+		thread_settle(t);
 }
 
 static void thread_add_debt(struct sim_thread *t, double ns)
@@ -522,6 +531,7 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->park = sg_sem_init(0);
 	t->run = sg_sem_init(0);
 	t->observer = observer;
+	t->local = true;
 	t->state = THREAD_NEW;
 	t->daemon = daemon;
 	g_ptr_array_add(e->threads, t);
@@ -658,7 +668,10 @@ static void unpark(struct engine *e)
 
 int engine_run(struct engine *e, uint64_t until_ns, char **err)
 {
-	if (!e->deadlocked && !interrupted) {
+	/* The last run's drain may have gone past until_ns already. */
+	bool past = until_ns && (double)until_ns <= simgrid_get_clock();
+
+	if (!e->deadlocked && !interrupted && !past) {
 		e->stop = false;
 		e->stop_at = until_ns ? (double)until_ns : INFINITY;
 		unpark(e);

@@ -115,7 +115,8 @@ void engine_stop(struct mm_ctx *ctx);
 /* Run the simulation until simulated time until_ns, or with until_ns == 0
  * until every thread has ended; the run ends with every thread at a
  * safepoint, possibly a little after until_ns (engine_clock tells).  May
- * be called again with a later time to go on.  Returns 1 if a stop was
+ * be called again with a later time to go on (a time the last run already
+ * passed returns at once).  Returns 1 if a stop was
  * requested (threads parked or ended at safepoints), 0, or -1 and a
  * g_malloc'ed *err on a deadlock: every
  * remaining thread waits for a lock ("deadlock at t=... ns: CPU 0 (name)
@@ -131,6 +132,13 @@ void engine_work(struct mm_ctx *ctx, uint64_t ns);
  * other threads run meanwhile, and the thread then waits its turn.  A
  * safepoint; not with a spinlock held (aborts). */
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
+/* Whether the thread's own work outside shared locks runs to the horizon
+ * (true, a thread's default) or settles at the quantum (false): a thread
+ * that shares state the engine does not see (a Lua thread's tables) turns
+ * it on only inside calls whose work nothing but the model observes (a
+ * range of faults, an munmap).  Turning it off settles a debt of a quantum
+ * or more. */
+void engine_set_local(struct mm_ctx *ctx, bool local);
 /* Sleep off the thread's debt now.  A safepoint. */
 void engine_settle(struct mm_ctx *ctx);
 /* Move the running thread to CPU cpu (sched_setaffinity to one CPU): its

@@ -37,6 +37,7 @@ struct sim_thread {
 	unsigned nr_held;           /* spinlocks held */
 	unsigned nr_sleeping_held;  /* sleeping locks held (lock_class_sleeps) */
 	unsigned nr_private_held;   /* of those, taken as private (spinlock.c) */
+	bool local;                 /* engine_set_local */
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;

@@ -45,17 +45,28 @@ static void lock_time_add(struct lock_time *lt, double ns)
 	lt->nr++;
 }
 
+/* A CPU's pageset lock that t took last and that is free: t takes it
+ * again without settling.  Only pagesets: other CPUs take them rarely
+ * (drains, frees to a remote pageset), while zone, PTE and mmap locks
+ * pass between threads often even when one thread took them last. */
+static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
+			 const struct lock_impl *li)
+{
+	return li->cls == LOCK_CLASS_PCP && li->last_thread == t && l->owner == -1;
+}
+
 /* The lock becomes t's once its lock word's cache line has arrived. */
 static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 {
 	unsigned cpu = t->ctx.cpu;
+	bool priv = lock_private(t, l, li);
 
 	t->debt += cacheline_ns(t->e, l->cl.last_cpu, cpu);
 	l->cl.last_cpu = (int32_t)cpu;
 	l->owner = (int32_t)cpu;
 	li->holder = t;
 	li->acquired_at = t->clock + t->debt;
-	li->private_take = li->last_thread == t;
+	li->private_take = priv;
 	li->ahead = li->private_take && t->e->quantum && t->debt >= t->e->quantum;
 	li->last_thread = t;
 	t->nr_private_held += li->private_take;
@@ -135,12 +146,6 @@ static bool free_at_time(const struct engine *e, const struct lock_impl *li, dou
 	return !e->timing || now >= li->free_at || (li->ahead && now < li->acquired_at);
 }
 
-/* t took l last and l is free: t takes it again without settling. */
-static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
-			 const struct lock_impl *li)
-{
-	return li->last_thread == t && l->owner == -1;
-}
 
 /* t settles before asking for l: in timed mode, a quantum or more ahead,
  * for a lock not private (quantum 0 is exact: always). */

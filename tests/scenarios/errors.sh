@@ -85,7 +85,16 @@ printf 'local m = mmsim.machine{preset = "test"}\nm:run{["until"] = "1ms", warmu
 	> "$dir/warmup.lua"
 expect warmup "warmup.lua:2: run: the warmup (1000000 ns) leaves nothing of the run to measure"
 printf 'local m = mmsim.machine{preset = "test"}\nm:run{untill = "1ms"}\n' > "$dir/runkey.lua"
-expect runkey "runkey.lua:2: run: unknown field 'untill' (known: until, duration, expected_end, warmup)"
+expect runkey "runkey.lua:2: run: unknown field 'untill' (known: until, duration, expected_end, warmup, timing)"
+printf 'local m = mmsim.machine{preset = "test"}\nm:run{duration = "2ms", warmup = "1ms", timing = false}\n' \
+	> "$dir/ffwarm.lua"
+expect ffwarm "ffwarm.lua:2: run: a fast-forward (timing = false) has no warmup"
+printf 'local m = mmsim.machine{preset = "test"}\nm:run{expected_end = "1ms", timing = false}\n' \
+	> "$dir/ffend.lua"
+expect ffend "ffend.lua:2: run: a fast-forward (timing = false) needs 'until' or 'duration'"
+printf 'local m = mmsim.machine{preset = "test"}\nm:run{duration = "1ms", timing = 0}\n' \
+	> "$dir/fftype.lua"
+expect fftype "fftype.lua:2: .*'timing' a boolean"
 printf 'local m = mmsim.machine{preset = "test"}\nm:phase("a.b")\n' > "$dir/phasedot.lua"
 expect phasedot "phase: name 'a.b' must not hold a '.'"
 printf 'local m = mmsim.machine{preset = "test"}\nm:lock_stats{since = "measure"}\n' \
