@@ -14,9 +14,6 @@
 # defaults to results/compare-<UTC timestamp>.  MMSIM_PLOTSDIR replaces
 # the plots directory.
 set -euf
-# gnuplot needs UTF-8 for plots/style.gp whatever the caller's locale;
-# C numbers keep the CSVs and plots the same in every locale.
-export LC_ALL=C.UTF-8
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/labels.sh"

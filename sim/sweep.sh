@@ -54,9 +54,6 @@
 # MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
 # the plots directory.
 set -euf        # no globbing: values are split on commas and spaces
-# gnuplot needs UTF-8 for plots/style.gp whatever the caller's locale;
-# C numbers keep the CSVs and plots the same in every locale.
-export LC_ALL=C.UTF-8
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/labels.sh"
