@@ -80,9 +80,13 @@ static double settle_limit(const struct sim_thread *t)
 	const struct engine *e = t->e;
 
 	if (!e->timing)
-		return t->nr_held ? INFINITY : e->horizon;
+		return t->nr_held ? INFINITY : e->ff_horizon;
 	if (!t->local || t->nr_held + t->nr_sleeping_held > t->nr_private_held)
 		return e->quantum;
+	/* Not with a private lock held: taken ahead, it would be seen held
+	 * by threads asking before that (a pageset section is short). */
+	if (t->nr_private_held)
+		return INFINITY;
 	return e->horizon;
 }
 
@@ -442,6 +446,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	e->quantum = o->quantum_ns;
 	/* Quantum 0 is exact: everything settles at once. */
 	e->horizon = o->quantum_ns ? MAX(o->horizon_ns, o->quantum_ns) : 0;
+	e->ff_horizon = MAX(e->horizon, ENGINE_FF_HORIZON_NS);
 	e->timing = true;
 	e->costs = o->costs;
 	*err = load_platform(e->nr_cpus);

@@ -11,19 +11,20 @@
  * between allocator calls, zeroing, faults on its CPU's pageset) settles
  * only at the horizon: nothing another thread does depends on it sooner,
  * except lockless reads (counters, samplers), which may see it up to a
- * horizon early.  A lock is private while its last acquirer is the thread
- * taking it again: that thread takes it without settling; should another
+ * horizon early.  A CPU's pageset lock is private while its last acquirer
+ * is the thread taking it again: that thread takes it without settling
+ * (and does not settle at the horizon while it holds it); should another
  * thread then ask for it earlier in simulated time than that run-ahead
  * acquisition, it takes the lock first (the owner's missed wait is the
  * error, rare for a lock that was private).  A thread's view of time is
  * the SimGrid clock plus its debt.
  *
- * Fast-forward (engine_set_timing false): every thread settles at the
- * horizon only, never while it holds a spinlock, so no spinlock is ever
- * seen held: spinlocks cost their cache-line transfer and their sections'
- * work but nobody waits for them (no contention, no wait time).  Sleeping
- * locks held across a sleep are still waited for.  The scheduler, sleeps
- * and daemons work as in timed mode.
+ * Fast-forward (engine_set_timing false): every thread settles at
+ * fast-forward's horizon only, never while it holds a spinlock, so no
+ * spinlock is ever seen held: spinlocks cost their cache-line transfer
+ * and their sections' work but nobody waits for them (no contention, no
+ * wait time).  Sleeping locks held across a sleep are still waited for.
+ * The scheduler, sleeps and daemons work as in timed mode.
  *
  * Spinlocks are FIFO like qspinlock.  The state change of a critical
  * section happens when the lock is taken; the holder then keeps the lock
@@ -57,8 +58,8 @@ struct engine_opts {
 	 * exact and slow. */
 	double quantum_ns;
 	/* How far a thread's work outside shared locks runs ahead before it
-	 * settles, and every thread's in fast-forward (at least the
-	 * quantum; with quantum 0, 0 too). */
+	 * settles (at least the quantum; with quantum 0, 0 too).  Every
+	 * thread's in fast-forward is ENGINE_FF_HORIZON_NS, or this if more. */
 	double horizon_ns;
 	struct costs costs;
 };
@@ -67,9 +68,17 @@ struct engine_opts {
  * tests (contentions and wait time within 5% of quantum 0; twice this
  * quantum overstates wait time by 8-16% under moderate contention). */
 #define ENGINE_DEFAULT_QUANTUM_NS 1000.0
-/* A tenth of the default sampling, kswapd and kcompactd intervals (1 ms):
- * what lockless observers see early stays well under their period. */
-#define ENGINE_DEFAULT_HORIZON_NS 100000.0
+/* Ten quanta: a pageset lock taken that far ahead may be found held by
+ * a remote CPU's drain when its owner settles inside the section (before
+ * taking zone->lock), which delays the drain by up to the horizon; at 100
+ * us, direct reclaim's drains under memory pressure waited 4 times longer
+ * (tests/scenarios/page_cache.lua read 12% less), at 10 us as long as at
+ * the quantum. */
+#define ENGINE_DEFAULT_HORIZON_NS 10000.0
+/* Fast-forward's horizon (no lock is ever found held there): a tenth of
+ * the default sampling, kswapd and kcompactd intervals (1 ms), so that
+ * what they observe early stays well under their period. */
+#define ENGINE_FF_HORIZON_NS 100000.0
 
 void engine_opts_default(struct engine_opts *o);
 

@@ -76,6 +76,7 @@ struct engine {
 	unsigned nr_cpus;
 	double quantum;
 	double horizon;
+	double ff_horizon;
 	bool timing;                /* false: fast-forward */
 	uint64_t nr_simgrid_calls;
 	struct costs costs;
