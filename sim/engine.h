@@ -11,8 +11,10 @@
  * between allocator calls, zeroing, faults on its CPU's pageset) settles
  * only at the horizon: nothing another thread does depends on it sooner,
  * except lockless reads (counters, samplers), which may see it up to a
- * horizon early.  A CPU's pageset lock is private while its last acquirer
- * is the thread taking it again: that thread takes it without settling
+ * horizon early.  A lock no other thread ever took (a single-threaded
+ * process's mmap and PTE locks), or a CPU's pageset lock, is private while
+ * its last acquirer is the thread taking it again: that thread takes it
+ * without settling
  * (and does not settle at the horizon while it holds it); should another
  * thread then ask for it earlier in simulated time than that run-ahead
  * acquisition, it takes the lock first (the owner's missed wait is the

@@ -53,6 +53,7 @@ struct lock_impl {
 	double free_at;             /* simulated time of the last release */
 	int32_t last_cpu;           /* CPU of the previous lock() acquirer, -1: none yet */
 	struct sim_thread *last_thread; /* the previous acquirer of any kind */
+	bool shared;                /* taken by two threads or more so far */
 	bool private_take;          /* the holder took it as private */
 	bool ahead;                 /* and a quantum or more ahead of the clock */
 	enum lock_site last_site;   /* and where it took the lock */

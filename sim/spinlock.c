@@ -45,14 +45,17 @@ static void lock_time_add(struct lock_time *lt, double ns)
 	lt->nr++;
 }
 
-/* A CPU's pageset lock that t took last and that is free: t takes it
- * again without settling.  Only pagesets: other CPUs take them rarely
- * (drains, frees to a remote pageset), while zone, PTE and mmap locks
- * pass between threads often even when one thread took them last. */
+/* A free lock that t took last and no other thread ever took (a
+ * single-threaded process's mmap and PTE locks), or a CPU's pageset lock
+ * that t took last: t takes it again without settling.  Pagesets even
+ * when shared: other CPUs take them rarely (drains, frees to a remote
+ * pageset), while zone, PTE and mmap locks once shared pass between
+ * threads often even when one thread took them last. */
 static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
 			 const struct lock_impl *li)
 {
-	return li->cls == LOCK_CLASS_PCP && li->last_thread == t && l->owner == -1;
+	return li->last_thread == t && l->owner == -1 &&
+	       (li->cls == LOCK_CLASS_PCP || !li->shared);
 }
 
 /* The lock becomes t's once its lock word's cache line has arrived. */
@@ -68,6 +71,7 @@ static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 	li->acquired_at = t->clock + t->debt;
 	li->private_take = priv;
 	li->ahead = li->private_take && t->e->quantum && t->debt >= t->e->quantum;
+	li->shared |= li->last_thread && li->last_thread != t;
 	li->last_thread = t;
 	t->nr_private_held += li->private_take;
 	if (lock_class_sleeps(li->cls))

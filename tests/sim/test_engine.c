@@ -823,9 +823,122 @@ static void test_costs(void)
 	g_free(names);
 }
 
+/* ---- 6. Synchronisations and fast-forward ---- */
+
+/* 1 ms of a thread's own work in 1000 pageset sections of 500 ns, each
+ * followed by 500 ns of work outside it; threads with the local flag
+ * off settle at the quantum. */
+#define SYNC_ROUNDS 1000
+struct sync_run {
+	struct spinlock lock[2];
+	bool local;
+};
+
+static void sync_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct sync_run *r = arg;
+	struct spinlock *l = &r->lock[ctx->cpu];
+
+	engine_set_local(ctx, r->local);
+	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
+		spin_lock(ctx, l, SITE_RMQUEUE_PCPLIST);
+		engine_work(ctx, 500);
+		spin_unlock(ctx, l);
+		engine_work(ctx, 500);
+	}
+}
+
+/* Two threads, each with its own pageset lock: local work settles at the
+ * horizon (10 us), 100 times in 1 ms, not at every 1 us quantum; with the
+ * local flag off, at the quantum.  The time is the same either way. */
+static void test_syncs(const void *data)
+{
+	struct sync_run r = { .local = *(const bool *)data };
+	struct engine *e;
+	char *err = NULL;
+	uint64_t calls;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		spin_lock_init(&r.lock[cpu], LOCK_CLASS_PCP);
+		engine_spawn(e, cpu, NULL, sync_thread, &r, NULL);
+	}
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	calls = engine_simgrid_calls(e);
+	g_test_message("local %d: %" G_GUINT64_FORMAT " SimGrid calls", r.local, calls);
+	if (r.local)
+		g_assert_cmpuint(calls, <, 2 * 2 * SYNC_ROUNDS / 10);
+	else
+		g_assert_cmpuint(calls, >=, 2 * SYNC_ROUNDS * 9 / 10);
+	g_assert_cmpuint(engine_clock(e), ==, SYNC_ROUNDS * 1000);
+	engine_destroy(e);
+}
+
+/* Both threads take one zone->lock for 500 ns in every 1000 ns: timed,
+ * they contend (the second waits its turn); in fast-forward nobody waits
+ * and each ends after its own 1 ms of work. */
+static void ff_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct spinlock *l = arg;
+
+	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
+		spin_lock(ctx, l, SITE_RMQUEUE_BULK);
+		engine_work(ctx, 500);
+		spin_unlock(ctx, l);
+		engine_work(ctx, 500);
+	}
+}
+
+static void test_fast_forward(const void *data)
+{
+	bool timing = *(const bool *)data;
+	struct spinlock l;
+	struct lock_stats st;
+	struct engine *e;
+	char *err = NULL;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	spin_lock_init(&l, LOCK_CLASS_ZONE);
+	engine_set_timing(e, timing);
+	g_assert_true(engine_timing(e) == timing);
+	for (unsigned cpu = 0; cpu < 2; cpu++)
+		engine_spawn(e, cpu, NULL, ff_thread, &l, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_true(engine_lock_stats(&l, &st));
+	g_test_message("timing %d: %" G_GUINT64_FORMAT " contentions, %" G_GUINT64_FORMAT
+		       " ns waited, ended at %" G_GUINT64_FORMAT " ns, %" G_GUINT64_FORMAT
+		       " SimGrid calls", timing, st.wait.nr, st.wait.total, engine_clock(e),
+		       engine_simgrid_calls(e));
+	g_assert_cmpuint(st.hold.nr, ==, 2 * SYNC_ROUNDS);
+	if (timing) {
+		g_assert_cmpuint(st.wait.nr, >, 0);
+		g_assert_cmpuint(engine_clock(e), >, SYNC_ROUNDS * 1000);
+	} else {
+		g_assert_cmpuint(st.wait.nr, ==, 0);
+		g_assert_cmpuint(st.wait.total, ==, 0);
+		/* Their own work and the lock word's transfers (150 ns across
+		 * sockets at most). */
+		g_assert_cmpuint(engine_clock(e), <=, SYNC_ROUNDS * 1150);
+		/* No settle in a section: one per 100 us of work, and the ends. */
+		g_assert_cmpuint(engine_simgrid_calls(e), <, 2 * 2 * SYNC_ROUNDS / 100);
+	}
+	engine_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
 	static const double quanta[] = { ENGINE_DEFAULT_QUANTUM_NS, 0 };
+	static const bool flags[] = { true, false };
 
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/engine/costs", test_costs);
@@ -843,5 +956,9 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/engine/sched/pcp-trylock", &quanta[0], test_sched_pcp_trylock);
 	g_test_add_data_func("/engine/sched/pcp-trylock-exact", &quanta[1], test_sched_pcp_trylock);
 	g_test_add_func("/engine/sched/sleep-and-spin", test_sched_sleep_and_spin);
+	g_test_add_data_func("/engine/syncs/local", &flags[0], test_syncs);
+	g_test_add_data_func("/engine/syncs/quantum", &flags[1], test_syncs);
+	g_test_add_data_func("/engine/fast-forward/timed", &flags[0], test_fast_forward);
+	g_test_add_data_func("/engine/fast-forward/untimed", &flags[1], test_fast_forward);
 	return g_test_run();
 }
