@@ -62,6 +62,13 @@ m1:check_invariants()
 local m2, r2 = offline_pinned("512M")
 assert(r2 == 128 * 1048576)
 m2:check_invariants()
+-- Onlined again, the block joins the Movable zone it left (as with
+-- movable_node), not the Normal zone below it.
+local managed2 = m2:info().managed_pages
+assert(m2:online_memory{ node = 1, size = "128M" } == 128 * 1048576)
+assert(m2:page(0x140000 - 1).zone == "Movable" and m2:page(0x140000 - 32768).zone == "Movable")
+assert(m2:info().managed_pages == managed2 + 32768)
+m2:check_invariants()
 
 -- Under spb the superpageblock array shrinks with the zone: a whole 1 GiB
 -- block takes its superpageblock off the array and its list, a 128 MiB
@@ -145,5 +152,35 @@ do
   assert(s:info().managed_pages == managed and node1_spbs(s) == 3)
   assert(s:superpageblocks() == view, s:superpageblocks())
   s:check_invariants()
+end
+-- Bad input under every policy: refused with the numbers, and nothing of
+-- the machine changes (its zones, free lists, superpageblocks, pagesets).
+local function state(m)
+  local i = m:info()
+  return m:zoneinfo() .. m:buddyinfo() .. m:superpageblocks() ..
+         table.concat({ i.managed_pages, i.free_pages, i.pcp_pages }, " ")
+end
+for _, policy in ipairs{ "upstream", "pcp_buddy", "spb" } do
+  local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "4G", "2G" },
+                           movable_per_node = "1G", policy = policy,
+                           memory_block_size = "256M", boot_reserve = false }
+  local p = m:process()
+  p:set_mempolicy{ policy = "bind", nodes = { 1 } }
+  p:touch(p:mmap("256M"), "256M")
+  local before = state(m)
+  local cases = {
+    { { node = 1, size = "128M" }, "size 134217728 is not a whole number of memory blocks %(268435456 bytes each%)" },
+    { { node = 1, size = "384M" }, "size 402653184 is not a whole number of memory blocks %(268435456 bytes each%)" },
+    { { node = 1, size = 0 }, "size 0 is not a whole number of memory blocks" },
+    { { node = 2, size = "256M" }, "node 2 does not exist %(the machine has nodes 0%-1%)" },
+    { { node = -1, size = "256M" }, "node %-1 does not exist" },
+    { { node = 1, size = "2G" }, "node 1 has CPUs: its last 2048 MiB cannot go offline" },
+    { { node = 1, size = "1G" }, "1024 MiB is not below the size of node 1's top zone %(Movable, 1024 MiB%)" },
+  }
+  for _, c in ipairs(cases) do
+    fails(c[2], m.offline_memory, m, c[1])
+    assert(state(m) == before, policy .. ": a refused offline changed the machine")
+  end
+  m:check_invariants()
 end
 print("ok: hotremove")
