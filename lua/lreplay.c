@@ -41,6 +41,7 @@ static void push_counts(lua_State *L, const struct trace_counts *c)
 	set_int(L, "lines", (lua_Integer)c->lines);
 	set_int(L, "bad_lines", (lua_Integer)c->bad_lines);
 	set_int(L, "ignored", (lua_Integer)c->ignored);
+	set_int(L, "duration_ns", (lua_Integer)c->duration_ns);
 	if (c->first_bad)
 		set_str(L, "first_bad", c->first_bad);
 }
@@ -186,12 +187,9 @@ static int l_kmem_info(lua_State *L)
 {
 	struct lkmem_trace *t = check_kmem_trace(L, 1);
 	unsigned long allocs[NR_PAGE_ORDERS] = { 0 }, frees[NR_PAGE_ORDERS] = { 0 }, unpaired = 0;
-	uint64_t end = 0;
-
 	for (guint i = 0; i < t->ev->len; i++) {
 		const struct kmem_event *e = &g_array_index(t->ev, struct kmem_event, i);
 
-		end = MAX(end, e->ts_ns);
 		if (e->kind == KMEM_ALLOC)
 			allocs[e->order]++;
 		else if (e->pair >= 0)
@@ -202,7 +200,6 @@ static int l_kmem_info(lua_State *L)
 	push_counts(L, &t->counts);
 	set_int(L, "cpus", t->nr_cpus);
 	set_int(L, "events", t->ev->len);
-	set_int(L, "duration_ns", (lua_Integer)end);
 	set_orders(L, "allocs", allocs);
 	set_orders(L, "frees", frees);
 	set_int(L, "unpaired_frees", (lua_Integer)unpaired);

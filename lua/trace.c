@@ -472,11 +472,12 @@ static bool strace_line(struct reader *r, GArray *out, GHashTable *pending, stru
 	}
 	g_free(tstr);
 	call++;
+	ev.ts_ns = clock_rel(clk, abs, true);
+	r->counts->duration_ns = MAX(r->counts->duration_ns, ev.ts_ns);
 	if (!strncmp(call, "---", 3) || !strncmp(call, "+++", 3)) {
 		r->counts->ignored++;   /* a signal, or the thread's exit */
 		return true;
 	}
-	ev.ts_ns = clock_rel(clk, abs, true);
 	ev.tid = (unsigned)tid;
 	ev.line = r->lineno;
 	if (g_str_has_suffix(call, "<unfinished ...>")) {
@@ -602,6 +603,7 @@ static bool kmem_line(struct reader *r, GArray *out, struct clock *clk)
 	ev.cpu = (uint16_t)v;
 	ev.line = r->lineno;
 	ev.ts_ns = clock_rel(clk, abs, false);
+	r->counts->duration_ns = MAX(r->counts->duration_ns, ev.ts_ns);
 	alloc = !strcmp(f[4], "mm_page_alloc");
 	if (!alloc && strcmp(f[4], "mm_page_free") && strcmp(f[4], "mm_page_free_batched")) {
 		if (!g_str_has_prefix(f[4], "mm_"))

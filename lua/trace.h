@@ -19,6 +19,7 @@ struct trace_counts {
 	unsigned long lines;        /* lines read */
 	unsigned long bad_lines;    /* malformed lines skipped (skip_bad) */
 	unsigned long ignored;      /* well-formed lines of no effect on the replay */
+	uint64_t duration_ns;       /* from the first timestamp to the last (any line) */
 	char *first_bad;            /* "FILE:LINE: message" of the first skipped line */
 };
 
