@@ -158,6 +158,7 @@ function M.start(m, o)
       if space.brk and space.brk ~= e.ret then
         space.proc:exit()
         space = new_space(m)
+        handle.process = space.proc
         stats.execs = stats.execs + 1
       end
       space.brk = space.brk or e.ret
