@@ -387,6 +387,18 @@ static int l_replay_stats(lua_State *L)
 	return 1;
 }
 
+/* A userdata class: its metatable with the methods and finalizer. */
+static void new_class(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc)
+{
+	luaL_newmetatable(L, name);
+	lua_newtable(L);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+}
+
 void lreplay_open(lua_State *L, int module)
 {
 	static const luaL_Reg trace_methods[] = {
@@ -406,16 +418,6 @@ void lreplay_open(lua_State *L, int module)
 	lua_setfield(L, module, "read_strace");
 	lua_pushcfunction(L, l_read_kmem);
 	lua_setfield(L, module, "read_kmem");
-	luaL_newmetatable(L, KMEM_TRACE_MT);
-	luaL_newlib(L, trace_methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_kmem_trace_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
-	luaL_newmetatable(L, KMEM_REPLAY_MT);
-	luaL_newlib(L, replay_methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_replay_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+	new_class(L, KMEM_TRACE_MT, trace_methods, l_kmem_trace_gc);
+	new_class(L, KMEM_REPLAY_MT, replay_methods, l_replay_gc);
 }
