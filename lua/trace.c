@@ -108,8 +108,13 @@ static bool reader_close(struct reader *r)
 	int zerr = Z_OK;
 	const char *msg = r->err ? NULL : gzerror(r->f, &zerr);
 
-	if (!r->err && zerr != Z_OK && zerr != Z_BUF_ERROR)
-		r->err = g_strdup_printf("%s:%u: read error: %s", r->path, r->lineno + 1, msg);
+	/* Z_BUF_ERROR: the gzip stream stopped short (a truncated file). */
+	if (!r->err && zerr != Z_OK) {
+		/* zlib's message starts with the path */
+		if (g_str_has_prefix(msg, r->path) && !strncmp(msg + strlen(r->path), ": ", 2))
+			msg += strlen(r->path) + 2;
+		r->err = g_strdup_printf("%s:%u: read error: %s", r->path, r->lineno, msg);
+	}
 	gzclose(r->f);
 	g_string_free(r->line, TRUE);
 	return !r->err;

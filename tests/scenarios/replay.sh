@@ -75,4 +75,9 @@ run -D case=kmem -D file="$dir/bad.csv" && fail "a bad kmem CSV replayed"
 grep -q "bad.csv:1234: order '12' is not 0-10" "$dir/err" || { cat "$dir/err"; fail "kmem error"; }
 run -D case=kmem -D file="$dir/bad.csv" -D skip_bad=true || { cat "$dir/err"; fail "kmem skip_bad"; }
 grep -q '^bad_lines 1$' "$dir/out" || fail "kmem skip_bad: $(cat "$dir/out")"
+# A gzip file cut short is an error, skip_bad or not.
+head -c 100000 "$data/kmem-events-redis.csv.gz" > "$dir/cut.csv.gz"
+run -D case=kmem -D file="$dir/cut.csv.gz" -D skip_bad=true && fail "a truncated gzip replayed"
+grep -q "cut.csv.gz:[0-9]*: read error: unexpected end of file" "$dir/err" ||
+	{ cat "$dir/err"; fail "truncated gzip"; }
 echo "replay: ok"
