@@ -10,6 +10,8 @@
 --   ./run scenarios/replay-redis.lua -D policy=pcp_buddy
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/replay-redis.lua
 --   ./run scenarios/replay-redis.lua -D instances=32 -D kmem_cpus=8 -D speed=4
+--   ./run --sweep 'instances=1,8,32' --sweep 'policy=upstream,pcp_buddy,spb' \
+--         scenarios/replay-redis.lua -D speed=4   # zone->lock wait share by instances
 --
 -- plots: lock_timeseries, memory_map
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
