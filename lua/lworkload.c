@@ -4,10 +4,20 @@
 #include "lresults.h"
 
 #include "sim/workload_jemalloc.h"
+#include "sim/workload_page_fault1.h"
 
 #include <lauxlib.h>
+#include <string.h>
 
-#define JEMALLOC_CHURN_MT "mmsim.jemalloc_churn"
+#define WORKLOAD_MT "mmsim.workload"
+
+/* The handle m:start_* returns: the workload, its stats as a table, and
+ * how to drop the handle's reference to it. */
+struct lworkload {
+	void *w;
+	void (*push_stats)(lua_State *L, const void *w);
+	void (*put)(void *w);
+};
 
 /* The state of math.random, to draw from the scenario's own stream: Lua
  * 5.4 keeps its generator's four 64-bit words in a userdata, the first
@@ -60,13 +70,14 @@ static struct lworkload_refs *keep_alive(lua_State *L, int n)
 	return r;
 }
 
-static lua_Integer field_int(lua_State *L, int t, const char *k, lua_Integer min)
+static lua_Integer field_int(lua_State *L, int t, const char *k, lua_Integer min,
+			     const char *what)
 {
 	int isnum;
 	lua_Integer v = (lua_getfield(L, t, k), lua_tointegerx(L, -1, &isnum));
 
 	if (!isnum || v < min)
-		luaL_error(L, "start_jemalloc_churn: '%s' must be an integer, %I or more", k, min);
+		luaL_error(L, "%s: '%s' must be an integer, %I or more", what, k, min);
 	lua_pop(L, 1);
 	return v;
 }
@@ -81,6 +92,64 @@ static double field_num(lua_State *L, int t, const char *k, double min, double m
 			   max);
 	lua_pop(L, 1);
 	return v;
+}
+
+/* The `cpus` list of the table at t, in a userdata left on the stack. */
+static unsigned *field_cpus(lua_State *L, int t, struct lmachine *lm, unsigned *n,
+			    const char *what)
+{
+	if (lua_getfield(L, t, "cpus") != LUA_TTABLE || !luaL_len(L, -1))
+		luaL_error(L, "%s: 'cpus' must be a list of CPUs", what);
+	*n = (unsigned)luaL_len(L, -1);
+	unsigned *cpus = lua_newuserdatauv(L, *n * sizeof(*cpus), 0);
+	for (unsigned i = 0; i < *n; i++) {
+		lua_Integer cpu = (lua_geti(L, -2, i + 1), lua_tointeger(L, -1));
+
+		if (!lua_isinteger(L, -1) || cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
+			luaL_error(L, "%s: cpu %s does not exist (the machine has CPUs 0-%d)", what,
+				   luaL_tolstring(L, -1, NULL), (int)lm->m->nr_cpus - 1);
+		cpus[i] = (unsigned)cpu;
+		lua_pop(L, 1);
+	}
+	lua_remove(L, -2);
+	return cpus;
+}
+
+/* A new handle on the stack; the caller sets its workload. */
+static struct lworkload *new_handle(lua_State *L, void (*push_stats)(lua_State *, const void *),
+				    void (*put)(void *))
+{
+	struct lworkload *h = lua_newuserdatauv(L, sizeof(*h), 0);
+
+	*h = (struct lworkload){ .push_stats = push_stats, .put = put };
+	luaL_setmetatable(L, WORKLOAD_MT);
+	return h;
+}
+
+/* Raise the error of a workload that did not start. */
+static int start_failed(lua_State *L, const char *what, char *err)
+{
+	lua_pushfstring(L, "%s: %s", what, err);
+	g_free(err);
+	return lua_error(L);
+}
+
+static void push_churn_stats(lua_State *L, const void *w)
+{
+	const struct jemalloc_churn_stats *s = jemalloc_churn_stats(w);
+
+	lua_createtable(L, 0, 6);
+	set_int(L, "objects", (lua_Integer)s->objects);
+	set_int(L, "remote_frees", (lua_Integer)s->remote_frees);
+	set_int(L, "purged_pages", (lua_Integer)s->purged_pages);
+	set_int(L, "extents", (lua_Integer)s->extents);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "rss_pages", (lua_Integer)s->rss_pages);
+}
+
+static void put_churn(void *w)
+{
+	jemalloc_churn_put(w);
 }
 
 /* m:start_jemalloc_churn{process =, cpus = {...}, sizes = {{bytes =, weight =}...},
@@ -104,21 +173,7 @@ static int l_start_jemalloc_churn(lua_State *L)
 	o.mm = lproc_check(L, lua_gettop(L), &pm);
 	if (pm != lm->m)
 		return luaL_error(L, "start_jemalloc_churn: the process is another machine's");
-	if (lua_getfield(L, 2, "cpus") != LUA_TTABLE || !luaL_len(L, -1))
-		return luaL_error(L, "start_jemalloc_churn: 'cpus' must be a list of CPUs");
-	o.nr_cpus = (unsigned)luaL_len(L, -1);
-	unsigned *cpus = lua_newuserdatauv(L, o.nr_cpus * sizeof(*cpus), 0);
-	for (unsigned i = 0; i < o.nr_cpus; i++) {
-		lua_Integer cpu = (lua_geti(L, -2, i + 1), lua_tointeger(L, -1));
-
-		if (!lua_isinteger(L, -1) || cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
-			return luaL_error(L, "start_jemalloc_churn: cpu %s does not exist (the "
-					  "machine has CPUs 0-%d)", luaL_tolstring(L, -1, NULL),
-					  (int)lm->m->nr_cpus - 1);
-		cpus[i] = (unsigned)cpu;
-		lua_pop(L, 1);
-	}
-	o.cpus = cpus;
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, "start_jemalloc_churn");
 	if (lua_getfield(L, 2, "sizes") != LUA_TTABLE || !luaL_len(L, -1))
 		return luaL_error(L, "start_jemalloc_churn: 'sizes' must be a list of "
 				  "{bytes =, weight =}");
@@ -128,7 +183,7 @@ static int l_start_jemalloc_churn(lua_State *L)
 		luaL_checktype(L, (lua_geti(L, -2, i + 1), -1), LUA_TTABLE);
 		int t = lua_gettop(L);
 
-		sizes[i].bytes = (uint64_t)field_int(L, t, "bytes", 1);
+		sizes[i].bytes = (uint64_t)field_int(L, t, "bytes", 1, "start_jemalloc_churn");
 		if (sizes[i].bytes % PAGE_SIZE)
 			return luaL_error(L, "start_jemalloc_churn: size %I is not a multiple of "
 					  "the page size", (lua_Integer)sizes[i].bytes);
@@ -136,74 +191,140 @@ static int l_start_jemalloc_churn(lua_State *L)
 		lua_pop(L, 1);
 	}
 	o.sizes = sizes;
-	o.live_bytes = (uint64_t)field_int(L, 2, "live_bytes", 0);
+	o.live_bytes = (uint64_t)field_int(L, 2, "live_bytes", 0, "start_jemalloc_churn");
 	o.remote_share = field_num(L, 2, "remote_share", 0, 1);
-	o.decay_ns = (uint64_t)field_int(L, 2, "decay_ns", 0);
-	o.work_ns = (uint64_t)field_int(L, 2, "work_ns", 0);
-	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0);
+	o.decay_ns = (uint64_t)field_int(L, 2, "decay_ns", 0, "start_jemalloc_churn");
+	o.work_ns = (uint64_t)field_int(L, 2, "work_ns", 0, "start_jemalloc_churn");
+	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, "start_jemalloc_churn");
 
 	struct engine *e = lmachine_engine(L, lm);
-	struct jemalloc_churn **h = lua_newuserdatauv(L, sizeof(*h), 0);
-	*h = NULL;
-	luaL_setmetatable(L, JEMALLOC_CHURN_MT);
+	struct lworkload *h = new_handle(L, push_churn_stats, put_churn);
 	lua_pushvalue(L, 1);
 	lua_getfield(L, 2, "process");
 	o.rng = push_math_random_state(L);
 	o.release_arg = keep_alive(L, 3);
-	*h = jemalloc_churn_start(e, &o, &err);
-	if (!*h) {
-		lua_pushfstring(L, "start_jemalloc_churn: %s", err);
-		g_free(err);
-		return lua_error(L);
-	}
-	return 1;
+	h->w = jemalloc_churn_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, "start_jemalloc_churn", err);
 }
 
-static struct jemalloc_churn *check_churn(lua_State *L)
+static void push_pf1_stats(lua_State *L, const void *w)
 {
-	return *(struct jemalloc_churn **)luaL_checkudata(L, 1, JEMALLOC_CHURN_MT);
-}
+	const struct page_fault1_stats *s = page_fault1_stats(w);
 
-/* w:stats() -> {objects =, remote_frees =, purged_pages =, extents =, failed =,
- * rss_pages =} */
-static int l_churn_stats(lua_State *L)
-{
-	const struct jemalloc_churn_stats *s = jemalloc_churn_stats(check_churn(L));
-
-	lua_createtable(L, 0, 6);
-	set_int(L, "objects", (lua_Integer)s->objects);
-	set_int(L, "remote_frees", (lua_Integer)s->remote_frees);
-	set_int(L, "purged_pages", (lua_Integer)s->purged_pages);
-	set_int(L, "extents", (lua_Integer)s->extents);
+	lua_createtable(L, 0, 5);
+	set_int(L, "loops", (lua_Integer)s->loops);
+	set_int(L, "faults", (lua_Integer)s->faults);
 	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "rss_pages", (lua_Integer)s->rss_pages);
+	set_int(L, "tasks_done", (lua_Integer)s->tasks_done);
+	set_int(L, "end_ns", (lua_Integer)s->end_ns);
+}
+
+static void put_pf1(void *w)
+{
+	page_fault1_put(w);
+}
+
+/* m:start_page_fault1{cpus = {...}, threads =, size =, loops =, until_ns =}
+ * -> the workload, whose :stats() are lua/mmsim/page_fault1.lua's stats. */
+static int l_start_page_fault1(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "threads", "size", "loops", "until_ns", NULL };
+	static const char what[] = "start_page_fault1";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct page_fault1_opts o = { .m = lm->m, .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	lua_getfield(L, 2, "threads");
+	o.threads = lua_toboolean(L, -1);
+	lua_getfield(L, 2, "size");
+	o.size = check_size(L, -1, what);
+	lua_pop(L, 2);
+	o.loops = (uint64_t)opt_range_field(L, 2, "loops", 0, 0, LUA_MAXINTEGER);
+	o.until_ns = (uint64_t)opt_range_field(L, 2, "until_ns", 0, 0, LUA_MAXINTEGER);
+	if (!o.loops && !o.until_ns)
+		return luaL_error(L, "%s: give 'loops' or 'until_ns'", what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_pf1_stats, put_pf1);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = page_fault1_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
+static struct lworkload *check_workload(lua_State *L)
+{
+	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
+
+	if (!h->w)
+		luaL_error(L, "the workload did not start");
+	return h;
+}
+
+/* w:stats() -> the workload's figures as they are now, a new table */
+static int l_workload_stats(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+
+	h->push_stats(L, h->w);
 	return 1;
 }
 
-static int l_churn_gc(lua_State *L)
+/* w.NAME: a figure as it is now, so that a module's `stats = w` reads as
+ * a table that fills in as the run goes. */
+static int l_workload_index(lua_State *L)
 {
-	struct jemalloc_churn **h = luaL_checkudata(L, 1, JEMALLOC_CHURN_MT);
+	struct lworkload *h = check_workload(L);
 
-	if (*h)
-		jemalloc_churn_put(*h);
-	*h = NULL;
+	if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "stats")) {
+		lua_pushcfunction(L, l_workload_stats);
+		return 1;
+	}
+	h->push_stats(L, h->w);
+	lua_pushvalue(L, 2);
+	lua_rawget(L, -2);
+	return 1;
+}
+
+/* pairs(w): the figures' names and values */
+static int l_workload_pairs(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+
+	lua_getglobal(L, "next");
+	h->push_stats(L, h->w);
+	lua_pushnil(L);
+	return 3;
+}
+
+static int l_workload_gc(lua_State *L)
+{
+	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
+
+	if (h->w)
+		h->put(h->w);
+	h->w = NULL;
 	return 0;
 }
 
 void lworkload_open(lua_State *L, int methods)
 {
-	static const luaL_Reg churn_methods[] = {
-		{ "stats", l_churn_stats },
+	static const luaL_Reg workload_meta[] = {
+		{ "__index", l_workload_index },
+		{ "__pairs", l_workload_pairs },
+		{ "__gc", l_workload_gc },
 		{ NULL, NULL },
 	};
 
 	methods = lua_absindex(L, methods);
 	lua_pushcfunction(L, l_start_jemalloc_churn);
 	lua_setfield(L, methods, "start_jemalloc_churn");
-	luaL_newmetatable(L, JEMALLOC_CHURN_MT);
-	luaL_newlib(L, churn_methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_churn_gc);
-	lua_setfield(L, -2, "__gc");
+	lua_pushcfunction(L, l_start_page_fault1);
+	lua_setfield(L, methods, "start_page_fault1");
+	luaL_newmetatable(L, WORKLOAD_MT);
+	luaL_setfuncs(L, workload_meta, 0);
 	lua_pop(L, 1);
 }

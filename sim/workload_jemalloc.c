@@ -16,6 +16,7 @@ struct run {
 	int64_t since;
 	bool dirty;
 	uint64_t id;                    /* tells a run from a later one at its address */
+	struct run *next_spare;
 };
 
 /* The arenas are shared without a lock, as the threads of the Lua version
@@ -23,9 +24,18 @@ struct run {
  * and they may free into the arena or take runs from it meanwhile.  The
  * purge then goes on at the next index of the list as it is now, and
  * marks clean only the run it purged if that is still there. */
+/* The runs by their start and by their end address: open addressing,
+ * keys start and end | 1 (addresses are page aligned), 0 for empty. */
+struct run_index {
+	uint64_t *keys;
+	struct run **runs;
+	size_t mask, used;
+};
+
 struct arena {
 	GPtrArray *runs;                /* in the order they were made: first fit's order */
-	GHashTable *by_start, *by_end;  /* &run->addr, &run->end -> run */
+	struct run_index index;
+	struct run *spare;              /* freed runs for reuse */
 	uint64_t next_id;
 	unsigned grow;                  /* the next extent's size class */
 	uint64_t cur_addr, cur_len, cur_used;   /* the extent being carved; cur_len 0: none */
@@ -94,36 +104,115 @@ static struct object fifo_pop(struct object_fifo *q)
 	return obj;
 }
 
+static size_t index_slot(const struct run_index *x, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & x->mask;
+}
+
+static struct run *index_find(const struct run_index *x, uint64_t key)
+{
+	for (size_t i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+		if (x->keys[i] == key)
+			return x->runs[i];
+	return NULL;
+}
+
+static void index_put(struct run_index *x, uint64_t key, struct run *r);
+
+/* Twice the slots when half are used. */
+static void index_grow(struct run_index *x)
+{
+	struct run_index old = *x;
+
+	x->mask = old.keys ? 2 * old.mask + 1 : 63;
+	x->keys = g_new0(uint64_t, x->mask + 1);
+	x->runs = g_new(struct run *, x->mask + 1);
+	x->used = 0;
+	for (size_t i = 0; old.keys && i <= old.mask; i++)
+		if (old.keys[i])
+			index_put(x, old.keys[i], old.runs[i]);
+	g_free(old.keys);
+	g_free(old.runs);
+}
+
+static void index_put(struct run_index *x, uint64_t key, struct run *r)
+{
+	size_t i;
+
+	if (2 * (x->used + 1) > x->mask + 1)
+		index_grow(x);
+	for (i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+		;
+	x->keys[i] = key;
+	x->runs[i] = r;
+	x->used++;
+}
+
+/* Remove key, moving back the entries of its probe chain that the hole
+ * would cut off. */
+static void index_remove(struct run_index *x, uint64_t key)
+{
+	size_t i = index_slot(x, key);
+
+	while (x->keys[i] != key)
+		i = (i + 1) & x->mask;
+	for (size_t j = (i + 1) & x->mask; x->keys[j]; j = (j + 1) & x->mask) {
+		size_t home = index_slot(x, x->keys[j]);
+
+		/* j's entry may fill the hole at i if its home is not in (i, j]. */
+		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
+			x->keys[i] = x->keys[j];
+			x->runs[i] = x->runs[j];
+			i = j;
+		}
+	}
+	x->keys[i] = 0;
+	x->used--;
+}
+
 static void arena_init(struct arena *a)
 {
-	a->runs = g_ptr_array_new_with_free_func(g_free);
-	a->by_start = g_hash_table_new(g_int64_hash, g_int64_equal);
-	a->by_end = g_hash_table_new(g_int64_hash, g_int64_equal);
+	a->runs = g_ptr_array_new();
+	index_grow(&a->index);
 }
 
 static void arena_destroy(struct arena *a)
 {
-	g_hash_table_destroy(a->by_start);
-	g_hash_table_destroy(a->by_end);
+	while (a->spare) {
+		struct run *r = a->spare;
+
+		a->spare = r->next_spare;
+		g_free(r);
+	}
+	for (unsigned i = 0; i < a->runs->len; i++)
+		g_free(g_ptr_array_index(a->runs, i));
 	g_ptr_array_free(a->runs, TRUE);
+	g_free(a->index.keys);
+	g_free(a->index.runs);
 }
 
 static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
 {
-	struct run *r = g_new(struct run, 1);
+	struct run *r = a->spare;
 
+	if (r)
+		a->spare = r->next_spare;
+	else
+		r = g_new(struct run, 1);
 	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty,
 			   .id = a->next_id++ };
 	g_ptr_array_add(a->runs, r);
-	g_hash_table_insert(a->by_start, &r->addr, r);
-	g_hash_table_insert(a->by_end, &r->end, r);
+	index_put(&a->index, addr, r);
+	index_put(&a->index, end | 1, r);
 }
 
 static void remove_run(struct arena *a, struct run *r)
 {
-	g_hash_table_remove(a->by_start, &r->addr);
-	g_hash_table_remove(a->by_end, &r->end);
+	index_remove(&a->index, r->addr);
+	index_remove(&a->index, r->end | 1);
 	g_ptr_array_remove(a->runs, r);
+	r->next_spare = a->spare;
+	a->spare = r;
 }
 
 /* Return [addr, addr + len) dirty since now, merged with dirty neighbours;
@@ -133,8 +222,8 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 {
 	uint64_t end = addr + len;
 	int64_t since = now;
-	struct run *before = g_hash_table_lookup(a->by_end, &addr);
-	struct run *after = g_hash_table_lookup(a->by_start, &end);
+	struct run *before = index_find(&a->index, addr | 1);
+	struct run *after = index_find(&a->index, end);
 
 	if (before && before->dirty) {
 		addr = before->addr;
@@ -215,7 +304,7 @@ static uint64_t arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struc
 		int err = do_madvise(ctx, jc->o.mm, addr, end - addr, MADV_DONTNEED);
 		if (err && err != -MM_ENOMEM)
 			g_error("jemalloc churn: madvise: error %d", err);
-		still = g_hash_table_lookup(a->by_start, &addr);
+		still = index_find(&a->index, addr);
 		if (still && still->id == id)
 			still->dirty = false;
 		pages += (end - addr) / PAGE_SIZE;

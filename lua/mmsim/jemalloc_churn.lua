@@ -52,12 +52,7 @@ function M.start(m, o)
     decay_ns = mmsim.time(o.decay or "100ms"), work_ns = mmsim.time(o.work or "20us"),
     until_ns = math.tointeger(o.until_ns) or error("jemalloc_churn: until_ns must be an integer"),
   }
-  -- jc.stats.objects and the like read the threads' figures as they are now.
-  local stats = setmetatable({}, {
-    __index = function(_, k) return churn:stats()[k] end,
-    __pairs = function() return next, churn:stats(), nil end,
-  })
-  return { stats = stats, process = proc }
+  return { stats = churn, process = proc }
 end
 
 return M
