@@ -4,6 +4,7 @@
 #include "lresults.h"
 
 #include "sim/workload_jemalloc.h"
+#include "sim/workload_kernel_noise.h"
 #include "sim/workload_page_fault1.h"
 
 #include <lauxlib.h>
@@ -82,14 +83,23 @@ static lua_Integer field_int(lua_State *L, int t, const char *k, lua_Integer min
 	return v;
 }
 
-static double field_num(lua_State *L, int t, const char *k, double min, double max)
+/* A number from min to max: the value at idx, or field k of the table at
+ * t if k is not NULL. */
+static double check_num(lua_State *L, int t, const char *k, double min, double max,
+			const char *what)
 {
 	int isnum;
-	double v = (lua_getfield(L, t, k), lua_tonumberx(L, -1, &isnum));
+	double v;
+
+	if (k)
+		lua_getfield(L, t, k);
+	else
+		lua_pushvalue(L, t);
+	v = lua_tonumberx(L, -1, &isnum);
 
 	if (!isnum || !(v >= min && v <= max))
-		luaL_error(L, "start_jemalloc_churn: '%s' must be a number from %f to %f", k, min,
-			   max);
+		luaL_error(L, "%s: '%s' must be a number from %g to %g", what, k ? k : "entry",
+			   min, max);
 	lua_pop(L, 1);
 	return v;
 }
@@ -187,12 +197,12 @@ static int l_start_jemalloc_churn(lua_State *L)
 		if (sizes[i].bytes % PAGE_SIZE)
 			return luaL_error(L, "start_jemalloc_churn: size %I is not a multiple of "
 					  "the page size", (lua_Integer)sizes[i].bytes);
-		sizes[i].weight = field_num(L, t, "weight", 0x1p-1000, 0x1p1000);
+		sizes[i].weight = check_num(L, t, "weight", 0x1p-1000, 0x1p1000, "start_jemalloc_churn");
 		lua_pop(L, 1);
 	}
 	o.sizes = sizes;
 	o.live_bytes = (uint64_t)field_int(L, 2, "live_bytes", 0, "start_jemalloc_churn");
-	o.remote_share = field_num(L, 2, "remote_share", 0, 1);
+	o.remote_share = check_num(L, 2, "remote_share", 0, 1, "start_jemalloc_churn");
 	o.decay_ns = (uint64_t)field_int(L, 2, "decay_ns", 0, "start_jemalloc_churn");
 	o.work_ns = (uint64_t)field_int(L, 2, "work_ns", 0, "start_jemalloc_churn");
 	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, "start_jemalloc_churn");
@@ -264,6 +274,69 @@ static struct lworkload *check_workload(lua_State *L)
 	return h;
 }
 
+static void push_noise_stats(lua_State *L, const void *w)
+{
+	const struct kernel_noise_stats *s = kernel_noise_stats(w);
+
+	lua_createtable(L, 0, 4);
+	set_int(L, "allocated", (lua_Integer)s->allocated);
+	set_int(L, "freed", (lua_Integer)s->freed);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+}
+
+static void put_noise(void *w)
+{
+	kernel_noise_put(w);
+}
+
+/* m:start_kernel_noise{cpus = {...}, rate =, reclaimable_share =, orders = {...},
+ * lifetime_ns =, long_lived_share = [, until_ns =]} -> the workload, whose
+ * fields are lua/mmsim/kernel_noise.lua's stats. */
+static int l_start_kernel_noise(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "rate", "reclaimable_share", "orders",
+					    "lifetime_ns", "long_lived_share", "until_ns", NULL };
+	static const char what[] = "start_kernel_noise";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct kernel_noise_opts o = { .m = lm->m, .release = release_refs,
+				       .until_ns = UINT64_MAX };
+	double total = 0;
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	o.rate = check_num(L, 2, "rate", 0x1p-1000, 1e9, what);
+	o.reclaimable_share = check_num(L, 2, "reclaimable_share", 0, 1, what);
+	o.long_lived_share = check_num(L, 2, "long_lived_share", 0, 1, what);
+	o.lifetime_ns = (uint64_t)field_int(L, 2, "lifetime_ns", 0, what);
+	if (lua_getfield(L, 2, "until_ns") != LUA_TNIL)
+		o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+	if (lua_getfield(L, 2, "orders") != LUA_TTABLE || !luaL_len(L, -1) ||
+	    luaL_len(L, -1) > NR_PAGE_ORDERS)
+		return luaL_error(L, "%s: 'orders' must be a list of 1 to %d weights", what,
+				  NR_PAGE_ORDERS);
+	o.nr_orders = (unsigned)luaL_len(L, -1);
+	for (unsigned i = 0; i < o.nr_orders; i++) {
+		lua_geti(L, -1, i + 1);
+		o.orders[i] = check_num(L, lua_gettop(L), NULL, 0, 0x1p1000, what);
+		total += o.orders[i];
+		lua_pop(L, 1);
+	}
+	if (!(total > 0))
+		return luaL_error(L, "%s: the order weights sum to 0", what);
+	lua_pop(L, 2);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_noise_stats, put_noise);
+	lua_pushvalue(L, 1);
+	o.rng = push_math_random_state(L);
+	o.release_arg = keep_alive(L, 2);
+	h->w = kernel_noise_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
 /* w:stats() -> the workload's figures as they are now, a new table */
 static int l_workload_stats(lua_State *L)
 {
@@ -324,6 +397,8 @@ void lworkload_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "start_jemalloc_churn");
 	lua_pushcfunction(L, l_start_page_fault1);
 	lua_setfield(L, methods, "start_page_fault1");
+	lua_pushcfunction(L, l_start_kernel_noise);
+	lua_setfield(L, methods, "start_kernel_noise");
 	luaL_newmetatable(L, WORKLOAD_MT);
 	luaL_setfuncs(L, workload_meta, 0);
 	lua_pop(L, 1);

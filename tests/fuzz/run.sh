@@ -17,7 +17,7 @@ if [ ! -f Makefile ]; then
 	"$top/configure" -q CC=clang CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san"
 fi
 make -s -j2 libmodels.a libsim.a libmmsim.a >&2
-libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4)"
+libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4) -lm"
 cflags="-I$top $(pkg-config --cflags glib-2.0 lua5.4)"
 for t in fuzz_parse fuzz_scenario; do
 	# shellcheck disable=SC2086
