@@ -8,6 +8,7 @@
 #include "sim/workload_page_fault1.h"
 
 #include <lauxlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define WORKLOAD_MT "mmsim.workload"
@@ -97,9 +98,12 @@ static double check_num(lua_State *L, int t, const char *k, double min, double m
 		lua_pushvalue(L, t);
 	v = lua_tonumberx(L, -1, &isnum);
 
-	if (!isnum || !(v >= min && v <= max))
-		luaL_error(L, "%s: '%s' must be a number from %g to %g", what, k ? k : "entry",
-			   min, max);
+	if (!isnum || !(v >= min && v <= max)) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "from %g to %g", min, max);
+		luaL_error(L, "%s: '%s' must be a number %s", what, k ? k : "entry", range);
+	}
 	lua_pop(L, 1);
 	return v;
 }
