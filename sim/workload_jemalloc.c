@@ -3,9 +3,9 @@
 
 #include "models/mm_space.h"
 #include "models/mmtypes.h"
+#include "sim/workload.h"
 
 #include <glib.h>
-#include <stdio.h>
 
 #define MiB (1024ULL * 1024)
 
@@ -55,7 +55,7 @@ struct object_fifo {
 };
 
 struct churn_thread {
-	struct jemalloc_churn *jc;
+	struct workload_thread base;
 	unsigned index;
 	struct arena arena;
 	struct object_fifo mine;
@@ -63,12 +63,12 @@ struct churn_thread {
 };
 
 struct jemalloc_churn {
+	struct workload base;           /* first: the threads' workload is the churn */
 	struct jemalloc_churn_opts o;
 	struct jemalloc_size *sizes;
 	double total_weight;
 	struct churn_thread *threads;
 	struct jemalloc_churn_stats stats;
-	unsigned refs;
 };
 
 /* jemalloc's extent size classes from 2 MiB: four per doubling. */
@@ -340,7 +340,7 @@ static uint64_t pick_size(struct jemalloc_churn *jc)
 static void churn_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct churn_thread *t = arg;
-	struct jemalloc_churn *jc = t->jc;
+	struct jemalloc_churn *jc = (struct jemalloc_churn *)t->base.w;
 	const struct jemalloc_churn_opts *o = &jc->o;
 	struct mm_struct *mm = o->mm;
 	uint64_t held = 0;
@@ -397,11 +397,18 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	jc->stats.rss_pages = mm_rss(mm);
 }
 
-static void churn_thread_exit(void *arg)
+static void churn_destroy(struct workload *w)
 {
-	struct churn_thread *t = arg;
+	struct jemalloc_churn *jc = (struct jemalloc_churn *)w;
 
-	jemalloc_churn_put(t->jc);
+	for (unsigned i = 0; i < jc->o.nr_cpus; i++) {
+		arena_destroy(&jc->threads[i].arena);
+		g_free(jc->threads[i].mine.buf);
+		g_array_free(jc->threads[i].inbox, TRUE);
+	}
+	g_free(jc->threads);
+	g_free(jc->sizes);
+	g_free(jc);
 }
 
 struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemalloc_churn_opts *o,
@@ -410,6 +417,7 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 	struct jemalloc_churn *jc = g_new0(struct jemalloc_churn, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->nr_sizes >= 1);
+	workload_init(&jc->base, churn_destroy, o->release, o->release_arg);
 	jc->o = *o;
 	jc->sizes = g_memdup2(o->sizes, o->nr_sizes * sizeof(*o->sizes));
 	jc->o.sizes = jc->sizes;
@@ -417,28 +425,15 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 	for (unsigned i = 0; i < o->nr_sizes; i++)
 		jc->total_weight += o->sizes[i].weight;
 	jc->threads = g_new0(struct churn_thread, o->nr_cpus);
-	jc->refs = 1;
 	for (unsigned i = 0; i < o->nr_cpus; i++) {
 		struct churn_thread *t = &jc->threads[i];
 
-		t->jc = jc;
 		t->index = i;
 		arena_init(&t->arena);
 		t->inbox = g_array_new(FALSE, FALSE, sizeof(struct object));
 	}
-	for (unsigned i = 0; i < o->nr_cpus; i++) {
-		char name[32];
-
-		*err = engine_spawn_check(e);
-		if (*err) {
-			jemalloc_churn_put(jc);
-			return NULL;
-		}
-		snprintf(name, sizeof(name), "jemalloc%u", o->cpus[i]);
-		jc->refs++;
-		engine_spawn(e, o->cpus[i], name, churn_thread, &jc->threads[i], churn_thread_exit);
-	}
-	return jc;
+	return workload_spawn(e, &jc->base, o->cpus, o->nr_cpus, "jemalloc", churn_thread,
+			    jc->threads, sizeof(*jc->threads), err) ? jc : NULL;
 }
 
 const struct jemalloc_churn_stats *jemalloc_churn_stats(const struct jemalloc_churn *jc)
@@ -448,16 +443,5 @@ const struct jemalloc_churn_stats *jemalloc_churn_stats(const struct jemalloc_ch
 
 void jemalloc_churn_put(struct jemalloc_churn *jc)
 {
-	if (--jc->refs)
-		return;
-	for (unsigned i = 0; i < jc->o.nr_cpus; i++) {
-		arena_destroy(&jc->threads[i].arena);
-		g_free(jc->threads[i].mine.buf);
-		g_array_free(jc->threads[i].inbox, TRUE);
-	}
-	if (jc->o.release)
-		jc->o.release(jc->o.release_arg);
-	g_free(jc->threads);
-	g_free(jc->sizes);
-	g_free(jc);
+	workload_put(&jc->base);
 }

@@ -3,10 +3,10 @@
 
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
+#include "sim/workload.h"
 
 #include <glib.h>
 #include <math.h>
-#include <stdio.h>
 
 /* A live allocation, freed at `expires` (ns, fractional as drawn). */
 struct expiry {
@@ -23,16 +23,16 @@ struct expiry_heap {
 };
 
 struct noise_thread {
-	struct kernel_noise *kn;
+	struct workload_thread base;
 	unsigned cpu;
 	struct expiry_heap heap;
 };
 
 struct kernel_noise {
+	struct workload base;           /* first: the threads' workload is the noise */
 	struct kernel_noise_opts o;
 	struct noise_thread *threads;
 	struct kernel_noise_stats stats;
-	unsigned refs;
 };
 
 static void heap_swap(struct expiry_heap *h, size_t a, size_t b)
@@ -94,7 +94,7 @@ static unsigned pick_order(const struct kernel_noise_opts *o, double r)
 static void noise_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct noise_thread *t = arg;
-	struct kernel_noise *kn = t->kn;
+	struct kernel_noise *kn = (struct kernel_noise *)t->base.w;
 	const struct kernel_noise_opts *o = &kn->o;
 	struct machine *m = o->m;
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
@@ -133,9 +133,14 @@ static void noise_thread(struct mm_ctx *ctx, void *arg)
 	}
 }
 
-static void noise_thread_exit(void *arg)
+static void noise_destroy(struct workload *w)
 {
-	kernel_noise_put(((struct noise_thread *)arg)->kn);
+	struct kernel_noise *kn = (struct kernel_noise *)w;
+
+	for (unsigned i = 0; i < kn->o.nr_cpus; i++)
+		g_free(kn->threads[i].heap.e);
+	g_free(kn->threads);
+	g_free(kn);
 }
 
 struct kernel_noise *kernel_noise_start(struct engine *e, const struct kernel_noise_opts *o,
@@ -144,25 +149,14 @@ struct kernel_noise *kernel_noise_start(struct engine *e, const struct kernel_no
 	struct kernel_noise *kn = g_new0(struct kernel_noise, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->rate > 0 && o->nr_orders >= 1);
+	workload_init(&kn->base, noise_destroy, o->release, o->release_arg);
 	kn->o = *o;
 	kn->o.cpus = NULL;
 	kn->threads = g_new0(struct noise_thread, o->nr_cpus);
-	kn->refs = 1;
-	for (unsigned i = 0; i < o->nr_cpus; i++) {
-		char name[32];
-
-		*err = engine_spawn_check(e);
-		if (*err) {
-			kernel_noise_put(kn);
-			return NULL;
-		}
-		snprintf(name, sizeof(name), "kernel_noise%u", o->cpus[i]);
-		kn->threads[i].kn = kn;
+	for (unsigned i = 0; i < o->nr_cpus; i++)
 		kn->threads[i].cpu = o->cpus[i];
-		kn->refs++;
-		engine_spawn(e, o->cpus[i], name, noise_thread, &kn->threads[i], noise_thread_exit);
-	}
-	return kn;
+	return workload_spawn(e, &kn->base, o->cpus, o->nr_cpus, "kernel_noise", noise_thread,
+			    kn->threads, sizeof(*kn->threads), err) ? kn : NULL;
 }
 
 const struct kernel_noise_stats *kernel_noise_stats(const struct kernel_noise *kn)
@@ -172,12 +166,5 @@ const struct kernel_noise_stats *kernel_noise_stats(const struct kernel_noise *k
 
 void kernel_noise_put(struct kernel_noise *kn)
 {
-	if (--kn->refs)
-		return;
-	for (unsigned i = 0; i < kn->o.nr_cpus; i++)
-		g_free(kn->threads[i].heap.e);
-	if (kn->o.release)
-		kn->o.release(kn->o.release_arg);
-	g_free(kn->threads);
-	g_free(kn);
+	workload_put(&kn->base);
 }

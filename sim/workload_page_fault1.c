@@ -2,21 +2,17 @@
 #include "sim/workload_page_fault1.h"
 
 #include "models/mm_space.h"
+#include "sim/workload.h"
 
 #include <glib.h>
-#include <stdio.h>
-
-struct pf_task {
-	struct page_fault1 *pf;
-};
 
 struct page_fault1 {
+	struct workload base;           /* first: the tasks' workload is page_fault1 */
 	struct page_fault1_opts o;
 	struct mm_struct *shared;       /* threads: the tasks' process */
 	unsigned shared_users;          /* tasks that have not ended */
-	struct pf_task *tasks;
+	struct workload_thread *tasks;
 	struct page_fault1_stats stats;
-	unsigned refs;
 };
 
 /* An error the workload's own calls exclude: the model is wrong. */
@@ -28,7 +24,7 @@ static void check(int err, const char *what)
 
 static void task(struct mm_ctx *ctx, void *arg)
 {
-	struct page_fault1 *pf = ((struct pf_task *)arg)->pf;
+	struct page_fault1 *pf = (struct page_fault1 *)((struct workload_thread *)arg)->w;
 	const struct page_fault1_opts *o = &pf->o;
 	struct mm_struct *mm = pf->shared;
 
@@ -72,9 +68,12 @@ static void task(struct mm_ctx *ctx, void *arg)
 	pf->stats.end_ns = mm_now(ctx);
 }
 
-static void task_exit(void *arg)
+static void pf_destroy(struct workload *w)
 {
-	page_fault1_put(((struct pf_task *)arg)->pf);
+	struct page_fault1 *pf = (struct page_fault1 *)w;
+
+	g_free(pf->tasks);
+	g_free(pf);
 }
 
 struct page_fault1 *page_fault1_start(struct engine *e, const struct page_fault1_opts *o,
@@ -83,35 +82,24 @@ struct page_fault1 *page_fault1_start(struct engine *e, const struct page_fault1
 	struct page_fault1 *pf = g_new0(struct page_fault1, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->size > 0);
+	workload_init(&pf->base, pf_destroy, o->release, o->release_arg);
 	pf->o = *o;
 	pf->o.cpus = NULL;
-	pf->tasks = g_new0(struct pf_task, o->nr_cpus);
-	pf->refs = 1;
+	pf->tasks = g_new0(struct workload_thread, o->nr_cpus);
 	if (o->threads) {
 		struct mm_ctx ctx = mm_ctx_null(0);
 
 		pf->shared = mm_alloc(&ctx, o->m);
 		if (!pf->shared) {
 			*err = g_strdup("no memory for the process");
-			page_fault1_put(pf);
+			workload_put(&pf->base);
 			return NULL;
 		}
+		/* Counted down by the tasks as they end: the last exits it. */
+		pf->shared_users = o->nr_cpus;
 	}
-	for (unsigned i = 0; i < o->nr_cpus; i++) {
-		char name[32];
-
-		*err = engine_spawn_check(e);
-		if (*err) {
-			page_fault1_put(pf);
-			return NULL;
-		}
-		snprintf(name, sizeof(name), "page_fault1-%u", o->cpus[i]);
-		pf->tasks[i].pf = pf;
-		pf->refs++;
-		pf->shared_users += o->threads;
-		engine_spawn(e, o->cpus[i], name, task, &pf->tasks[i], task_exit);
-	}
-	return pf;
+	return workload_spawn(e, &pf->base, o->cpus, o->nr_cpus, "page_fault1-", task, pf->tasks,
+			    sizeof(*pf->tasks), err) ? pf : NULL;
 }
 
 const struct page_fault1_stats *page_fault1_stats(const struct page_fault1 *pf)
@@ -121,10 +109,5 @@ const struct page_fault1_stats *page_fault1_stats(const struct page_fault1 *pf)
 
 void page_fault1_put(struct page_fault1 *pf)
 {
-	if (--pf->refs)
-		return;
-	if (pf->o.release)
-		pf->o.release(pf->o.release_arg);
-	g_free(pf->tasks);
-	g_free(pf);
+	workload_put(&pf->base);
 }
