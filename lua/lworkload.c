@@ -5,6 +5,7 @@
 
 #include "sim/workload_jemalloc.h"
 #include "sim/workload_kernel_noise.h"
+#include "sim/workload_page_cache.h"
 #include "sim/workload_page_fault1.h"
 
 #include <lauxlib.h>
@@ -341,6 +342,48 @@ static int l_start_kernel_noise(lua_State *L)
 	return h->w ? 1 : start_failed(L, what, err);
 }
 
+static void push_readers_stats(lua_State *L, const void *w)
+{
+	const struct page_cache_readers_stats *s = page_cache_readers_stats(w);
+
+	lua_createtable(L, 0, 3);
+	set_int(L, "pages_read", (lua_Integer)s->pages_read);
+	set_int(L, "files", (lua_Integer)s->files);
+	set_int(L, "failed", (lua_Integer)s->failed);
+}
+
+static void put_readers(void *w)
+{
+	page_cache_readers_put(w);
+}
+
+/* m:start_page_cache_readers{cpus = {...}, pages_per_ns =, file_pages =, until_ns =}
+ * -> the workload, whose fields are lua/mmsim/page_cache.lua's stats. */
+static int l_start_page_cache_readers(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "pages_per_ns", "file_pages", "until_ns",
+					    NULL };
+	static const char what[] = "start_page_cache_readers";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct page_cache_readers_opts o = { .m = lm->m, .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	o.pages_per_ns = check_num(L, 2, "pages_per_ns", 0x1p-60, 1e9, what);
+	/* A file's page indexes are 32-bit. */
+	o.file_pages = (uint64_t)opt_range_field(L, 2, "file_pages", 0, 1, UINT32_MAX);
+	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_readers_stats, put_readers);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = page_cache_readers_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
 /* w:stats() -> the workload's figures as they are now, a new table */
 static int l_workload_stats(lua_State *L)
 {
@@ -403,6 +446,8 @@ void lworkload_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "start_page_fault1");
 	lua_pushcfunction(L, l_start_kernel_noise);
 	lua_setfield(L, methods, "start_kernel_noise");
+	lua_pushcfunction(L, l_start_page_cache_readers);
+	lua_setfield(L, methods, "start_page_cache_readers");
 	luaL_newmetatable(L, WORKLOAD_MT);
 	luaL_setfuncs(L, workload_meta, 0);
 	lua_pop(L, 1);
