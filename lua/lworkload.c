@@ -20,6 +20,7 @@ struct lworkload {
 	void *w;
 	void (*push_stats)(lua_State *L, const void *w);
 	void (*put)(void *w);
+	void (*stop)(void *w);          /* w:stop(), or NULL for none */
 };
 
 /* The state of math.random, to draw from the scenario's own stream: Lua
@@ -295,6 +296,11 @@ static void put_noise(void *w)
 	kernel_noise_put(w);
 }
 
+static void stop_noise(void *w)
+{
+	kernel_noise_stop(w);
+}
+
 /* m:start_kernel_noise{cpus = {...}, rate =, reclaimable_share =, orders = {...},
  * lifetime_ns =, long_lived_share = [, until_ns =]} -> the workload, whose
  * fields are lua/mmsim/kernel_noise.lua's stats. */
@@ -335,6 +341,7 @@ static int l_start_kernel_noise(lua_State *L)
 
 	struct engine *e = lmachine_engine(L, lm);
 	struct lworkload *h = new_handle(L, push_noise_stats, put_noise);
+	h->stop = stop_noise;
 	lua_pushvalue(L, 1);
 	o.rng = push_math_random_state(L);
 	o.release_arg = keep_alive(L, 2);
@@ -393,14 +400,28 @@ static int l_workload_stats(lua_State *L)
 	return 1;
 }
 
-/* w.NAME: a figure as it is now, so that a module's `stats = w` reads as
- * a table that fills in as the run goes. */
-static int l_workload_index(lua_State *L)
+/* w:stop(), for the workloads that have it */
+static int l_workload_stop(lua_State *L)
 {
 	struct lworkload *h = check_workload(L);
 
-	if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "stats")) {
+	h->stop(h->w);
+	return 0;
+}
+
+/* w.NAME: a figure as it is now, so that a module's `stats = w` reads as
+ * a table that fills in as the run goes; w:stats() and w:stop(). */
+static int l_workload_index(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+	const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+
+	if (!strcmp(k, "stats")) {
 		lua_pushcfunction(L, l_workload_stats);
+		return 1;
+	}
+	if (h->stop && !strcmp(k, "stop")) {
+		lua_pushcfunction(L, l_workload_stop);
 		return 1;
 	}
 	h->push_stats(L, h->w);

@@ -33,6 +33,7 @@ struct kernel_noise {
 	struct kernel_noise_opts o;
 	struct noise_thread *threads;
 	struct kernel_noise_stats stats;
+	bool stopped;
 };
 
 static void heap_swap(struct expiry_heap *h, size_t a, size_t b)
@@ -101,7 +102,7 @@ static void noise_thread(struct mm_ctx *ctx, void *arg)
 	uint32_t owner = make_owner(OWNER_KIND_KERNEL, KERNEL_NOISE_SOURCE(t->cpu));
 	double gap = 1e6 / o->rate;
 
-	while (mm_now(ctx) < o->until_ns) {
+	while (!kn->stopped && mm_now(ctx) < o->until_ns) {
 		uint64_t now = mm_now(ctx);
 
 		while (t->heap.n && t->heap.e[1].expires <= (double)now) {
@@ -162,6 +163,11 @@ struct kernel_noise *kernel_noise_start(struct engine *e, const struct kernel_no
 const struct kernel_noise_stats *kernel_noise_stats(const struct kernel_noise *kn)
 {
 	return &kn->stats;
+}
+
+void kernel_noise_stop(struct kernel_noise *kn)
+{
+	kn->stopped = true;
 }
 
 void kernel_noise_put(struct kernel_noise *kn)

@@ -48,6 +48,9 @@ struct kernel_noise;
 struct kernel_noise *kernel_noise_start(struct engine *e, const struct kernel_noise_opts *o,
 					char **err);
 const struct kernel_noise_stats *kernel_noise_stats(const struct kernel_noise *kn);
+/* No allocation from each thread's next turn on (its frees due before
+ * then are still made). */
+void kernel_noise_stop(struct kernel_noise *kn);
 void kernel_noise_put(struct kernel_noise *kn);
 
 #endif

@@ -15,7 +15,7 @@
 --     long_lived_share = 0.02,  -- never freed
 --     until_ns = nil,           -- stop allocating at this simulated time
 --   })
---   ... m:run{...} ...
+--   ... m:run{...} ...  (noise.stop() from a thread stops it too)
 --   print(noise.stats.allocated, noise.stats.freed, noise.stats.failed)
 --
 -- The threads run in C (m:start_kernel_noise, sim/workload_kernel_noise.c);
@@ -34,7 +34,7 @@ function M.start(m, o)
     until_ns = o.until_ns
       and (math.tointeger(o.until_ns) or error("kernel_noise: until_ns must be an integer")),
   }
-  return { stats = noise }
+  return { stats = noise, stop = function() noise:stop() end }
 end
 
 return M
