@@ -14,8 +14,8 @@
 
 #define WORKLOAD_MT "mmsim.workload"
 
-/* The handle m:start_* returns: the workload, its stats as a table, and
- * how to drop the handle's reference to it. */
+/* The handle m:start_* returns: the workload, how to push its stats as a
+ * table, how to drop the handle's reference to it, and how to stop it. */
 struct lworkload {
 	void *w;
 	void (*push_stats)(lua_State *L, const void *w);
@@ -43,8 +43,9 @@ static struct rng *push_math_random_state(lua_State *L)
 	return r;
 }
 
-/* What a workload's threads keep alive until the last one ends: a table
- * in the registry holding its machine, process and random state. */
+/* What a workload keeps alive until its last reference goes: a table in
+ * the registry holding the Lua objects it uses (its machine; its process
+ * and math.random's state where it has them). */
 struct lworkload_refs {
 	lua_State *L;           /* the main state */
 	int ref;
