@@ -16,6 +16,12 @@ static void thread_exit(void *arg)
 	workload_put(((struct workload_thread *)arg)->w);
 }
 
+static void thread_main(struct mm_ctx *ctx, void *arg)
+{
+	engine_set_local(ctx, false);
+	((struct workload_thread *)arg)->fn(ctx, arg);
+}
+
 bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, unsigned n,
 		    const char *name, engine_thread_fn fn, void *args, size_t size, char **err)
 {
@@ -30,8 +36,9 @@ bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, 
 		}
 		snprintf(full, sizeof(full), "%s%u", name, cpus[i]);
 		t->w = w;
+		t->fn = fn;
 		w->refs++;
-		engine_spawn(e, cpus[i], full, fn, t, thread_exit);
+		engine_spawn(e, cpus[i], full, thread_main, t, thread_exit);
 	}
 	return true;
 }

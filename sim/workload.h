@@ -19,6 +19,7 @@ struct workload {
 /* The first member of each thread's argument. */
 struct workload_thread {
 	struct workload *w;
+	engine_thread_fn fn;        /* workload_spawn's */
 };
 
 /* One reference, the creator's. */
@@ -29,7 +30,12 @@ void workload_init(struct workload *w, void (*destroy)(struct workload *w),
  * filled in here); each holds a reference until it ends or is killed.
  * false and a g_malloc'ed *err if a thread could not start
  * (engine_spawn_check): the creator's reference is dropped then, and the
- * threads started before it run on. */
+ * threads started before it run on.  The threads share state the engine
+ * does not see (inboxes, one random generator), so they settle at the
+ * quantum, except inside calls of many page operations (a range of
+ * faults, an madvise, an munmap, an exit) that they wrap in
+ * engine_set_local(ctx, true) ... (ctx, false), as the Lua threads'
+ * p:touch and the like do. */
 bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, unsigned n,
 		    const char *name, engine_thread_fn fn, void *args, size_t size, char **err);
 /* Drop a reference: the last one releases and destroys the workload. */

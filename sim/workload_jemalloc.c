@@ -301,7 +301,9 @@ static uint64_t arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struc
 		if (!r->dirty || now - r->since < (int64_t)jc->o.decay_ns)
 			continue;
 		engine_safepoint(ctx);
+		engine_set_local(ctx, true);
 		int err = do_madvise(ctx, jc->o.mm, addr, end - addr, MADV_DONTNEED);
+		engine_set_local(ctx, false);
 		if (err && err != -MM_ENOMEM)
 			g_error("jemalloc churn: madvise: error %d", err);
 		still = index_find(&a->index, addr);
@@ -359,7 +361,9 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 
 		if (mapped) {
 			engine_safepoint(ctx);
+			engine_set_local(ctx, true);
 			err = touch_range(ctx, mm, addr, len, &faulted);
+			engine_set_local(ctx, false);
 			if (err && err != -MM_ENOMEM)
 				g_error("jemalloc churn: touch: error %d", err);
 		}

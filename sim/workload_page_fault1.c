@@ -49,11 +49,16 @@ static void task(struct mm_ctx *ctx, void *arg)
 			break;
 		}
 		engine_safepoint(ctx);
+		engine_set_local(ctx, true);
 		err = touch_range(ctx, mm, addr, o->size, &faulted);
+		engine_set_local(ctx, false);
 		check(err, "touch");
 		pf->stats.faults += faulted;
 		engine_safepoint(ctx);
-		check(do_munmap(ctx, mm, addr, o->size), "munmap");
+		engine_set_local(ctx, true);
+		int unmapped = do_munmap(ctx, mm, addr, o->size);
+		engine_set_local(ctx, false);
+		check(unmapped, "munmap");
 		if (err) {
 			pf->stats.failed++;
 			break;
@@ -62,7 +67,9 @@ static void task(struct mm_ctx *ctx, void *arg)
 	}
 	if (!pf->shared || !--pf->shared_users) {
 		engine_safepoint(ctx);
+		engine_set_local(ctx, true);
 		exit_mmap(ctx, mm);
+		engine_set_local(ctx, false);
 	}
 	pf->stats.tasks_done++;
 	pf->stats.end_ns = mm_now(ctx);
