@@ -124,7 +124,7 @@ static const char *const machine_keys[] = {
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
-	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", NULL,
+	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration", NULL,
 };
 
 /* A THP knob's value: one of names, else an error listing them. */
@@ -328,6 +328,10 @@ static int l_machine(lua_State *L)
 	if (lua_getfield(L, 1, "pud_split") != LUA_TNIL)
 		p.thp_opts.pud_split = (enum pud_split)check_thp_option(
 			L, -1, "pud_split", pud_split_names, NR_PUD_SPLIT);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "gb_thp_migration") != LUA_TNIL)
+		p.thp_opts.gb_migration = (enum gb_thp_migration)check_thp_option(
+			L, -1, "gb_thp_migration", gb_thp_migration_names, NR_GB_THP_MIGRATION);
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
 		p.boot_reserve = lua_toboolean(L, -1);

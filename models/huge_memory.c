@@ -21,6 +21,7 @@ const char *const thp_defrag_names[NR_THP_DEFRAG] = { "always", "defer", "defer+
 						      "madvise", "never" };
 const char *const thp_deposit_names[NR_THP_DEPOSIT] = { "full", "pmd_only", "none" };
 const char *const pud_split_names[NR_PUD_SPLIT] = { "pte", "pmd" };
+const char *const gb_thp_migration_names[NR_GB_THP_MIGRATION] = { "block", "split" };
 const char *const thp_size_names[NR_THP_SIZES] = { "hugepages-2048kB", "hugepages-1048576kB" };
 
 const char *const mthp_stat_names[NR_MTHP_STAT] = {
@@ -34,6 +35,7 @@ void thp_params_default(struct thp_params *p)
 	p->defrag = THP_DEFRAG_MADVISE;
 	p->deposit = THP_DEPOSIT_FULL;
 	p->pud_split = PUD_SPLIT_PTE;
+	p->gb_migration = GB_THP_MIGRATION_BLOCK;
 }
 
 int thp_option_parse(const char *const *names, int n, const char *value)
@@ -874,6 +876,38 @@ static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct t
 				  MIN(PAGEVEC_SIZE, victims->len - i));
 	g_array_free(victims, TRUE);
 	return freed;
+}
+
+bool thp_migratable(struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+
+	return f && (f->order == HPAGE_PMD_ORDER ||
+		     m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK);
+}
+
+bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	uint64_t haddr, size;
+	unsigned pid;
+
+	if (!thp_migratable(m, pfn))
+		return false;
+	haddr = f->haddr;
+	pid = f->pid;
+	size = (uint64_t)PAGE_SIZE << f->order;
+	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
+	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
+	 * wait for a table; the folio is looked up again after it. */
+	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
+		struct mm_struct *mm = mm_find(m, pid);
+
+		if (!mm || thp_folio_of(m, pfn) != f || split_huge_at(ctx, mm, a + PAGE_SIZE))
+			return false;
+	}
+	split_folio(ctx, m, f);
+	return true;
 }
 
 unsigned long deferred_split_scan(struct mm_ctx *ctx, struct machine *m, int nid,

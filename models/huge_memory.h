@@ -54,6 +54,17 @@ unsigned long deferred_split_scan(struct mm_ctx *ctx, struct machine *m, int nid
 /* The deferred split shrinker's turn in a reclaim pass on node nid: a
  * batch of 128 folios (SHRINK_BATCH).  The pages freed. */
 unsigned long deferred_split_shrink(struct mm_ctx *ctx, struct machine *m, int nid);
+/* Whether pfn is a page of a THP a migration may take apart (see below):
+ * has_unmovable_pages() counts it movable. */
+bool thp_migratable(struct machine *m, pfn_t pfn);
+/* For a migration that must move the page at pfn (alloc_contig_range):
+ * if it is a page of a THP, split every mapping of the THP to PTEs and the
+ * folio to 4 KiB pages, so that they migrate one by one.  A 2 MiB THP is
+ * always split (the kernel migrates it whole and splits it when that
+ * fails; the model has only the fallback); a 1 GiB one per
+ * gb_thp_migration (block: never).  false if nothing was split (not a
+ * THP, blocked, or a table could not be had). */
+bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* Folios queued for a deferred split on node nid (deferred_split_count). */
 unsigned long deferred_split_count(const struct machine *m, int nid);
 void thp_state_destroy(struct machine *m);

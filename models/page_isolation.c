@@ -1,5 +1,6 @@
 #include "page_isolation.h"
 #include "buddy.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space.h"
 #include "pcp.h"
@@ -16,6 +17,12 @@ pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end)
 			pfn += (1u << page_order(mm, pfn)) - 1;
 			break;
 		case PG_KIND_ALLOC:
+			/* A THP counts as movable (the kernel's compound-page
+			 * test) if the migration may split it. */
+			if (thp_migratable(m, pfn)) {
+				pfn += (1u << page_order(mm, pfn)) - 1;
+				break;
+			}
 			if (!folio_test_lru(m, pfn))
 				return pfn;
 			break;

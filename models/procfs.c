@@ -232,10 +232,12 @@ void proc_transparent_hugepage(struct machine *m, GString *out)
 {
 	const enum thp_enabled enabled[NR_THP_SIZES] = { m->thp, m->thp_opts.pud_enabled };
 
-	g_string_append_printf(out, "defrag %s\nthp_deposit %s\npud_split %s\n",
+	g_string_append_printf(out, "defrag %s\nthp_deposit %s\npud_split %s\n"
+			       "gb_thp_migration %s\n",
 			       thp_defrag_names[m->thp_opts.defrag],
 			       thp_deposit_names[m->thp_opts.deposit],
-			       pud_split_names[m->thp_opts.pud_split]);
+			       pud_split_names[m->thp_opts.pud_split],
+			       gb_thp_migration_names[m->thp_opts.gb_migration]);
 	for (int size = 0; size < NR_THP_SIZES; size++) {
 		g_string_append_printf(out, "%s/enabled %s\n", thp_size_names[size],
 				       thp_enabled_names[enabled[size]]);

@@ -28,6 +28,13 @@ enum thp_deposit { THP_DEPOSIT_FULL, THP_DEPOSIT_PMD_ONLY, THP_DEPOSIT_NONE, NR_
  * which only the affected ones split further. */
 enum pud_split { PUD_SPLIT_PTE, PUD_SPLIT_PMD, NR_PUD_SPLIT };
 
+/* What a migration (alloc_contig_range: gigantic pages, 1 GiB THPs,
+ * memory hot-remove) does with a 1 GiB THP in its way, the session's
+ * open question: block it (the range is busy), or split it to 4 KiB
+ * pages that migrate.  The third choice, migrating it whole to another
+ * gigabyte, is not modelled. */
+enum gb_thp_migration { GB_THP_MIGRATION_BLOCK, GB_THP_MIGRATION_SPLIT, NR_GB_THP_MIGRATION };
+
 /* THP sizes, smallest first: the PMD (2 MiB) and the PUD (1 GiB). */
 enum thp_size { THP_PMD, THP_PUD, NR_THP_SIZES };
 
@@ -36,17 +43,19 @@ struct thp_params {
 	enum thp_defrag defrag;
 	enum thp_deposit deposit;
 	enum pud_split pud_split;
+	enum gb_thp_migration gb_migration;
 };
 
 extern const char *const thp_enabled_names[NR_THP_ENABLED];
 extern const char *const thp_defrag_names[NR_THP_DEFRAG];
 extern const char *const thp_deposit_names[NR_THP_DEPOSIT];
 extern const char *const pud_split_names[NR_PUD_SPLIT];
+extern const char *const gb_thp_migration_names[NR_GB_THP_MIGRATION];
 /* hugepages-2048kB and hugepages-1048576kB */
 extern const char *const thp_size_names[NR_THP_SIZES];
 
 /* The kernel's defaults: 1 GiB never, defrag madvise, the RFC's full
- * deposit and split to PTEs. */
+ * deposit and split to PTEs, 1 GiB THPs blocking migration. */
 void thp_params_default(struct thp_params *p);
 
 #endif

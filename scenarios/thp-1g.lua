@@ -8,7 +8,10 @@
 -- touches it: each fault tries 1 GiB (alloc_contig_pages), then 2 MiB, then
 -- 4 KiB. Then each process unmaps 2 MiB in the middle of every gigabyte, as
 -- the selftest's partial munmap does: a 1 GiB mapping splits per `pud_split`
--- using its deposit (`thp_deposit`) or allocating the tables.
+-- using its deposit (`thp_deposit`) or allocating the tables. Last, a thread
+-- takes as many 1 GiB hugetlb pages as it can (m:alloc_gigantic), which
+-- must get past the THPs per `gb_thp_migration` (block or split), and gives
+-- them back.
 --
 --   ./run --sweep 'thp_deposit=full,pmd_only,none' --sweep 'pud_split=pte,pmd' \
 --     scenarios/thp-1g.lua
@@ -16,7 +19,7 @@
 -- draws, per deposit choice and split mode, the simulated time the munmaps
 -- took (the slide's "split cost"); results.* also give the 1 GiB THPs
 -- obtained, the fallbacks, the page tables (deposits included) and the 2 MiB
--- mappings left after the splits.
+-- mappings left after the splits, and the gigantic pages had at the end.
 -- sweep-plot: y=results.split_ms,x=thp_deposit,series=pud_split
 -- plots: memory_map_gib
 local p = mmsim.params{
@@ -33,12 +36,14 @@ local p = mmsim.params{
   thp_deposit = "full",
   pud_split = "pte",
   thp_defrag = "madvise",
+  gb_thp_migration = "block",
 }
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = "1ms",
   thp = { ["2048kB"] = "always", ["1048576kB"] = "always" },
   thp_deposit = p.thp_deposit, pud_split = p.pud_split, thp_defrag = p.thp_defrag,
+  gb_thp_migration = p.gb_thp_migration,
 }
 local G, M2 = 1 << 30, 2 << 20
 local stop = mmsim.time(p.duration)
@@ -85,6 +90,18 @@ for i = 1, p.processes do
     r.done = r.done + 1
   end }
 end
+local gigantic = 0
+m:spawn{ cpu = p.processes % m:info().cpus, name = "hugetlb", fn = function()
+  while r.done < p.processes do mmsim.sleep("1ms") end
+  local pages = {}
+  while true do
+    local pfn = m:alloc_gigantic()
+    if not pfn then break end
+    pages[#pages + 1] = pfn
+  end
+  gigantic = #pages
+  for _, pfn in ipairs(pages) do m:free_gigantic(pfn) end
+end }
 m:run{ expected_end = stop }
 assert(r.done == p.processes)
 assert(m:check_invariants())
@@ -98,7 +115,9 @@ mmsim.result("split_ms", r.split_ns / 1e6)
 mmsim.result("thp_split_pud", vmstat("thp_split_pud") - splits_before)
 mmsim.result("split_enomem", r.split_enomem)
 mmsim.result("pmd_mappings_after", r.after_pmd)
+mmsim.result("gigantic_after", gigantic)
 print(string.format("thp-1g, %s, deposit %s, split to %s: %d of %d GiB as 1 GiB THPs "
   .. "(%d 2 MiB), page tables %d KiB, faults %.1f ms, splits %.2f ms, %d 2 MiB mappings "
-  .. "left", p.policy, p.thp_deposit, p.pud_split, r.thp_1g, p.processes * p.gib, r.thp_2m,
-  r.pgtable_pages * 4, r.fault_ns / 1e6, r.split_ns / 1e6, r.after_pmd))
+  .. "left; %d gigantic pages after (%s)", p.policy, p.thp_deposit, p.pud_split, r.thp_1g,
+  p.processes * p.gib, r.thp_2m, r.pgtable_pages * 4, r.fault_ns / 1e6, r.split_ns / 1e6,
+  r.after_pmd, gigantic, p.gb_thp_migration))

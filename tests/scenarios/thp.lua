@@ -195,6 +195,34 @@ do
   check(m)
 end
 
+-- gb_thp_migration (the session's open question): a gigantic page wanted
+-- where a 1 GiB THP is.  "block": the THP stays, the range is busy and
+-- the only gigantic page is the free gigabyte; "split": it is split to
+-- 4 KiB pages, which migrate, and its gigabyte is taken.
+for _, mode in ipairs({ "block", "split" }) do
+  local m = machine{ mem_per_node = "3G", boot_reserve = false, gb_thp_migration = mode }
+  local p = m:process()
+  local a = pud_region(p)
+  assert(p:touch(a, 4096) == 262144)
+  local first = p:follow_page(a)
+  local got = {}
+  while true do
+    local pfn = m:alloc_gigantic()
+    if not pfn then break end
+    got[#got + 1] = pfn
+  end
+  assert(#got == 1)
+  assert(p:stats().rss == 262144)
+  if mode == "block" then
+    assert(p:follow_page(a) == first and p:stats().thp_pud == 1 and got[1] ~= first)
+  else
+    assert(got[1] == first and p:follow_page(a) ~= first and p:stats().thp_pud == 0)
+    assert(vmstat(m, "thp_split_pud") == 1 and vmstat(m, "thp_split_page") == 1)
+  end
+  check(m)
+  for _, pfn in ipairs(got) do m:free_gigantic(pfn) end
+end
+
 -- MADV_COLLAPSE works whatever `thp` says.
 do
   local m = machine{ thp = "never" }
