@@ -330,10 +330,11 @@ static int huge_install(struct mm_struct *mm, enum thp_size size, uint64_t haddr
 
 /* A 1 GiB folio through the contiguous allocator (the RFC's path, as
  * gigantic hugetlb pages are taken without CMA; on spb, seed 005's
- * spb_try_alloc_contig first), on the faulting CPU's node, zeroed page by
- * page as clear_huge_page does; each block's owner offset is its virtual
- * page number. */
-static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
+ * spb_try_alloc_contig first), on the faulting CPU's node, zero pages of
+ * it cleared as clear_huge_page does; each block's owner offset is its
+ * virtual page number. */
+static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr,
+			     unsigned long zero)
 {
 	struct machine *m = mm->m;
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
@@ -350,7 +351,7 @@ static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t 
 	for (pfn_t p = pfn; p < pfn + HPAGE_PUD_NR; p += 1u << MAX_PAGE_ORDER)
 		*block_word_b(&m->mm, p, MAX_PAGE_ORDER) =
 			(uint32_t)((haddr >> PAGE_SHIFT) + (p - pfn));
-	mm_charge(ctx, COST_ZERO_PAGE, HPAGE_PUD_NR);
+	mm_charge(ctx, COST_ZERO_PAGE, zero);
 	return pfn;
 }
 
@@ -376,7 +377,7 @@ static int huge_fault_size(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_si
 	int ret = 1;
 
 	if (size == THP_PUD)
-		folio = alloc_pud_folio(ctx, mm, haddr);
+		folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR);
 	else
 		folio = alloc_pages_mpol(ctx, mm, gfp | __GFP_ZERO, HPAGE_PMD_ORDER, haddr,
 					 make_owner(OWNER_KIND_ANON, mm->pid),
@@ -786,10 +787,174 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	return 0;
 }
 
+/* The PMD table under the PUD entry at haddr, or NULL. */
+static struct pt_dir *pud_entry(const struct mm_struct *mm, uint64_t haddr)
+{
+	struct pt_dir *pud = dir_lookup(mm, PGTABLE_PUD, haddr);
+
+	return pud ? pud->entry[level_index(haddr, PGTABLE_PUD)] : NULL;
+}
+
+/* The present pages of the gigabyte under pmd, into old (NULL: only
+ * counted), or -1 if one is a THP's or a table is huge. */
+static long pud_present(struct machine *m, const struct pt_dir *pmd, pfn_t *old)
+{
+	long n = 0;
+
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++) {
+			pfn_t p = pt->pte[i];
+
+			if (pt->huge || (p != PFN_NONE && (page_kind(&m->mm, p) != PG_KIND_ALLOC ||
+							   page_order(&m->mm, p) != 0)))
+				return -1;
+			if (p != PFN_NONE && old)
+				old[n] = p;
+			n += p != PFN_NONE;
+		}
+	}
+	return n;
+}
+
+/* The gigabyte's install, with no engine call: the PMD table (the same
+ * one, holding the same pages) becomes the PUD mapping of folio; the
+ * tables the deposit keeps stay as deposits, missing PTE tables take the
+ * frames of fresh (PFN_NONE if the deposit keeps none), the others' frames
+ * go to *drop.  false if anything changed meanwhile. */
+static bool collapse_pud_install(struct mm_struct *mm, uint64_t haddr, struct pt_dir *pmd,
+				 const pfn_t *snapshot, pfn_t folio, const pfn_t *fresh,
+				 GArray *drop)
+{
+	struct machine *m = mm->m;
+	struct vm_area_struct *vma = find_live_vma(mm, haddr);
+	enum thp_deposit deposit = m->thp_opts.deposit;
+	long present = 0;
+
+	if (!vma || vma->vm_end < haddr + PUD_SIZE || pud_entry(mm, haddr) != pmd || pmd->huge)
+		return false;
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++)
+			if ((pt ? pt->pte[i] : PFN_NONE) != snapshot[j * PTRS_PER_TABLE + i])
+				return false;
+	}
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		struct pte_table *pt = pmd->entry[j];
+
+		if (!pt) {
+			pt = pmd->entry[j] = pte_table_new(fresh[j]);
+			pmd->nr++;
+			mm->nr_pgtables += fresh[j] != PFN_NONE;
+		} else if (deposit != THP_DEPOSIT_FULL) {
+			g_array_append_val(drop, pt->page);
+			pt->page = PFN_NONE;
+			mm->nr_pgtables--;
+		}
+		present += pt->nr_present;
+		mm->nr_lazyfree -= lazyfree_count(pt);
+		memset(pt->lazyfree, 0, sizeof(pt->lazyfree));
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+			pt->pte[i] = folio + j * PTRS_PER_TABLE + i;
+			pte_numa_reset(pt, i);
+		}
+		pt->nr_present = PTRS_PER_TABLE;
+		pt->huge = true;
+	}
+	if (deposit == THP_DEPOSIT_NONE) {
+		g_array_append_val(drop, pmd->page);
+		pmd->page = PFN_NONE;
+		mm->nr_pgtables--;
+	}
+	pmd->huge = true;
+	mm->rss += HPAGE_PUD_NR - (unsigned long)present;
+	mm->nr_thp_pud++;
+	thp_state(m)->huge_mapped += HPAGE_PUD_NR;
+	folio_record(m, folio, HPAGE_PUD_ORDER, mm->pid, haddr, HPAGE_PUD_NR);
+	return true;
+}
+
+/* collapse to 1 GiB (the RFC's MADV_COLLAPSE for PUD THPs): the present
+ * 4 KiB pages of the gigabyte copied into a new 1 GiB folio, the rest
+ * zeroed; the PMD table becomes the PUD mapping.  0, 1 if there was
+ * nothing to collapse, -MM_ENOMEM or -MM_EAGAIN. */
+static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
+{
+	struct machine *m = mm->m;
+	struct pt_dir *pmd = pud_entry(mm, haddr);
+	pfn_t *snapshot, *old, fresh[PTRS_PER_TABLE], folio;
+	GArray *drop;
+	long present;
+	int ret = 0;
+
+	if (!pmd || pmd->huge)
+		return 1;
+	present = pud_present(m, pmd, NULL);
+	if (present < 0)
+		return -MM_EAGAIN;
+	snapshot = g_new(pfn_t, HPAGE_PUD_NR);
+	old = g_new(pfn_t, present ? present : 1);
+	pud_present(m, pmd, old);
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++)
+			snapshot[j * PTRS_PER_TABLE + i] = pt ? pt->pte[i] : PFN_NONE;
+		fresh[j] = PFN_NONE;
+	}
+	drop = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR - (unsigned long)present);
+	for (unsigned j = 0; folio != PFN_NONE && m->thp_opts.deposit == THP_DEPOSIT_FULL &&
+			     j < PTRS_PER_TABLE; j++) {
+		if (pud_entry(mm, haddr) != pmd || pmd->entry[j])
+			continue;
+		fresh[j] = fault_alloc(ctx, mm, PGTABLE_PTE, haddr + j * PMD_SIZE);
+		if (fresh[j] == PFN_NONE)
+			ret = -MM_ENOMEM;
+	}
+	if (folio == PFN_NONE) {
+		ret = -MM_ENOMEM;
+	} else if (!ret && !collapse_pud_install(mm, haddr, pud_entry(mm, haddr), snapshot, folio,
+						  fresh, drop)) {
+		ret = -MM_EAGAIN;
+	}
+	if (ret) {
+		for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+			if (fresh[j] != PFN_NONE)
+				__free_pages(ctx, m, fresh[j]);
+		if (folio != PFN_NONE)
+			free_contig_range(ctx, m, folio, HPAGE_PUD_NR);
+	} else {
+		m->vm_events[THP_COLLAPSE_ALLOC]++;
+		mm_charge(ctx, COST_MIGRATE_COPY, (unsigned long)present);
+		mm_charge(ctx, COST_PTE, (unsigned long)present + 1);
+		mm_charge(ctx, COST_TLB_FLUSH, 1);
+		for (long i = 0; i < present; i += PAGEVEC_SIZE)
+			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, present - i));
+		for (guint i = 0; i < drop->len; i++)
+			__free_pages(ctx, m, g_array_index(drop, pfn_t, i));
+	}
+	g_array_free(drop, TRUE);
+	g_free(old);
+	g_free(snapshot);
+	return ret;
+}
+
 int madvise_collapse(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	int ret = 0;
 
+	/* 1 GiB first where that size is not "never": a gigabyte that
+	 * cannot have one is collapsed in 2 MiB blocks below. */
+	for (uint64_t h = (start + PUD_SIZE - 1) & ~(PUD_SIZE - 1);
+	     mm->m->thp_opts.pud_enabled != THP_NEVER && h + PUD_SIZE <= end; h += PUD_SIZE) {
+		struct vm_area_struct *vma = find_live_vma(mm, h);
+
+		if (vma && vma->vm_end >= h + PUD_SIZE && !(vma->vm_flags & VM_NOHUGEPAGE))
+			collapse_pud(ctx, mm, h);
+	}
 	for (uint64_t h = (start + PMD_SIZE - 1) & ~(PMD_SIZE - 1); h + PMD_SIZE <= end;
 	     h += PMD_SIZE) {
 		struct vm_area_struct *vma = find_live_vma(mm, h);

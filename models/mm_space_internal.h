@@ -252,8 +252,9 @@ bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma
  * as it is (the model collapses only 4 KiB pages).  0, 1 if there was
  * nothing to collapse, or -MM_ENOMEM / -MM_EAGAIN. */
 int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr);
-/* madvise(MADV_COLLAPSE): every 2 MiB block of [start, end) inside a VMA
- * (not MADV_NOHUGEPAGE) collapsed into a THP now.  0, or the last
+/* madvise(MADV_COLLAPSE): every gigabyte of [start, end) inside a VMA
+ * (not MADV_NOHUGEPAGE) collapsed into a 1 GiB THP if that size is not
+ * "never", then every 2 MiB block left into a 2 MiB one.  0, or the last
  * failure: -MM_ENOMEM (no huge page), -MM_EAGAIN (the table changed, or
  * holds a THP's pages). */
 int madvise_collapse(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end);

@@ -365,6 +365,42 @@ static void test_collapse(void)
 	}
 }
 
+/* MADV_COLLAPSE of a gigabyte with the 1 GiB size not "never": 100 pages
+ * in each of 10 PTE tables become one 1 GiB THP, 1,000 pages copied; the
+ * full deposit keeps the 10 tables and the PMD table and allocates the
+ * other 502 PTE tables. */
+static void test_collapse_pud(void)
+{
+	struct machine *m = thp_machine(4 * GiB, THP_NEVER, THP_MADVISE, THP_DEPOSIT_FULL,
+					PUD_SPLIT_PTE);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 1 * GiB), faulted;
+	unsigned long free_before;
+
+	for (int k = 0; k < 10; k++) {
+		g_assert_cmpint(touch_range(&c, mm, a + k * 64 * MiB, 100 * PG, &faulted), ==, 0);
+		g_assert_cmpuint(faulted, ==, 100);
+	}
+	g_assert_cmpuint(mm_pgtable_pages(mm), ==, 3 + 10);
+	free_before = all_free(m);
+	memset(cost, 0, sizeof(cost));
+	g_assert_cmpint(do_madvise(&c, mm, a, 1 * GiB, MADV_COLLAPSE), ==, 0);
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PUD), ==, 1);
+	g_assert_cmpuint(m->vm_events[THP_COLLAPSE_ALLOC], ==, 1);
+	g_assert_cmpuint(mm_rss(mm), ==, HPAGE_PUD_NR);
+	g_assert_cmpuint(mm_pgtable_pages(mm), ==, 3 + 512);
+	g_assert_cmpuint(cost[COST_MIGRATE_COPY], ==, 1000);
+	g_assert_cmpuint(cost[COST_ZERO_PAGE], ==, HPAGE_PUD_NR - 1000 + 502);
+	g_assert_cmpuint(all_free(m), ==, free_before - HPAGE_PUD_NR + 1000 - 502);
+	g_assert_cmpuint(follow_page(mm, a + GiB - PG), ==, follow_page(mm, a) + HPAGE_PUD_NR - 1);
+	assert_all_ok(m);
+	exit_mmap(&c, mm);
+	g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_FREE_WHOLE), ==, 1);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -375,5 +411,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/huge_memory/pud-fallback", test_pud_fallback);
 	g_test_add_func("/huge_memory/pud-split-pmd", test_pud_split_pmd);
 	g_test_add_func("/huge_memory/collapse", test_collapse);
+	g_test_add_func("/huge_memory/collapse-pud", test_collapse_pud);
 	return g_test_run();
 }
