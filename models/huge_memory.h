@@ -57,7 +57,8 @@ unsigned long deferred_split_shrink(struct mm_ctx *ctx, struct machine *m, int n
 /* Whether pfn is a page of a THP a migration may take apart (see below):
  * has_unmovable_pages() counts it movable. */
 bool thp_migratable(struct machine *m, pfn_t pfn);
-/* For a migration that must move the page at pfn (alloc_contig_range):
+/* For a migration that must move the page at pfn (alloc_contig_range,
+ * memory offline's do_migrate_range):
  * if it is a page of a THP, split every mapping of the THP to PTEs and the
  * folio to 4 KiB pages, so that they migrate one by one.  A 2 MiB THP is
  * always split (the kernel migrates it whole and splits it when that

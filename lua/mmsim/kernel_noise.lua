@@ -15,7 +15,7 @@
 --     long_lived_share = 0.02,  -- never freed
 --     until_ns = nil,           -- stop allocating at this simulated time
 --   })
---   ... m:run{...} ...
+--   ... m:run{...} ...  (noise.stop() from a thread stops it too)
 --   print(noise.stats.allocated, noise.stats.freed, noise.stats.failed)
 local M = {}
 
@@ -46,11 +46,12 @@ function M.start(m, o)
   local stop = o.until_ns
   local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0 }
   local gap = 1e6 / rate
+  local stopped = false
 
   for _, cpu in ipairs(cpus) do
     m:spawn{ cpu = cpu, name = "kernel_noise" .. cpu, fn = function()
       local heap = require("mmsim.expiry_heap").new()   -- {expires, ...}
-      while not stop or mmsim.now() < stop do
+      while not stopped and (not stop or mmsim.now() < stop) do
         local now = mmsim.now()
         while heap:top() and heap:top()[1] <= now do
           m:free(heap:pop()[2])
@@ -75,7 +76,7 @@ function M.start(m, o)
       end
     end }
   end
-  return { stats = stats }
+  return { stats = stats, stop = function() stopped = true end }
 end
 
 return M

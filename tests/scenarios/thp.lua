@@ -223,6 +223,20 @@ for _, mode in ipairs({ "block", "split" }) do
   for _, pfn in ipairs(got) do m:free_gigantic(pfn) end
 end
 
+-- Hot-remove: the THPs in the block offlined are split to 4 KiB pages,
+-- which migrate; without that the block would stay busy.
+do
+  local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "2G", "2G" },
+    memory_block_size = "128M", boot_reserve = false, thp = "always" }
+  local p = m:process()
+  local a = p:mmap(1950 << 20)
+  assert(p:touch(a, 1950 << 20) == 1950 * 256 and p:stats().thp_pmd == 975)
+  assert(m:offline_memory{ node = 0, size = "128M" } == 128 << 20)
+  local split = vmstat(m, "thp_split_page")
+  assert(split > 0 and p:stats().thp_pmd == 975 - split and p:stats().rss == 1950 * 256)
+  check(m)
+end
+
 -- MADV_COLLAPSE works whatever `thp` says.
 do
   local m = machine{ thp = "never" }
