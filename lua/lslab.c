@@ -16,7 +16,7 @@ const char *kernel_object_owner(struct machine *m, uint32_t owner)
 	if (slab_owner(m, owner))
 		return "a slab page (kmem_cache_free of its last object frees it)";
 	if (owner == task_stack_owner())
-		return "a process's kernel stack (p:exit frees it)";
+		return "a thread's kernel stack (p:exit or p:exit_thread frees it)";
 	if (owner == page_frag_owner())
 		return "a network buffer block (m:page_frag_free of its last fragment frees it)";
 	return NULL;
@@ -209,9 +209,10 @@ static int l_slab_caches(lua_State *L)
 }
 
 /* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
- * frag_blocks =, xa_nodes =}: slabs of every cache, those with under 10%
- * of their objects in use, the dentries and inodes cached, the page
- * fragment blocks held, the page cache's xarray leaf nodes. */
+ * frag_blocks =, xa_nodes =, stacks =, ...}: slabs of every cache, those
+ * with under 10% of their objects in use, the dentries and inodes cached,
+ * the page fragment blocks held, the page cache's xarray leaf nodes, the
+ * kernel stacks and network fragments made, freed and alive. */
 static int l_slab_stats(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -222,13 +223,24 @@ static int l_slab_stats(lua_State *L)
 		dentries += dcache_dentries(m, (int)n);
 		inodes += dcache_inodes(m, (int)n);
 	}
-	lua_createtable(L, 0, 6);
+	struct page_frag_stats fs;
+
+	page_frag_stats(m, &fs);
+	lua_createtable(L, 0, 15);
 	set_int(L, "slabs", (lua_Integer)total);
 	set_int(L, "sparse_slabs", (lua_Integer)sparse);
 	set_int(L, "dentries", (lua_Integer)dentries);
 	set_int(L, "inodes", (lua_Integer)inodes);
 	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));
 	set_int(L, "xa_nodes", (lua_Integer)xa_nodes(m));
+	set_int(L, "stacks", (lua_Integer)(m->kstacks.allocated - m->kstacks.freed));
+	set_int(L, "stacks_allocated", (lua_Integer)m->kstacks.allocated);
+	set_int(L, "stacks_freed", (lua_Integer)m->kstacks.freed);
+	set_int(L, "frags", (lua_Integer)fs.alive);
+	set_int(L, "frags_allocated", (lua_Integer)fs.allocated);
+	set_int(L, "frags_freed", (lua_Integer)fs.freed);
+	set_int(L, "frag_refills", (lua_Integer)fs.refills);
+	set_int(L, "frag_order0_refills", (lua_Integer)fs.order0_refills);
 	return 1;
 }
 

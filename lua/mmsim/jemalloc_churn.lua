@@ -154,6 +154,10 @@ function M.start(m, o)
   end
 
   local proc = assert(m:process(), "jemalloc_churn: no memory for the process")
+  -- The process's first thread runs on the first CPU; the others are
+  -- cloned (a task_struct and a kernel stack each, with the slab model on).
+  local tids = {}
+  for i = 2, #cpus do tids[i] = assert(proc:clone(), "jemalloc_churn: no memory for a thread") end
   local arenas, inbox = {}, {}
   for i = 1, #cpus do
     arenas[i] = new_arena(proc, decay)
@@ -206,6 +210,7 @@ function M.start(m, o)
       end
       stats.extents = stats.extents + arena.extents
       stats.rss_pages = proc:stats().rss
+      if tids[i] then proc:exit_thread(tids[i]) end
     end }
   end
   return { stats = stats, process = proc }

@@ -21,9 +21,30 @@ m:kmem_cache_free(b)
 local p = m:process()
 assert(m:slab_caches()["vm_area_struct"].active_objs == 24)
 assert(m:slab_caches()["task_struct"].active_objs == 1)
+-- Each thread has its task_struct and a 16 KiB stack (VMAP_STACK: a vmap_area).
+local t1, t2 = p:clone(), p:clone()
+assert(t1 == 1 and t2 == 2 and p:stats().threads == 3)
+local st0 = m:slab_stats()
+assert(st0.stacks == 3 and st0.stacks_allocated == 3, st0.stacks)
+assert(m:slab_caches()["task_struct"].active_objs == 3)
+assert(m:slab_caches()["vmap_area"].active_objs == 3)
+p:exit_thread(t1)
+assert(not pcall(p.exit_thread, p, t1), "a thread exits once")
+assert(m:slab_stats().stacks == 2 and m:slab_caches()["task_struct"].active_objs == 2)
 p:exit()
 assert(m:slab_caches()["vm_area_struct"].active_objs == 0)
 assert(m:slab_caches()["task_struct"].active_objs == 0)
+assert(m:slab_stats().stacks == 0 and m:slab_stats().stacks_freed == 3)
+local q = m:process()
+assert(not pcall(q.exit_thread, q, 0), "a process's first thread cannot exit_thread")
+q:exit()
+-- Without VMAP_STACK, a stack is one order-2 block and no vmap_area.
+local nv = mmsim.machine{ preset = "test", vmap_stack = false }
+nv:kmem_cache_init()
+local np = nv:process()
+assert(nv:slab_caches()["vmap_area"].active_objs == 0 and nv:slab_stats().stacks == 1)
+np:exit()
+nv:check_invariants()
 
 local stop = mmsim.time("30ms")
 local ks = require("mmsim.kernel_slab").start(m, { cpus = { 1 }, rate = 2000,
@@ -62,4 +83,7 @@ for name, active, num, size in m:slabinfo():gmatch("\n(%S+)%s+(%d+)%s+(%d+)%s+(%
   lines = lines + 1
 end
 assert(lines == 29, lines)
+-- Stacks and network fragments add up too.
+assert(st.stacks_allocated == st.stacks + st.stacks_freed and st.stacks_freed > 10)
+assert(st.frags_allocated == st.frags + st.frags_freed and st.frags_freed > 100)
 m:check_invariants()
