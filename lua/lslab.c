@@ -208,17 +208,19 @@ static int l_slab_caches(lua_State *L)
 	return 1;
 }
 
-/* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
- * frag_blocks =, xa_nodes =, stacks =, ...}: slabs of every cache, those
- * with under 10% of their objects in use, the dentries and inodes cached,
+/* m:slab_stats() -> {slabs =, slab_pages =, sparse_slabs =, sparse_pages =,
+ * dentries =, inodes =, frag_blocks =, xa_nodes =, stacks =, ...}: slabs of
+ * every cache and their pages, those with under 10% of their objects in
+ * use, the dentries and inodes cached,
  * the page fragment blocks held, the page cache's xarray leaf nodes, the
  * kernel stacks and network fragments made, freed and alive. */
 static int l_slab_stats(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
-	unsigned long sparse, total, dentries = 0, inodes = 0;
+	unsigned long dentries = 0, inodes = 0;
+	struct slab_sparse sp;
 
-	slab_sparse_count(m, 100, &sparse, &total);
+	slab_sparse_count(m, 100, &sp);
 	for (unsigned n = 0; n < m->nr_nodes; n++) {
 		dentries += dcache_dentries(m, (int)n);
 		inodes += dcache_inodes(m, (int)n);
@@ -226,9 +228,11 @@ static int l_slab_stats(lua_State *L)
 	struct page_frag_stats fs;
 
 	page_frag_stats(m, &fs);
-	lua_createtable(L, 0, 15);
-	set_int(L, "slabs", (lua_Integer)total);
-	set_int(L, "sparse_slabs", (lua_Integer)sparse);
+	lua_createtable(L, 0, 17);
+	set_int(L, "slabs", (lua_Integer)sp.slabs);
+	set_int(L, "slab_pages", (lua_Integer)sp.pages);
+	set_int(L, "sparse_slabs", (lua_Integer)sp.sparse_slabs);
+	set_int(L, "sparse_pages", (lua_Integer)sp.sparse_pages);
 	set_int(L, "dentries", (lua_Integer)dentries);
 	set_int(L, "inodes", (lua_Integer)inodes);
 	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));

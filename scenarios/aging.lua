@@ -46,7 +46,7 @@ if p.kernel == "slab" then
     until_ns = stop })
 else
   assert(p.kernel == "noise", "aging: kernel must be noise or slab")
-  require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
+  require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = noise, rate = p.noise_rate,
     long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
 end
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,

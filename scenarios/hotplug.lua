@@ -38,7 +38,8 @@ m:spawn{ cpu = 1, name = "app", fn = function()
     mmsim.sleep("10ms")
   end
 end }
-require("mmsim.kernel_noise").start(m, { cpus = { 2 }, rate = 100, until_ns = mmsim.time("50ms") })
+require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = { 2 }, rate = 100,
+  until_ns = mmsim.time("50ms") })
 m:run()
 print()
 print("after:")

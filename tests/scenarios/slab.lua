@@ -51,6 +51,10 @@ local ks = require("mmsim.kernel_slab").start(m, { cpus = { 1 }, rate = 2000,
   mix = { kmalloc = 0.3, file = 0.5, packet = 0.2 }, until_ns = stop })
 require("mmsim.page_cache").start(m, { cpus = { 0 }, rate_mib_s = 100000, file_mib = 16,
   until_ns = stop })
+-- kernel_noise's mix on CPU 3: slab objects, packets, threads' stacks and
+-- page tables of its daemon.
+local noise = require("mmsim.kernel_noise").start(m, { cpus = { 3 }, rate = 500,
+  lifetime = "1ms", until_ns = stop })
 local exits = 0
 m:spawn{ cpu = 2, name = "procs", fn = function()
   while mmsim.now() < stop do
@@ -68,7 +72,9 @@ local info = m:info()
 assert(info.file_pages > 0 and exits > 10, "the load did not run")
 assert(ks.stats.files > st.dentries,
   string.format("the shrinker freed no dentry: %d files, %d dentries", ks.stats.files, st.dentries))
-assert(m:slab_caches()["task_struct"].active_objs == 0, "every process exited")
+-- Every process exited but the noise's daemon: its threads are the tasks left.
+assert(m:slab_caches()["task_struct"].active_objs == st.stacks
+  and m:slab_caches()["mm_struct"].active_objs == 1, "every process exited")
 assert(ks.stats.allocated > 1000 and ks.stats.packets > 100
   and ks.stats.failed < ks.stats.allocated // 100,
   string.format("%d allocated, %d packets, %d failed", ks.stats.allocated, ks.stats.packets,
@@ -83,6 +89,12 @@ for name, active, num, size in m:slabinfo():gmatch("\n(%S+)%s+(%d+)%s+(%d+)%s+(%
   lines = lines + 1
 end
 assert(lines == 29, lines)
+local ns = noise.stats
+assert(ns.threads > 100 and ns.pgtables > 100 and ns.packets > 100 and ns.failed == 0,
+  string.format("noise: %d threads, %d mappings, %d packets, %d failed", ns.threads,
+    ns.pgtables, ns.packets, ns.failed))
+-- The daemon's threads still alive: all but the first are the noise's.
+assert(st.stacks >= 1 and st.stacks < ns.threads // 2)
 -- Stacks and network fragments add up too.
 assert(st.stacks_allocated == st.stacks + st.stacks_freed and st.stacks_freed > 10)
 assert(st.frags_allocated == st.frags + st.frags_freed and st.frags_freed > 100)
