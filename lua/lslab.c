@@ -4,8 +4,8 @@
 
 #include "models/dcache.h"
 #include "models/fork.h"
+#include "models/gbyield.h"
 #include "models/page_frag.h"
-#include "models/pbstat.h"
 #include "models/slub.h"
 
 #include <glib.h>
@@ -280,33 +280,24 @@ static int l_page_frag_free(lua_State *L)
 	return 0;
 }
 
-/* m:pageblock_spread() -> {unmovable_pages =, reclaimable_pages =,
- * unmovable_pageblocks =, nonmovable_pageblocks =, unmovable_regions =,
- * pageblocks =, regions =}: allocated unmovable and reclaimable pages, the
- * pageblocks holding at least one unmovable page (one unmovable or
- * reclaimable page), the 1 GiB regions holding an unmovable page. */
+/* m:pageblock_spread() -> struct pageblock_spread's fields (models/gbyield.h). */
 static int l_pageblock_spread(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
-	const struct pbstat *ps = m->pbstat;
-	unsigned long un = 0, rec = 0, un_pb = 0, nonmov_pb = 0, un_regions = 0;
+	struct pageblock_spread sp;
 
-	for (uint32_t pb = 0; pb < ps->nr_pageblocks; pb++) {
-		un += ps->pb[pb][PBSTAT_UNMOVABLE];
-		rec += ps->pb[pb][PBSTAT_RECLAIMABLE];
-		un_pb += ps->pb[pb][PBSTAT_UNMOVABLE] > 0;
-		nonmov_pb += ps->pb[pb][PBSTAT_UNMOVABLE] + ps->pb[pb][PBSTAT_RECLAIMABLE] > 0;
-	}
-	for (uint32_t r = 0; r < ps->nr_regions; r++)
-		un_regions += ps->region[r][PBSTAT_UNMOVABLE] > 0;
-	lua_createtable(L, 0, 7);
-	set_int(L, "unmovable_pages", (lua_Integer)un);
-	set_int(L, "reclaimable_pages", (lua_Integer)rec);
-	set_int(L, "unmovable_pageblocks", (lua_Integer)un_pb);
-	set_int(L, "nonmovable_pageblocks", (lua_Integer)nonmov_pb);
-	set_int(L, "unmovable_regions", (lua_Integer)un_regions);
-	set_int(L, "pageblocks", (lua_Integer)ps->nr_pageblocks);
-	set_int(L, "regions", (lua_Integer)ps->nr_regions);
+	pageblock_spread(check_machine(L, 1), &sp);
+	lua_createtable(L, 0, 12);
+	set_int(L, "unmovable_pages", (lua_Integer)sp.unmovable_pages);
+	set_int(L, "reclaimable_pages", (lua_Integer)sp.reclaimable_pages);
+	set_int(L, "unmovable_pageblocks", (lua_Integer)sp.unmovable_pageblocks);
+	set_int(L, "nonmovable_pageblocks", (lua_Integer)sp.nonmovable_pageblocks);
+	set_int(L, "unmovable_regions", (lua_Integer)sp.unmovable_regions);
+	set_int(L, "pageblocks", (lua_Integer)sp.pageblocks);
+	set_int(L, "regions", (lua_Integer)sp.regions);
+	set_int(L, "reserved_pages", (lua_Integer)sp.reserved_pages);
+	set_int(L, "runtime_unmovable_pages", (lua_Integer)sp.runtime_unmovable_pages);
+	set_int(L, "runtime_unmovable_pageblocks", (lua_Integer)sp.runtime_unmovable_pageblocks);
+	set_int(L, "runtime_nonmovable_pageblocks", (lua_Integer)sp.runtime_nonmovable_pageblocks);
 	return 1;
 }
 

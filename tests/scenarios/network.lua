@@ -38,3 +38,6 @@ assert(unread < 2 * 200 * 1.5 and st.frag_blocks <= (n + 16) // 17 + unread // 1
 assert(st.frag_blocks >= (n + 16) // 17 + 2)
 assert(st.frag_refills > st.frag_blocks and st.frag_order0_refills == 0)
 m:check_invariants()
+-- A run to a time already past returns at once.
+local now = m:run{ ["until"] = mmsim.time("3ms") }
+assert(now >= mmsim.time("10ms"), now)
