@@ -105,6 +105,12 @@ void lslab_open(lua_State *L, int methods);
  * none of them. */
 const char *kernel_object_owner(struct machine *m, uint32_t owner);
 
+/* Register mmsim.read_strace and mmsim.read_kmem (the trace readers of
+ * mmsim.replay) in the module table at index module. */
+void lreplay_open(lua_State *L, int module);
+/* The owner word of the pages a kmem trace replay holds. */
+uint32_t kmem_replay_owner(void);
+
 /* Register m:process() in the machine method table at index methods. */
 void lproc_open(lua_State *L, int methods);
 /* The process at idx (an error if it exited) and its machine. */

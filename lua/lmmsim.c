@@ -846,6 +846,7 @@ int luaopen_mmsim(lua_State *L)
 	lkernel_open(L, -1);
 	lslab_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
+	lreplay_open(L, -3);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");

@@ -94,15 +94,29 @@ static int l_process(lua_State *L)
 	return 1;
 }
 
-/* p:mmap(size [, prot]) -> address, or nil, "ENOMEM" */
+/* p:mmap(size [, prot [, addr]]) -> address, or nil, "ENOMEM"; with addr,
+ * MAP_FIXED there */
 static int l_mmap(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
-	uint64_t len = check_size(L, 2, "mmap");
-	int err = 0;
-	uint64_t addr = vm_mmap(ctx, p->mm, len, check_prot(L, 3), &err);
+	uint64_t len = check_size(L, 2, "mmap"), addr;
+	int prot = check_prot(L, 3), err = 0;
 
+	if (lua_isnoneornil(L, 4)) {
+		addr = vm_mmap(ctx, p->mm, len, prot, &err);
+	} else {
+		addr = check_addr(L, 4);
+		err = vm_mmap_fixed(ctx, p->mm, addr, len, prot);
+		if (err == -MM_EEXIST)
+			return luaL_error(L, "mmap: another thread mapped part of [%I, %I) meanwhile "
+					  "(EEXIST)", (lua_Integer)addr, (lua_Integer)(addr + len));
+		if (err == -MM_ENOMEM && (addr < MMAP_MIN_ADDR || addr > TASK_SIZE ||
+					  len > TASK_SIZE - addr))
+			return luaL_error(L, "mmap: [%I, +%I) is outside the address space "
+					  "[%I, %I)", (lua_Integer)addr, (lua_Integer)len,
+					  (lua_Integer)MMAP_MIN_ADDR, (lua_Integer)TASK_SIZE);
+	}
 	if (err)
 		return push_result(L, err, "mmap");
 	lua_pushinteger(L, (lua_Integer)addr);

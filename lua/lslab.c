@@ -19,6 +19,8 @@ const char *kernel_object_owner(struct machine *m, uint32_t owner)
 		return "a thread's kernel stack (p:exit or p:exit_thread frees it)";
 	if (owner == page_frag_owner())
 		return "a network buffer block (m:page_frag_free of its last fragment frees it)";
+	if (owner == kmem_replay_owner())
+		return "a page of a kmem trace replay (the replay frees it)";
 	return NULL;
 }
 

@@ -174,8 +174,12 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	if (nid >= m->nr_nodes || bytes == 0 || bytes % SECTION_SIZE_BYTES)
 		return -1;
 	pgdat = &m->node_data[nid];
-	z = &pgdat->node_zones[ZONE_NORMAL];
-	if (!populated_zone(z) || populated_zone(&pgdat->node_zones[ZONE_MOVABLE]))
+	/* default_zone_for_pfn(): a range next to the Movable zone joins it
+	 * (as with movable_node), else the Normal zone grows. */
+	z = &pgdat->node_zones[ZONE_MOVABLE];
+	if (!populated_zone(z))
+		z = &pgdat->node_zones[ZONE_NORMAL];
+	if (!populated_zone(z))
 		return -1;
 	limit = nid + 1 < m->nr_nodes ? m->node_data[nid + 1].node_start_pfn : m->mm.nr_frames;
 	start = zone_end_pfn(z);

@@ -43,8 +43,9 @@ unsigned long machine_managed_pages(const struct machine *m);
 /* Pages cached on every per-CPU pageset of the machine. */
 unsigned long machine_pcp_pages(struct machine *m);
 /* online_pages(): add bytes (a multiple of the 128 MiB section) of memory
- * at the top of node nid's Normal zone, which must be populated and the
- * node's top zone, inside the node's hotplug reserve.  -1 if refused. */
+ * at the top of node nid's Movable zone if it has one, else of its Normal
+ * zone (which must be populated), inside the node's hotplug reserve.  -1
+ * if refused. */
 struct mm_ctx;
 int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes);
 /* Parse a policy name; -1 if unknown. */

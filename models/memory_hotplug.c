@@ -1,5 +1,6 @@
 /* Memory hot-remove (mm/memory_hotplug.c): offline_pages, scan_movable_pages,
- * do_migrate_range, __offline_isolated_pages and shrink_zone_span. */
+ * do_migrate_range, __offline_isolated_pages and remove_pfn_range_from_zone
+ * (shrink_zone_span, and under spb the superpageblock array's resize). */
 #include "memory_hotplug.h"
 #include "buddy.h"
 #include "migrate.h"
@@ -7,6 +8,7 @@
 #include "page_alloc.h"
 #include "page_isolation.h"
 #include "pcp.h"
+#include "superpageblock.h"
 #include "watermark.h"
 
 #include <glib.h>
@@ -48,9 +50,6 @@ static char *offline_check(struct machine *m, unsigned nid, uint64_t bytes, stru
 	if (!bytes || bytes % SECTION_SIZE_BYTES)
 		return g_strdup_printf("%" G_GUINT64_FORMAT " bytes is not a whole number of "
 				       "128 MiB sections", bytes);
-	if (m->policy == POLICY_SPB)
-		return g_strdup("memory offline under policy spb is not modelled yet (the "
-				"superpageblock array does not shrink)");
 	z = node_top_zone(m, nid);
 	if (!z)
 		return g_strdup_printf("node %u has no memory", nid);
@@ -124,15 +123,10 @@ static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start,
 	return (long)stats.nr_succeeded;
 }
 
-/* __offline_isolated_pages() and shrink_zone_span(): the free blocks of
- * the isolated range leave the buddy, the frames become the node's
- * hotplug reserve again, and the zone and node end where the range began. */
-static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct zone *z,
-				   pfn_t start, pfn_t end)
+/* __offline_isolated_pages(): the free blocks of the isolated range leave
+ * the buddy; zone->lock held. */
+static void __offline_isolated_pages(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
 {
-	unsigned long nr = end - start;
-
-	zone_lock(ctx, z, SITE_OTHER);
 	for (pfn_t pfn = start; pfn < end;) {
 		unsigned order = page_order(&m->mm, pfn);
 
@@ -141,20 +135,47 @@ static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct
 		page_clear(&m->mm, pfn);
 		pfn += 1u << order;
 	}
-	/* The frames leave with no pageblock state (no pcp_buddy owner either):
-	 * onlining labels them anew. */
-	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
-		clear_pcpblock_owner(m, pfn);
-		m->mm.pb_flags[pfn_to_pb(pfn)] = 0;
-	}
+}
+
+/* remove_pfn_range_from_zone() with shrink_zone_span(): the zone and node
+ * end where the range began, the superpageblock array shrinks with them,
+ * and the frames become the node's hotplug reserve again, with no
+ * pageblock state (no pcp_buddy owner either): onlining labels them anew.
+ * zone->lock held. */
+static void remove_pfn_range_from_zone(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+{
+	unsigned long nr = end - start;
+
 	z->spanned_pages -= nr;
 	z->present_pages -= nr;
 	z->managed_pages -= nr;
 	m->node_data[z->node].node_spanned_pages -= nr;
+	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
+		uint16_t *f = &m->mm.pb_flags[pfn_to_pb(pfn)];
+
+		/* resize_zone_superpageblocks() counts the pageblocks leaving
+		 * as wholly free ones. */
+		g_assert(!zone_has_spb(z) || ((*f & PB_all_free) &&
+					      !(*f & (PB_has_unmovable | PB_has_reclaimable |
+						      PB_has_movable))));
+		clear_pcpblock_owner(m, pfn);
+		*f = 0;
+	}
+	if (zone_has_spb(z))
+		resize_zone_superpageblocks(z);
+}
+
+/* The end of offline_pages() once the range is free: out of the buddy and
+ * the zone, then init_per_zone_wmark_min() and zone_pcp_update(). */
+static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct zone *z,
+				   pfn_t start, pfn_t end)
+{
+	zone_lock(ctx, z, SITE_OTHER);
+	__offline_isolated_pages(m, z, start, end);
+	remove_pfn_range_from_zone(m, z, start, end);
 	z->work = (struct mm_work){ 0 };
 	zone_unlock(ctx, z);
-	m->topo.node_mem[z->node] -= (uint64_t)nr << PAGE_SHIFT;
-	/* init_per_zone_wmark_min() and zone_pcp_update() after offlining. */
+	m->topo.node_mem[z->node] -= (uint64_t)(end - start) << PAGE_SHIFT;
 	init_per_zone_wmark_min(m, m->thp);
 	zone_pcp_update(z, 1);
 }

@@ -222,11 +222,20 @@ struct mm_struct *mm_find(struct machine *m, unsigned pid)
 	return m->procs ? g_tree_lookup(m->procs->by_pid, GUINT_TO_POINTER(pid)) : NULL;
 }
 
+/* vma_link at index i: the new VMA goes in and merges with its neighbours. */
+static void vma_link(struct mm_struct *mm, unsigned i, uint64_t start, uint64_t end, int prot)
+{
+	struct vm_area_struct vma = { .vm_start = start, .vm_end = end, .prot = prot };
+
+	g_array_insert_val(mm->vmas, i, vma);
+	mm->map_count++;
+	vma_merge_range(mm, i ? i - 1 : 0, i);
+}
+
 /* unmapped_area_topdown: the highest gap below mmap_base that fits. */
 uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err)
 {
 	uint64_t top = MMAP_BASE;
-	struct vm_area_struct vma = { .prot = prot };
 	unsigned i;
 
 	*err = 0;
@@ -250,12 +259,26 @@ uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err)
 		*err = -MM_ENOMEM;
 		return 0;
 	}
-	vma.vm_start = top - len;
-	vma.vm_end = top;
-	g_array_insert_val(mm->vmas, i, vma);
-	mm->map_count++;
-	vma_merge_range(mm, i ? i - 1 : 0, i);
-	return vma.vm_start;
+	vma_link(mm, i, top - len, top, prot);
+	return top - len;
+}
+
+/* MAP_FIXED_NOREPLACE: [addr, addr + len) must be free (placeholders count
+ * as mapped); -MM_EEXIST if anything is there. */
+static int mmap_anon_fixed(struct mm_struct *mm, uint64_t addr, uint64_t len, int prot)
+{
+	unsigned i;
+
+	if (!len || !prot_valid(prot) || (addr & (PAGE_SIZE - 1)))
+		return -MM_EINVAL;
+	len = page_align(len);
+	if (addr < MMAP_MIN_ADDR || addr > TASK_SIZE || len > TASK_SIZE - addr)
+		return -MM_ENOMEM;
+	i = vma_lower_bound(mm, addr);
+	if (i < mm->vmas->len && vma_at(mm, i)->vm_start < addr + len)
+		return -MM_EEXIST;
+	vma_link(mm, i, addr, addr + len, prot);
+	return 0;
 }
 
 /* The next stretch of [addr, end) held by this call's placeholders. */
@@ -310,6 +333,28 @@ uint64_t vm_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, int pro
 	addr = mmap_anon(mm, len, prot, err);
 	spin_unlock(ctx, &mm->mmap_lock);
 	return addr;
+}
+
+/* MAP_FIXED: whatever was mapped in the range is unmapped first.  The
+ * kernel detaches the old VMAs and links the new one in one hold of
+ * mmap_lock; here the munmap runs whole first, so a mapping another thread
+ * places into the hole in between makes the call fail with -MM_EEXIST. */
+int vm_mmap_fixed(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+		  int prot)
+{
+	int err;
+
+	if (!len || !prot_valid(prot) || (addr & (PAGE_SIZE - 1)))
+		return -MM_EINVAL;
+	if (addr < MMAP_MIN_ADDR || addr > TASK_SIZE || page_align(len) > TASK_SIZE - addr)
+		return -MM_ENOMEM;
+	err = do_munmap(ctx, mm, addr, len);
+	if (err)
+		return err;
+	spin_lock(ctx, &mm->mmap_lock, SITE_VM_MMAP_PGOFF);
+	err = mmap_anon_fixed(mm, addr, len, prot);
+	spin_unlock(ctx, &mm->mmap_lock);
+	return err;
 }
 
 /* __vm_munmap -> do_vmi_munmap: under mmap_lock for write, split the VMAs

@@ -70,6 +70,7 @@ enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
 #define MM_EFAULT 14
 #define MM_EACCES 13
 #define MM_EBUSY 16
+#define MM_EEXIST 17
 
 struct mm_struct;
 
@@ -98,6 +99,12 @@ void mm_free_all(struct machine *m);
 uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err);
 /* vm_mmap_pgoff: mmap_anon under mmap_lock for write. */
 uint64_t vm_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, int prot, int *err);
+/* mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED): what the
+ * range held is unmapped first; 0, or -MM_EINVAL, -MM_ENOMEM (outside
+ * [MMAP_MIN_ADDR, TASK_SIZE)), -MM_EEXIST (another thread mapped part of
+ * the range meanwhile). */
+int vm_mmap_fixed(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+		  int prot);
 /* munmap(), madvise(MADV_DONTNEED | MADV_FREE), mprotect(): 0 or -errno. */
 int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len);
 int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,

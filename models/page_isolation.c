@@ -2,11 +2,13 @@
 #include "buddy.h"
 #include "migrate.h"
 #include "mm_space.h"
+#include "page_alloc.h"
 #include "pcp.h"
 
 pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end)
 {
 	struct memmap *mm = &m->mm;
+	bool movable_zone = pfn_zone(m, start)->idx == ZONE_MOVABLE;
 
 	for (pfn_t pfn = start; pfn < end; pfn++) {
 		switch (page_kind(mm, pfn)) {
@@ -16,7 +18,11 @@ pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end)
 			pfn += (1u << page_order(mm, pfn)) - 1;
 			break;
 		case PG_KIND_ALLOC:
-			if (!folio_test_lru(m, pfn))
+			/* In ZONE_MOVABLE only a reserved page counts: the rest
+			 * is taken as movable (a page in a per-CPU folio batch,
+			 * not yet on its LRU, included). */
+			if (movable_zone ? owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED
+					 : !folio_test_lru(m, pfn))
 				return pfn;
 			break;
 		default:

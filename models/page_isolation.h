@@ -14,9 +14,10 @@
 #include "mm_env.h"
 #include "mmzone.h"
 
-/* has_unmovable_pages(): the first pfn of [start, end) holding a page that
- * is neither free nor on an LRU, PFN_NONE if none.  As in the kernel a
- * pinned LRU page passes here: it fails later, at migration. */
+/* has_unmovable_pages(): the first pfn of [start, end) (one pageblock)
+ * holding a page that is neither free nor on an LRU, or in ZONE_MOVABLE a
+ * reserved page, PFN_NONE if none.  As in the kernel a pinned LRU page
+ * passes here: it fails later, at migration. */
 pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end);
 /* start_isolate_page_range(): isolate every pageblock of [start, end) in
  * its zone; 0, or -MM_EBUSY with nothing left isolated and *fail_pfn the

@@ -366,61 +366,91 @@ void setup_superpageblocks(struct zone *zone)
 	}
 }
 
-static uint32_t shift_index(uint32_t i, uint32_t off)
+static uint32_t shift_index(uint32_t i, int64_t off)
 {
-	return i == SPB_NONE ? SPB_NONE : i + off;
+	return i == SPB_NONE ? SPB_NONE : (uint32_t)((int64_t)i + off);
 }
 
-/* The zone span grew into sb: the new slots are reserved. */
-static void spb_grow_total(struct superpageblock *sb)
+/* The zone span grew into sb (the new slots are reserved) or shrank out
+ * of it: offline_pages() hands over only wholly free pageblocks, so the
+ * slots that left were free ones.  Whether the total shrank. */
+static bool spb_resize_total(struct superpageblock *sb)
 {
 	pfn_t lo, hi;
-	uint16_t pbs = spb_span(sb->zone, sb->start_pfn, &lo, &hi);
+	uint16_t pbs = spb_span(sb->zone, sb->start_pfn, &lo, &hi), was = sb->total_pageblocks;
 
-	if (pbs > sb->total_pageblocks) {
-		sb->nr_reserved += pbs - sb->total_pageblocks;
-		sb->total_pageblocks = pbs;
+	if (pbs > was) {
+		sb->nr_reserved += pbs - was;
+	} else if (pbs < was) {
+		g_assert(sb->nr_free >= was - pbs);
+		sb->nr_free -= was - pbs;
 	}
+	sb->total_pageblocks = pbs;
+	return pbs < was;
 }
 
-/* resize_zone_superpageblocks(): a new array covering the grown span; old
- * superpageblocks keep their free lists and list positions (their links
- * are indices, shifted if the base moved down), new slots start reserved,
- * and an old superpageblock the span grew into gets the new slots added
- * to nr_reserved and its total updated.  The tip returns early when base
- * and count are unchanged, leaving a superpageblock the span grew inside
- * with a stale total; the model updates that total and reserve (and only
- * skips the reallocation), so counters stay within the total. */
+/* A superpageblock the span left entirely: off its zone list and its
+ * node's defrag queue, with no page left on its free lists. */
+static void spb_remove_offline(struct zone *zone, struct superpageblock *sb)
+{
+	struct evacuate_wq *wq = zone->machine->node_data[zone->node].evacuate_wq;
+
+	g_assert(sb->nr_free_pages == 0);
+	spb_list_del(zone, sb);
+	if (wq)
+		g_queue_remove(&wq->queue, spb_queue_key(sb));
+}
+
+/* resize_zone_superpageblocks(): a new array covering the span after it
+ * grew (seed 002) or shrank (memory hot-remove, which the series does not
+ * handle: its array keeps covering offlined memory).  Superpageblocks that
+ * stay keep their free lists and list positions (their links are indices,
+ * shifted if the base moved), new slots start reserved, those the span
+ * left go off their lists, and one the span grew into or shrank out of
+ * gets its total and reserve (grown) or free count (shrunk) updated.  The
+ * tip returns early when base and count are unchanged, leaving a
+ * superpageblock the span grew inside with a stale total; the model
+ * updates that total and reserve (and only skips the reallocation), so
+ * counters stay within the total. */
 void resize_zone_superpageblocks(struct zone *zone)
 {
 	uint32_t nr;
 	uint64_t base = zone_spb_cover(zone, &nr);
-	uint32_t off = (uint32_t)((zone->superpageblock_base_pfn - base) >> SUPERPAGEBLOCK_ORDER);
+	int64_t off = ((int64_t)zone->superpageblock_base_pfn - (int64_t)base) >> SUPERPAGEBLOCK_ORDER;
 	struct superpageblock *old = zone->superpageblocks, *sbs;
 	uint32_t old_nr = zone->nr_superpageblocks;
 	struct spb_list *lists[NR_ZONE_SPB_LISTS];
+	unsigned nl = zone_spb_lists(zone, lists);
 
 	if (!zone->spanned_pages || !old)
 		return;
 	if (base == zone->superpageblock_base_pfn && nr == old_nr) {
-		spb_grow_total(&old[old_nr - 1]);
+		struct superpageblock *top = &old[old_nr - 1];
+
+		if (spb_resize_total(top))
+			spb_update_list(top);
 		return;
 	}
+	for (uint32_t i = 0; i < old_nr; i++)
+		if ((int64_t)i + off < 0 || (int64_t)i + off >= nr)
+			spb_remove_offline(zone, &old[i]);
 	sbs = g_new0(struct superpageblock, nr);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (i >= off && i < off + old_nr)
+		if ((int64_t)i >= off && (int64_t)i < off + old_nr)
 			continue;
 		init_one_superpageblock(zone, &sbs[i], base + ((uint64_t)i << SUPERPAGEBLOCK_ORDER));
 	}
 	for (uint32_t i = 0; i < old_nr; i++) {
-		struct superpageblock *sb = &sbs[i + off];
+		struct superpageblock *sb;
 
+		if ((int64_t)i + off < 0 || (int64_t)i + off >= nr)
+			continue;
+		sb = &sbs[(int64_t)i + off];
 		*sb = old[i];
 		sb->list_next = shift_index(sb->list_next, off);
 		sb->list_prev = shift_index(sb->list_prev, off);
-		spb_grow_total(sb);
 	}
-	for (unsigned k = 0, nl = zone_spb_lists(zone, lists); k < nl; k++) {
+	for (unsigned k = 0; k < nl; k++) {
 		lists[k]->head = shift_index(lists[k]->head, off);
 		lists[k]->tail = shift_index(lists[k]->tail, off);
 	}
@@ -428,10 +458,15 @@ void resize_zone_superpageblocks(struct zone *zone)
 	zone->nr_superpageblocks = nr;
 	zone->superpageblock_base_pfn = (pfn_t)base;
 	g_free(old);
-	/* New slots go on the tainted/full list, as at boot. */
-	for (uint32_t i = 0; i < nr; i++)
-		if ((i < off || i >= off + old_nr) && sbs[i].total_pageblocks)
+	for (uint32_t i = 0; i < nr; i++) {
+		if ((int64_t)i >= off && (int64_t)i < off + old_nr) {
+			if (spb_resize_total(&sbs[i]))
+				spb_update_list(&sbs[i]);
+		} else if (sbs[i].total_pageblocks) {
+			/* New slots go on the tainted/full list, as at boot. */
 			spb_list_add_tail(zone, &zone->spb_lists[SB_TAINTED][SB_FULL], &sbs[i]);
+		}
+	}
 }
 
 void free_superpageblocks(struct zone *zone)

@@ -126,7 +126,8 @@ void init_pageblock_migratetype(struct zone *zone, pfn_t pfn, int mt);
 /* setup_superpageblocks() (mm_init.c) for one zone. */
 void setup_superpageblocks(struct zone *zone);
 void free_superpageblocks(struct zone *zone);
-/* resize_zone_superpageblocks() (mm_init.c): after the zone span grew. */
+/* resize_zone_superpageblocks() (mm_init.c): after the zone span grew
+ * (onlining) or shrank (offlining, whose pageblocks leave wholly free). */
 void resize_zone_superpageblocks(struct zone *zone);
 
 /* superpageblock_clear_has_movable(): compaction scanned the pageblock at

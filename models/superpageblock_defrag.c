@@ -52,7 +52,8 @@ bool spb_defrag_pending(struct machine *m, int nid)
 }
 
 /* The superpageblock of zone starting at start, looked up again after
- * every call that may let other threads run (hotplug may move the array). */
+ * every call that may let other threads run (hotplug may move the array,
+ * and hot-remove take it away: NULL). */
 static struct superpageblock *spb_at(struct zone *zone, pfn_t start)
 {
 	return pfn_to_superpageblock(zone, start);
@@ -138,10 +139,12 @@ static pfn_t alloc_spb_compaction_target(struct mm_ctx *ctx, struct machine *m, 
 {
 	struct spb_compaction_control *scc = private;
 	unsigned order = page_order(&m->mm, src);
+	struct superpageblock *sb;
 	pfn_t pfn;
 
 	zone_lock(ctx, scc->zone, SITE_OTHER);
-	pfn = __rmqueue_from_sb(scc->zone, spb_at(scc->zone, scc->start), order, MIGRATE_MOVABLE);
+	sb = spb_at(scc->zone, scc->start);
+	pfn = sb ? __rmqueue_from_sb(scc->zone, sb, order, MIGRATE_MOVABLE) : PFN_NONE;
 	zone_unlock(ctx, scc->zone);
 	if (pfn != PFN_NONE)
 		prep_new_page(m, pfn, order, MIGRATE_MOVABLE, OWNER_NONE, 0);
@@ -181,7 +184,11 @@ static void spb_defrag_walk(struct mm_ctx *ctx, struct zone *zone, pfn_t start, 
 		spb_clear_skip_bits(zone, start);
 	}
 	for (pfn = cursor; pfn < end;) {
-		if (spb_defrag_done(spb_at(zone, start)))
+		struct superpageblock *sb = spb_at(zone, start);
+
+		if (!sb)
+			return;
+		if (spb_defrag_done(sb))
 			break;
 		if (pageblock_of_zone(zone, pfn)) {
 			uint16_t f = flags[pfn_to_pb((pfn_t)pfn)];
@@ -203,7 +210,8 @@ static void spb_defrag_walk(struct mm_ctx *ctx, struct zone *zone, pfn_t start, 
 		if (wrapped && pfn > cursor)
 			break;
 	}
-	spb_at(zone, start)->defrag_cursor = (pfn_t)MIN(pfn, (uint64_t)PFN_NONE);
+	if (spb_at(zone, start))
+		spb_at(zone, start)->defrag_cursor = (pfn_t)MIN(pfn, (uint64_t)PFN_NONE);
 }
 
 /* spb_defrag_work_fn(): one pass, by the category the superpageblock has
@@ -220,6 +228,8 @@ static void spb_defrag_work_fn(struct mm_ctx *ctx, struct zone *zone, pfn_t star
 		spb_defrag_walk(ctx, zone, start, false);
 	}
 	sb = spb_at(zone, start);
+	if (!sb)
+		return;
 	if (sb->nr_free == nr_free_before) {
 		sb->defrag_last_no_progress_ns = mm_now(ctx) | 1;
 		sb->defrag_last_no_progress_pages = sb->nr_free_pages;

@@ -9,10 +9,13 @@
 -- numa_balancing_* defaults apply unless overridden.  Printed: per-node
 -- memory of the process before the move and at the end, and when the
 -- first page, half and 90% of the pages had moved; timeseries.csv has
--- node0_used_pages, node1_used_pages and numa_pages_migrated per sample.
+-- node0_used_pages, node1_used_pages and numa_pages_migrated per sample,
+-- drawn in numa_migration.png (pages migrated per ms, each node's share of
+-- zone->lock wait, each node's memory in use; the time after the move is
+-- phase after_move).
 --
 --   ./run scenarios/numa-migration.lua -D size=2G -D threads=4
--- plots: lock_timeseries, cpu_wait
+-- plots: numa_migration, lock_timeseries, cpu_wait
 local p = mmsim.params{
   size = "512M",          -- the process's memory
   threads = 2,            -- threads, each touching size / threads
@@ -67,6 +70,8 @@ local first, half, most
 m:spawn{ cpu = cpus - 1, name = "monitor", fn = function()
   mmsim.sleep(move_at - 1)
   before = process_pages()
+  mmsim.sleep(1)
+  m:phase("after_move")
   while mmsim.now() < duration do
     mmsim.sleep("10ms")
     local n = migrated()

@@ -7,6 +7,11 @@
 # zone_lock.wait_ns_total -> "zone->lock wait, total (ms)|1e-06",
 # results.exit.zone_lock.wait_ms_per_process -> "exit: zone->lock wait per
 # process (ms)|1", cpus -> "CPUs (threads)|1".
+# Both scripts draw with gnuplot, which needs UTF-8 for plots/style.gp
+# whatever the caller's locale; C numbers keep CSVs and plots the same in
+# every locale.
+export LC_ALL=C.UTF-8
+
 key_label() {
 	printf '%s\n' "$1" | awk '
 	function words(s) {

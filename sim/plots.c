@@ -11,6 +11,7 @@ static const char *const names[NR_RUN_PLOTS] = {
 	[PLOT_MEMORY_MAP] = "memory_map",
 	[PLOT_MEMORY_MAP_GIB] = "memory_map_gib",
 	[PLOT_SPB_MAP] = "spb_map",
+	[PLOT_NUMA_MIGRATION] = "numa_migration",
 };
 
 static int parse(const char *list, unsigned *plots, char **err)

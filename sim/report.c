@@ -921,8 +921,8 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 
 /* lock_stat, cpu_wait.csv and the plots of a run that had an engine,
  * those the scenario asked for that have something to show (sampled:
- * timeseries.csv has rows to draw); the lock plot shades the phases if
- * phases.csv was written. */
+ * timeseries.csv has rows to draw); the time-series plots (zone->lock,
+ * NUMA migration) shade the phases if phases.csv was written. */
 static void write_engine_files(const struct report *rep, const struct machine *m,
 			       const struct engine *e, const struct run_sample *s, bool phases,
 			       bool sampled)
@@ -930,6 +930,8 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	GString *out = g_string_new(NULL);
 	char *title = plot_title(rep, m, e, s->now, NULL);
 	char *phasefile = g_build_filename(results_dir(rep->r), "phases.csv", NULL);
+	const char *const phase_list[] = { "phasefile", phasefile, NULL };
+	const char *const *phase_args = phases ? phase_list : NULL;
 	const struct lock_sample *zone = &s->lock[LOCK_CLASS_ZONE], *pcp = &s->lock[LOCK_CLASS_PCP];
 	lockstat_print(e, out);
 	write_file(rep, "lock_stat", out);
@@ -947,15 +949,16 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	write_file(rep, "cpu_wait.csv", out);
 	if (rep->plots & 1u << PLOT_LOCK_TIMESERIES && sampled && zone->st.wait.nr)
 		plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv",
-				       rep->plot_format, title,
-				       phases ? (const char *const[]){ "phasefile", phasefile, NULL } :
-				       NULL));
+				       rep->plot_format, title, phase_args));
 	if (rep->plots & 1u << PLOT_CPU_WAIT && (zone->st.wait.total || pcp->st.wait.total))
 		plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
 				       NULL));
 	if (rep->plots & 1u << PLOT_GB_YIELD && sampled && s->y.total_regions)
 		plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format,
 				       title, NULL));
+	if (rep->plots & 1u << PLOT_NUMA_MIGRATION && sampled && s->numa_pages_migrated)
+		plot_done(results_plot(rep->r, "numa_migration", "timeseries.csv",
+				       rep->plot_format, title, phase_args));
 	g_free(phasefile);
 	g_free(title);
 	g_string_free(out, TRUE);

@@ -639,9 +639,16 @@ bool results_plot_as(const struct results *r, const char *script, const char *in
 		append_setting(settings, extra[0], extra[1]);
 
 	char *argv[] = { "gnuplot", "-e", settings->str, script_path, NULL };
+	/* UTF-8 for style.gp's encoding whatever the caller's locale (unset
+	 * under cron or env -i: gnuplot then warns on every plot), and C
+	 * numbers so a plot does not change with the user's locale. */
+	char **envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C.UTF-8", TRUE);
+	gboolean spawned = g_spawn_sync(NULL, argv, envp,
+					G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+					NULL, NULL, NULL, &errout, &status, &error);
 
-	if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
-			  NULL, NULL, NULL, &errout, &status, &error)) {
+	g_strfreev(envp);
+	if (!spawned) {
 		plot_message("error", script, error->message, NULL);
 		g_error_free(error);
 		goto out;

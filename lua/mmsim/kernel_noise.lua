@@ -27,7 +27,7 @@
 --     reclaimable_share = 0.4,  -- the rest is unmovable
 --     orders = {0.70, 0.10, 0.10, 0.10},  -- weights of orders 0, 1, 2, 3
 --     lifetime = "5ms", long_lived_share = 0.02, until_ns = nil })
---   ... m:run{...} ...
+--   ... m:run{...} ...  (noise.stop() from a thread stops it too)
 --   print(noise.stats.allocated, noise.stats.freed, noise.stats.failed)
 local M = {}
 
@@ -76,11 +76,12 @@ local function start_pages(m, o)
   local stop = o.until_ns
   local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0 }
   local gap = 1e6 / rate
+  local stopped = false
 
   for _, cpu in ipairs(cpus) do
     m:spawn{ cpu = cpu, name = "kernel_noise" .. cpu, fn = function()
       local heap = require("mmsim.expiry_heap").new()   -- {expires, ...}
-      while not stop or mmsim.now() < stop do
+      while not stopped and (not stop or mmsim.now() < stop) do
         local now = mmsim.now()
         while heap:top() and heap:top()[1] <= now do
           m:free(heap:pop()[2])
@@ -105,7 +106,7 @@ local function start_pages(m, o)
       end
     end }
   end
-  return { stats = stats }
+  return { stats = stats, stop = function() stopped = true end }
 end
 
 function M.start(m, o)

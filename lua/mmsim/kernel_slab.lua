@@ -41,7 +41,7 @@
 --     packet_bytes = 1500,        -- data bytes per packet (a buffer within a page)
 --     until_ns = nil,             -- stop drawing at this simulated time
 --   })
---   m:run{...}
+--   m:run{...}          (ks.stop() from a thread stops it too)
 --   print(ks.stats.allocated, ks.stats.freed, ks.stats.failed, ks.stats.files)
 local network = require("mmsim.network")
 local M = {}
@@ -88,6 +88,7 @@ function M.start(m, o)
   end
   local hot_share = o.hot_share or 0.3
   local stop = o.until_ns
+  local stopped = false
   local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0, files = 0, packets = 0,
                   threads = 0, pgtables = 0 }
   local gap = 1e6 / rate
@@ -118,7 +119,7 @@ function M.start(m, o)
         daemon = daemon or m:process()
         return daemon
       end
-      while not stop or mmsim.now() < stop do
+      while not stopped and (not stop or mmsim.now() < stop) do
         local now = mmsim.now()
         while heap:top() and heap:top()[1] <= now do
           heap:pop()[2]()
@@ -160,7 +161,7 @@ function M.start(m, o)
       end
     end }
   end
-  return { stats = stats }
+  return { stats = stats, stop = function() stopped = true end }
 end
 
 return M

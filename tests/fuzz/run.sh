@@ -4,7 +4,8 @@
 #   sh tests/fuzz/run.sh [SECONDS]
 # fuzz_parse: mmsim.size, mmsim.time and -D parsing; fuzz_scenario: the
 # scenario loader with the mmsim API, seeded with tests/scenarios/*.lua and
-# scenarios/*.lua.  Corpora grow in _build-fuzz/corpus-*; a crash leaves
+# scenarios/*.lua; fuzz_trace: the trace readers of mmsim.replay, seeded
+# with pieces of the captures in data/real.  Corpora grow in _build-fuzz/corpus-*; a crash leaves
 # its input as _build-fuzz/crash-* and fails the run.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,19 +18,23 @@ if [ ! -f Makefile ]; then
 	"$top/configure" -q CC=clang CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san"
 fi
 make -s -j2 libmodels.a libsim.a libmmsim.a >&2
-libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4)"
-cflags="-I$top $(pkg-config --cflags glib-2.0 lua5.4)"
-for t in fuzz_parse fuzz_scenario; do
+libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4 zlib)"
+cflags="-I$top $(pkg-config --cflags glib-2.0 lua5.4 zlib)"
+for t in fuzz_parse fuzz_scenario fuzz_trace; do
 	# shellcheck disable=SC2086
 	clang -g -O1 -fsanitize=fuzzer $san $cflags -o $t "$top/tests/fuzz/$t.c" $libs
 done
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
-mkdir -p corpus-parse corpus-scenario
+mkdir -p corpus-parse corpus-scenario corpus-trace
 printf '16K' > corpus-parse/size
 printf '2.5ms' > corpus-parse/time
 printf '1e400' > corpus-parse/big
 cp "$top"/tests/scenarios/*.lua "$top"/scenarios/*.lua corpus-scenario/
 ./fuzz_parse -max_total_time="$secs" -max_len=64 corpus-parse >&2
+head -40 "$top/data/real/redis-jemalloc-default.strace" > corpus-trace/strace
+sed -n '300,340p' "$top/data/real/redis-jemalloc-default.strace" > corpus-trace/madvise
+gzip -dc "$top/data/real/kmem-events-redis.csv.gz" | head -60 > corpus-trace/kmem
+./fuzz_trace -max_total_time="$secs" -max_len=4096 corpus-trace >&2
 # Fork mode: an endless loop or a big allocation an input asks for is not
 # a bug; crashes and sanitizer reports still fail.  libFuzzer still ends a
 # fork-mode run that met an ignored timeout with its timeout exit code

@@ -3,8 +3,9 @@
 # with nothing to show, without gnuplot warnings; titles name the threads
 # that ran; cpu_wait.csv lists the CPUs the workload ran on; gb_yield
 # follows the regions the machine has at each sample; the per-GiB memory
-# map and superpageblock views; an unknown plot name stops the run before
-# it starts, naming the known ones.
+# map and superpageblock views; the NUMA migration plot; an unknown plot
+# name stops the run before it starts, naming the known ones; plots draw
+# cleanly without a locale.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -24,7 +25,9 @@ for _, cpu in ipairs{ 1, 3 } do
 end
 m:run()
 LUA
-"$MMSIM" --out "$dir/two" "$dir/two.lua" > /dev/null 2> "$dir/two.err" || { cat "$dir/two.err"; fail "two.lua"; }
+# No locale at all, as under cron or CI's env: gnuplot still gets UTF-8.
+env -u LANG -u LANGUAGE -u LC_CTYPE LC_ALL= "$MMSIM" --out "$dir/two" "$dir/two.lua" \
+	> /dev/null 2> "$dir/two.err" || { cat "$dir/two.err"; fail "two.lua"; }
 # gnuplot's warnings name the script line ("x.gp" line 12: warning: ...);
 # AddressSanitizer's own notes on SimGrid's stack switches are not theirs.
 grep -qiE 'line [0-9]+: warning' "$dir/two.err" && { cat "$dir/two.err"; fail "gnuplot warnings"; }
@@ -78,6 +81,22 @@ grep -q '>tainted (1)<' "$dir/gib/spb_map.svg" || fail "spb legend"
 	> "$dir/none.lua"
 "$MMSIM" --out "$dir/none" "$dir/none.lua" > /dev/null 2> "$dir/none.err" || { cat "$dir/none.err"; fail "none.lua"; }
 test -z "$(cd "$dir/none" && ls ./*.png 2> /dev/null)" || fail "plots of nothing: $(ls "$dir/none")"
+
+# NUMA migration: a 64 MiB process's thread moves to node 1 at 1 s and
+# NUMA balancing pulls its pages after it: the plot is drawn, without
+# gnuplot warnings (no zone->lock wait at all here); a run that ends before
+# the move migrates nothing and draws none.
+numa() {
+	(cd "$MMSIM_SRCDIR" && "$MMSIM" --out "$dir/$1" scenarios/numa-migration.lua -D size=64M \
+		-D threads=1 -D move_at="$2" -D duration=3s) > /dev/null 2> "$dir/$1.err" ||
+		{ cat "$dir/$1.err"; fail "numa-migration $1"; }
+	grep -qiE 'line [0-9]+: warning|gnuplot says' "$dir/$1.err" && { cat "$dir/$1.err"; fail "gnuplot warnings"; }
+	return 0
+}
+numa numa 1s
+test -s "$dir/numa/numa_migration.png" || fail "no numa_migration plot"
+numa numa-none 4s
+test ! -e "$dir/numa-none/numa_migration.png" || fail "numa_migration plot of nothing migrated"
 
 # A mistyped name: no run, no folder, the known names listed.
 printf -- '-- plots: lock_timeseries, gb_yeild\nerror("ran")\n' > "$dir/bad.lua"

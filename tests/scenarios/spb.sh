@@ -4,7 +4,7 @@
 #   movable-only than upstream;
 # - kvmalloc's contiguous attempts taint clean superpageblocks at the tip,
 #   and never with kvmalloc_noretry;
-# - memory hotplug grows a node under spb;
+# - memory hotplug grows a node under spb, and hot-remove shrinks it;
 # - the invariant checker passes at the end of every run;
 # - an spb run's results folder holds the debugfs superpageblocks file.
 set -eu
@@ -48,7 +48,7 @@ noretry=$(summary "$dir/kv-true" results.kvmalloc.tainted_by_kmalloc)
 echo "kvmalloc: clean superpageblocks tainted by the kmalloc attempt: tip $tip, noretry $noretry"
 [ "$tip" -gt 0 ] && [ "$noretry" -eq 0 ]
 
-run hotplug "$MMSIM_SRCDIR/scenarios/hotplug.lua" -D policy=spb
+run hotplug "$MMSIM_SRCDIR/scenarios/hotplug.lua" -D policy=spb -D offline_blocks=0
 # What the machine says, not what the script added up: it booted with 2
 # nodes of 6 GiB, 3145728 pages, less the boot reservations: the first MiB
 # (256 pages), the kernel image (7640) and per node 48 sections of memmap
@@ -60,4 +60,12 @@ run hotplug "$MMSIM_SRCDIR/scenarios/hotplug.lua" -D policy=spb
 [ "$(summary "$dir/hotplug" machine.memory_mib)" -eq 20480 ]
 grep -q '^Node 0, zone   Normal: 2 superpageblocks' "$dir/hotplug.txt"
 grep -q '^Node 0, zone   Normal: 10 superpageblocks' "$dir/hotplug.txt"
+# Then offlined under load (the scenario's default): each 2 GiB block that
+# goes takes its pages and 2 superpageblocks with it, and the invariant
+# checker (superpageblock counters and lists included) passes at the end.
+run offline "$MMSIM_SRCDIR/scenarios/hotplug.lua" -D policy=spb
+ok=$(summary "$dir/offline" results.hotplug.offline.ok)
+[ "$ok" -ge 1 ]
+[ "$(summary "$dir/offline" memory.managed_pages)" -eq $((5242880 - 57496 - ok * 524288)) ]
+grep -q "^Node 0, zone   Normal: $((10 - 2 * ok)) superpageblocks" "$dir/offline.txt"
 echo "ok: superpageblocks"

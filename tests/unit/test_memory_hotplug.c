@@ -4,13 +4,16 @@
  * behind, its pages moved to the other node; a block holding one
  * unmovable page or a pinned one stays online with its data; bad input is
  * refused with the numbers and changes nothing; offline then online gives
- * the memory back.  The checkers run after each. */
+ * the memory back; under spb a superpageblock offlined whole leaves the
+ * defrag worker's queue.  The checkers run after each. */
 #include "helpers.h"
 #include "models/buddy.h"
 #include "models/memory_hotplug.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
 #include "models/pbstat.h"
+#include "models/pcp.h"
+#include "models/superpageblock_internal.h"
 
 #include <string.h>
 
@@ -18,16 +21,18 @@
 #define BLOCK (128 * MiB)
 #define BLOCK_PAGES (BLOCK / PG)
 
-static struct machine *two_nodes(double pinned)
+/* Node 0 of 4 GiB, node 1 of node1 bytes above it, CPUs 4-7 node 1's. */
+static struct machine *nodes(enum mm_policy policy, uint64_t node1, double pinned)
 {
 	struct topology t;
 	struct machine_params p;
 	char *err = NULL;
 	struct machine *m;
 
-	topology_uniform(&t, 2, 1, 4, 512 * MiB);
+	topology_uniform(&t, 2, 1, 4, node1);
 	t.node_mem[0] = 4 * GiB;
 	machine_params_default(&p);
+	p.policy = policy;
 	/* Offline takes the node's top blocks, where boot puts the memmap (never offlinable). */
 	p.boot_reserve = false;
 	p.thp = false;
@@ -36,6 +41,11 @@ static struct machine *two_nodes(double pinned)
 	m = machine_create(&t, &p, &err);
 	g_assert_null(err);
 	return m;
+}
+
+static struct machine *two_nodes(double pinned)
+{
+	return nodes(POLICY_UPSTREAM, 512 * MiB, pinned);
 }
 
 static struct zone *normal(struct machine *m, unsigned nid)
@@ -231,6 +241,62 @@ static void test_offline_bad_input_and_online(void)
 	machine_destroy(m);
 }
 
+/* Under spb a superpageblock offlined whole leaves the array, its zone
+ * list and its node's kevacuate queue.  Node 1 (2 GiB, superpageblocks at
+ * 0x100000 and 0x140000) is filled by a process on its CPU 4, then three
+ * of every four pages are unmapped, then the rest of the top
+ * superpageblock's first pageblock: clean, with one free pageblock and
+ * its other free pages scattered, the defrag worker's queue holds it.
+ * Offlining the top GiB moves its pages to node 0 and drops it, its queue
+ * entry included (the worker would look up a superpageblock that is gone);
+ * the zone keeps one superpageblock and every checker passes. */
+static void test_offline_spb_queued(void)
+{
+	struct machine *m = nodes(POLICY_SPB, 2 * GiB, 0);
+	struct mm_ctx ctx = mm_ctx_null(4);
+	struct zone *z = normal(m, 1);
+	struct mm_struct *mm = mm_alloc(&ctx, m);
+	struct evacuate_wq *wq;
+	struct offline_stats st;
+	char *err = NULL;
+	gpointer top;
+	uint64_t addr;
+	int e;
+
+	pageblock_evacuate_init(m);
+	wq = m->node_data[1].evacuate_wq;
+	addr = mmap_anon(mm, 2 * GiB, PROT_READ | PROT_WRITE, &e);
+	touch_range(&ctx, mm, addr, 2 * GiB, NULL);
+	for (uint64_t a = addr; a < addr + 2 * GiB; a += 4 * PG)
+		g_assert_cmpint(do_munmap(&ctx, mm, a + PG, 3 * PG), ==, 0);
+	drain_all_pages(&ctx, m, NULL);
+	/* Then the rest of the first pageblock: its coming free makes the
+	 * superpageblock's state be looked at, with its free pages there. */
+	for (uint64_t a = addr; a < addr + 2 * GiB; a += 4 * PG)
+		if (follow_page(mm, a) / pageblock_nr_pages == 0x140000 / pageblock_nr_pages)
+			g_assert_cmpint(do_munmap(&ctx, mm, a, PG), ==, 0);
+	drain_all_pages(&ctx, m, NULL);
+	g_assert_cmpuint(z->nr_superpageblocks, ==, 2);
+	top = spb_queue_key(&z->superpageblocks[1]);
+	g_assert_true(z->superpageblocks[1].defrag_active);
+	g_assert_nonnull(g_queue_find(&wq->queue, top));
+	assert_all_ok(m);
+
+	g_assert_cmpint(offline_pages(&ctx, m, 1, GiB, &st, &err), ==, 0);
+	g_assert_null(err);
+	g_assert_cmpuint(st.migrated, >, 0);
+	g_assert_cmpuint(z->nr_superpageblocks, ==, 1);
+	g_assert_cmpuint(zone_end_pfn(z), ==, 0x140000);
+	g_assert_null(g_queue_find(&wq->queue, top));
+	/* What is left queued (the bottom superpageblock) still runs. */
+	while (spb_defrag_run_one(&ctx, m, 1))
+		;
+	assert_all_ok(m);
+	exit_mmap(&ctx, mm);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -238,5 +304,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/memory_hotplug/offline-unmovable", test_offline_unmovable);
 	g_test_add_func("/memory_hotplug/offline-pinned", test_offline_pinned);
 	g_test_add_func("/memory_hotplug/bad-input-and-online", test_offline_bad_input_and_online);
+	g_test_add_func("/memory_hotplug/offline-spb-queued", test_offline_spb_queued);
 	return g_test_run();
 }

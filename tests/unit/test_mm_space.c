@@ -365,6 +365,38 @@ static void test_mprotect(void)
 	machine_destroy(m);
 }
 
+/* MAP_FIXED: the range's old VMAs and pages go, the new VMA merges with
+ * neighbours of its protection, and the edges are checked. */
+static void test_mmap_fixed(void)
+{
+	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = 1ULL << 32, faulted, s, e;
+	int prot;
+
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, a, 16 * PG, PROT_READ | PROT_WRITE), ==, 0);
+	g_assert_cmpint(touch_range(&c, mm, a, 16 * PG, &faulted), ==, 0);
+	g_assert_cmpuint(mm_rss(mm), ==, 16);
+	/* Over the middle: its 4 pages freed, the VMA split in three. */
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, a + 4 * PG, 4 * PG, PROT_READ), ==, 0);
+	g_assert_cmpuint(mm_rss(mm), ==, 12);
+	g_assert_cmpuint(follow_page(mm, a + 5 * PG), ==, PFN_NONE);
+	g_assert_cmpuint(mm_map_count(mm), ==, 3);
+	/* The same protection again: one VMA. */
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, a + 4 * PG, 4 * PG, PROT_READ | PROT_WRITE), ==, 0);
+	g_assert_cmpuint(mm_map_count(mm), ==, 1);
+	g_assert_true(mm_find_vma(mm, a, &s, &e, &prot));
+	g_assert_cmphex(s, ==, a);
+	g_assert_cmphex(e, ==, a + 16 * PG);
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, a + 1, PG, PROT_READ), ==, -MM_EINVAL);
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, 0, PG, PROT_READ), ==, -MM_ENOMEM);
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, TASK_SIZE - PG, 2 * PG, PROT_READ), ==, -MM_ENOMEM);
+	g_assert_cmpint(vm_mmap_fixed(&c, mm, TASK_SIZE - PG, PG, PROT_READ), ==, 0);
+	assert_mm_ok(m);
+	machine_destroy(m);
+}
+
 /* Top-down placement from mmap_base, reusing holes from the top. */
 static void test_mmap_placement(void)
 {
@@ -630,6 +662,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/mm_space/madv-free", test_madv_free);
 	g_test_add_func("/mm_space/mprotect", test_mprotect);
 	g_test_add_func("/mm_space/mmap-placement", test_mmap_placement);
+	g_test_add_func("/mm_space/mmap-fixed", test_mmap_fixed);
 	g_test_add_func("/mm_space/rmap-and-exit", test_rmap_and_exit);
 	g_test_add_func("/mm_space/enomem", test_enomem);
 	g_test_add_data_func("/mm_space/random/upstream", GINT_TO_POINTER(POLICY_UPSTREAM),

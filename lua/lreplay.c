@@ -1,0 +1,423 @@
+/* Trace replay in Lua: the readers of trace.c, and the kmem replay's inner
+ * loop (allocations and frees paired by pfn), for lua/mmsim/replay.lua. */
+#include "lmachine.h"
+#include "trace.h"
+
+#include "models/mm_space.h"
+#include "models/page_alloc.h"
+#include "models/topology.h"
+
+#include <lauxlib.h>
+
+#define KMEM_TRACE_MT "mmsim.kmem_trace"
+#define KMEM_REPLAY_MT "mmsim.kmem_replay"
+/* The kernel source id of replayed pages, in the model's own range. */
+#define KMEM_REPLAY_SOURCE 0x0fe00002u
+
+uint32_t kmem_replay_owner(void)
+{
+	return make_owner(OWNER_KIND_KERNEL, KMEM_REPLAY_SOURCE);
+}
+
+/* The `{skip_bad = }` table at idx. */
+static bool opt_skip_bad(lua_State *L, int idx, const char *what)
+{
+	static const char *const keys[] = { "skip_bad", NULL };
+	bool skip;
+
+	if (lua_isnoneornil(L, idx))
+		return false;
+	luaL_checktype(L, idx, LUA_TTABLE);
+	check_known_keys(L, idx, keys, what);
+	lua_getfield(L, idx, "skip_bad");
+	skip = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return skip;
+}
+
+static void push_counts(lua_State *L, const struct trace_counts *c)
+{
+	lua_createtable(L, 0, 4);
+	set_int(L, "lines", (lua_Integer)c->lines);
+	set_int(L, "bad_lines", (lua_Integer)c->bad_lines);
+	set_int(L, "ignored", (lua_Integer)c->ignored);
+	set_int(L, "duration_ns", (lua_Integer)c->duration_ns);
+	if (c->first_bad)
+		set_str(L, "first_bad", c->first_bad);
+}
+
+static void set_bool(lua_State *L, const char *k, bool v)
+{
+	lua_pushboolean(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* mmsim.read_strace(path [, {skip_bad =}]) -> events, counts */
+static int l_read_strace(lua_State *L)
+{
+	static const char *const calls[] = { "mmap", "munmap", "mremap", "madvise", "brk",
+					     "mprotect" };
+	static const char *const prots[] = { "none", "r", "", "rw" };
+	const char *path = luaL_checkstring(L, 1);
+	struct trace_counts counts;
+	char *err = NULL;
+	GArray *ev = strace_read(path, opt_skip_bad(L, 2, "read_strace"), &counts, &err);
+
+	if (!ev) {
+		lua_pushstring(L, err);
+		g_free(err);
+		return lua_error(L);
+	}
+	lua_createtable(L, (int)ev->len, 0);
+	for (guint i = 0; i < ev->len; i++) {
+		const struct strace_event *e = &g_array_index(ev, struct strace_event, i);
+
+		lua_createtable(L, 0, 12);
+		set_int(L, "t", (lua_Integer)e->ts_ns);
+		set_int(L, "tid", e->tid);
+		set_int(L, "line", e->line);
+		set_str(L, "call", calls[e->call]);
+		set_int(L, "addr", (lua_Integer)e->addr);
+		set_int(L, "len", (lua_Integer)e->len);
+		set_int(L, "ret", (lua_Integer)e->ret);
+		switch (e->call) {
+		case SC_MMAP:
+			set_str(L, "prot", prots[e->prot]);
+			set_int(L, "fd", e->fd);
+			set_bool(L, "anon", e->flags & TRACE_MAP_ANONYMOUS);
+			set_bool(L, "fixed", e->flags & TRACE_MAP_FIXED);
+			set_bool(L, "shared", e->flags & TRACE_MAP_SHARED);
+			set_bool(L, "stack", e->flags & TRACE_MAP_STACK);
+			set_bool(L, "populate", e->flags & TRACE_MAP_POPULATE);
+			break;
+		case SC_MPROTECT:
+			set_str(L, "prot", prots[e->prot]);
+			break;
+		case SC_MADVISE:
+			set_str(L, "advice", e->advice);
+			break;
+		case SC_MREMAP:
+			set_int(L, "new_len", (lua_Integer)e->new_len);
+			set_bool(L, "maymove", e->flags & TRACE_MREMAP_MAYMOVE);
+			break;
+		default:
+			break;
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	g_array_free(ev, TRUE);
+	push_counts(L, &counts);
+	trace_counts_clear(&counts);
+	return 2;
+}
+
+/* A kmem trace: its events, and each traced CPU's events in file order. */
+struct lkmem_trace {
+	GArray *ev;                 /* struct kmem_event; NULL once collected */
+	GArray **by_cpu;            /* guint indices into ev */
+	unsigned nr_cpus;
+	struct trace_counts counts;
+};
+
+static struct lkmem_trace *check_kmem_trace(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, KMEM_TRACE_MT);
+}
+
+static int l_kmem_trace_gc(lua_State *L)
+{
+	struct lkmem_trace *t = check_kmem_trace(L, 1);
+
+	if (t->ev) {
+		for (unsigned c = 0; c < t->nr_cpus; c++)
+			g_array_free(t->by_cpu[c], TRUE);
+		g_free(t->by_cpu);
+		g_array_free(t->ev, TRUE);
+		trace_counts_clear(&t->counts);
+		t->ev = NULL;
+	}
+	return 0;
+}
+
+/* mmsim.read_kmem(path [, {skip_bad =}]) -> trace */
+static int l_read_kmem(lua_State *L)
+{
+	const char *path = luaL_checkstring(L, 1);
+	bool skip = opt_skip_bad(L, 2, "read_kmem");
+	struct lkmem_trace *t = lua_newuserdatauv(L, sizeof(*t), 0);
+	char *err = NULL;
+
+	memset(t, 0, sizeof(*t));
+	luaL_setmetatable(L, KMEM_TRACE_MT);
+	t->ev = kmem_read(path, skip, &t->counts, &err);
+	if (!t->ev) {
+		lua_pushstring(L, err);
+		g_free(err);
+		return lua_error(L);
+	}
+	for (guint i = 0; i < t->ev->len; i++)
+		t->nr_cpus = MAX(t->nr_cpus, g_array_index(t->ev, struct kmem_event, i).cpu + 1u);
+	t->by_cpu = g_new(GArray *, MAX(t->nr_cpus, 1));
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		t->by_cpu[c] = g_array_new(FALSE, FALSE, sizeof(guint));
+	for (guint i = 0; i < t->ev->len; i++)
+		g_array_append_val(t->by_cpu[g_array_index(t->ev, struct kmem_event, i).cpu], i);
+	return 1;
+}
+
+static const struct kmem_event *kmem_at(const struct lkmem_trace *t, unsigned cpu, guint pos)
+{
+	return &g_array_index(t->ev, struct kmem_event, g_array_index(t->by_cpu[cpu], guint, pos));
+}
+
+/* Per-order counts as {[0] = n, ..., [10] = n}. */
+static void set_orders(lua_State *L, const char *k, const unsigned long *n)
+{
+	lua_createtable(L, NR_PAGE_ORDERS, 1);
+	for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+		lua_pushinteger(L, (lua_Integer)n[o]);
+		lua_rawseti(L, -2, o);
+	}
+	lua_setfield(L, -2, k);
+}
+
+/* trace:info() -> {cpus, events, duration_ns, lines, bad_lines, ignored,
+ * first_bad, allocs = {[order] = n}, frees = {[order] = n}, unpaired_frees} */
+static int l_kmem_info(lua_State *L)
+{
+	struct lkmem_trace *t = check_kmem_trace(L, 1);
+	unsigned long allocs[NR_PAGE_ORDERS] = { 0 }, frees[NR_PAGE_ORDERS] = { 0 }, unpaired = 0;
+	for (guint i = 0; i < t->ev->len; i++) {
+		const struct kmem_event *e = &g_array_index(t->ev, struct kmem_event, i);
+
+		if (e->kind == KMEM_ALLOC)
+			allocs[e->order]++;
+		else if (e->pair >= 0)
+			frees[g_array_index(t->ev, struct kmem_event, e->pair).order]++;
+		else
+			unpaired++;
+	}
+	push_counts(L, &t->counts);
+	set_int(L, "cpus", t->nr_cpus);
+	set_int(L, "events", t->ev->len);
+	set_orders(L, "allocs", allocs);
+	set_orders(L, "frees", frees);
+	set_int(L, "unpaired_frees", (lua_Integer)unpaired);
+	return 1;
+}
+
+/* trace:first(cpu) -> the trace time (ns) of the traced CPU's first event,
+ * or nil if it has none */
+static int l_kmem_first(lua_State *L)
+{
+	struct lkmem_trace *t = check_kmem_trace(L, 1);
+	lua_Integer cpu = luaL_checkinteger(L, 2);
+
+	if (cpu < 0 || cpu >= t->nr_cpus || !t->by_cpu[cpu]->len)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, (lua_Integer)kmem_at(t, (unsigned)cpu, 0)->ts_ns);
+	return 1;
+}
+
+/* A replay of a trace on a machine: `copies` independent copies of the
+ * trace's load, each pairing its own frees with its own allocations. */
+struct lkmem_replay {
+	struct lmachine *lm;
+	struct lkmem_trace *t;
+	unsigned copies;
+	GHashTable **live;          /* per copy: allocation index -> sim pfn + 1 (0: failed) */
+	GHashTable **early;         /* per copy: allocations whose free ran first */
+	unsigned long allocated[NR_PAGE_ORDERS], freed[NR_PAGE_ORDERS], failed[NR_PAGE_ORDERS];
+	unsigned long unpaired, early_frees;
+};
+
+static struct lkmem_replay *check_replay(lua_State *L, int idx)
+{
+	struct lkmem_replay *r = luaL_checkudata(L, idx, KMEM_REPLAY_MT);
+
+	if (!r->lm->m || !r->t->ev)
+		luaL_error(L, "the replay's machine has been destroyed");
+	return r;
+}
+
+static int l_replay_gc(lua_State *L)
+{
+	struct lkmem_replay *r = luaL_checkudata(L, 1, KMEM_REPLAY_MT);
+
+	for (unsigned k = 0; r->live && k < r->copies; k++) {
+		g_hash_table_destroy(r->live[k]);
+		g_hash_table_destroy(r->early[k]);
+	}
+	g_free(r->live);
+	g_free(r->early);
+	r->live = r->early = NULL;
+	return 0;
+}
+
+/* trace:replay(m, copies) -> replay */
+static int l_kmem_replay(lua_State *L)
+{
+	struct lkmem_trace *t = check_kmem_trace(L, 1);
+	struct lmachine *lm = check_lmachine(L, 2);
+	lua_Integer copies = luaL_checkinteger(L, 3);
+	struct lkmem_replay *r;
+
+	luaL_argcheck(L, copies >= 1 && copies <= 65536, 3, "copies must be 1 to 65536");
+	r = lua_newuserdatauv(L, sizeof(*r), 2);
+	memset(r, 0, sizeof(*r));
+	luaL_setmetatable(L, KMEM_REPLAY_MT);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	lua_pushvalue(L, 2);
+	lua_setiuservalue(L, -2, 2);
+	r->lm = lm;
+	r->t = t;
+	r->copies = (unsigned)copies;
+	r->live = g_new(GHashTable *, r->copies);
+	r->early = g_new(GHashTable *, r->copies);
+	for (unsigned k = 0; k < r->copies; k++) {
+		r->live[k] = g_hash_table_new(NULL, NULL);
+		r->early[k] = g_hash_table_new(NULL, NULL);
+	}
+	return 1;
+}
+
+static void replay_free(struct mm_ctx *ctx, struct lkmem_replay *r, pfn_t pfn, unsigned order)
+{
+	if (__free_pages(ctx, r->lm->m, pfn))
+		g_error("kmem replay: pfn %lu is no longer the replay's block",
+			(unsigned long)pfn);
+	r->freed[order]++;
+}
+
+/* One event of copy k. */
+static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k, guint idx,
+			 const struct kmem_event *e)
+{
+	struct machine *m = r->lm->m;
+	gpointer key, val;
+
+	if (e->kind == KMEM_ALLOC) {
+		pfn_t pfn = __alloc_pages(ctx, m, e->gfp, e->order,
+					  topology_cpu_to_node(&m->topo, ctx->cpu),
+					  kmem_replay_owner(), k);
+
+		if (pfn == PFN_NONE)
+			r->failed[e->order]++;
+		else
+			r->allocated[e->order]++;
+		if (g_hash_table_remove(r->early[k], GUINT_TO_POINTER(idx))) {
+			r->early_frees++;
+			if (pfn != PFN_NONE)
+				replay_free(ctx, r, pfn, e->order);
+		} else {
+			g_hash_table_insert(r->live[k], GUINT_TO_POINTER(idx),
+					    GSIZE_TO_POINTER(pfn == PFN_NONE ? 0 : (gsize)pfn + 1));
+		}
+		return;
+	}
+	if (e->pair < 0) {
+		r->unpaired++;
+		return;
+	}
+	key = GINT_TO_POINTER(e->pair);
+	if (g_hash_table_steal_extended(r->live[k], key, NULL, &val)) {
+		if (GPOINTER_TO_SIZE(val))
+			replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1),
+				    g_array_index(r->t->ev, struct kmem_event, e->pair).order);
+	} else {
+		/* Its allocation's thread runs late: it frees the block at once. */
+		g_hash_table_add(r->early[k], key);
+	}
+}
+
+/* replay:run(copy, cpu, pos, limit_ns) -> pos, next_ns or nil: replays the
+ * traced CPU's events from pos (0-based) on the calling thread's CPU, the
+ * first one and then those up to trace time limit_ns */
+static int l_replay_run(lua_State *L)
+{
+	struct lkmem_replay *r = check_replay(L, 1);
+	lua_Integer k = luaL_checkinteger(L, 2), cpu = luaL_checkinteger(L, 3);
+	lua_Integer pos = luaL_checkinteger(L, 4), limit = luaL_checkinteger(L, 5);
+	struct mm_ctx buf, *ctx = call_ctx(L, r->lm->m, 0, &buf);
+	const GArray *s;
+
+	luaL_argcheck(L, k >= 0 && k < r->copies, 2, "no such copy");
+	luaL_argcheck(L, cpu >= 0 && cpu < r->t->nr_cpus, 3, "no such traced CPU");
+	s = r->t->by_cpu[cpu];
+	luaL_argcheck(L, pos >= 0 && pos <= s->len, 4, "position outside the CPU's events");
+	for (guint i = (guint)pos; i < s->len; i++) {
+		const struct kmem_event *e = kmem_at(r->t, (unsigned)cpu, i);
+
+		if (i > pos && e->ts_ns > (uint64_t)MAX(limit, 0)) {
+			lua_pushinteger(L, i);
+			lua_pushinteger(L, (lua_Integer)e->ts_ns);
+			return 2;
+		}
+		replay_event(ctx, r, (unsigned)k, g_array_index(s, guint, i), e);
+	}
+	lua_pushinteger(L, s->len);
+	lua_pushnil(L);
+	return 2;
+}
+
+/* replay:stats() -> {allocated, freed, failed = {[order] = blocks},
+ * pages_allocated, pages_freed, unpaired_frees, early_frees, live} */
+static int l_replay_stats(lua_State *L)
+{
+	struct lkmem_replay *r = check_replay(L, 1);
+	lua_Integer pa = 0, pf = 0, live = 0;
+
+	for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+		pa += (lua_Integer)r->allocated[o] << o;
+		pf += (lua_Integer)r->freed[o] << o;
+	}
+	for (unsigned k = 0; k < r->copies; k++)
+		live += g_hash_table_size(r->live[k]);
+	lua_createtable(L, 0, 8);
+	set_orders(L, "allocated", r->allocated);
+	set_orders(L, "freed", r->freed);
+	set_orders(L, "failed", r->failed);
+	set_int(L, "pages_allocated", pa);
+	set_int(L, "pages_freed", pf);
+	set_int(L, "unpaired_frees", (lua_Integer)r->unpaired);
+	set_int(L, "early_frees", (lua_Integer)r->early_frees);
+	set_int(L, "live", live);
+	return 1;
+}
+
+/* A userdata class: its metatable with the methods and finalizer. */
+static void new_class(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc)
+{
+	luaL_newmetatable(L, name);
+	lua_newtable(L);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+}
+
+void lreplay_open(lua_State *L, int module)
+{
+	static const luaL_Reg trace_methods[] = {
+		{ "info", l_kmem_info },
+		{ "first", l_kmem_first },
+		{ "replay", l_kmem_replay },
+		{ NULL, NULL },
+	};
+	static const luaL_Reg replay_methods[] = {
+		{ "run", l_replay_run },
+		{ "stats", l_replay_stats },
+		{ NULL, NULL },
+	};
+
+	module = lua_absindex(L, module);
+	lua_pushcfunction(L, l_read_strace);
+	lua_setfield(L, module, "read_strace");
+	lua_pushcfunction(L, l_read_kmem);
+	lua_setfield(L, module, "read_kmem");
+	new_class(L, KMEM_TRACE_MT, trace_methods, l_kmem_trace_gc);
+	new_class(L, KMEM_REPLAY_MT, replay_methods, l_replay_gc);
+}
