@@ -129,6 +129,11 @@ void lsim_coroutines(lua_State *L);
 /* Parse machine{} fields for the engine (quantum_ns, costs,
  * vmstat_interval). */
 void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm);
+/* The machine's engine, started (with its kernel threads) on first use. */
+struct engine *lmachine_engine(lua_State *L, struct lmachine *lm);
+/* Register the workload engines written in C (m:start_jemalloc_churn ...)
+ * in the machine method table at index methods. */
+void lworkload_open(lua_State *L, int methods);
 /* Drop the engine of a machine being collected. */
 void lsim_machine_gc(struct lmachine *lm);
 

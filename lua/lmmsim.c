@@ -845,6 +845,7 @@ int luaopen_mmsim(lua_State *L)
 	lproc_open(L, -1);
 	lkernel_open(L, -1);
 	lslab_open(L, -1);
+	lworkload_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lreplay_open(L, -3);
 	lua_setfield(L, -2, "__index");

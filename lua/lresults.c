@@ -291,9 +291,14 @@ int lresults_count_objects(lua_State *L)
 
 	if (n < 0)
 		return luaL_error(L, "mmsim.count_objects: %I is negative", n);
-	if (rep)
-		report_count_objects(rep, (uint64_t)n);
+	lresults_add_objects((uint64_t)n);
 	return 0;
+}
+
+void lresults_add_objects(uint64_t n)
+{
+	if (rep)
+		report_count_objects(rep, n);
 }
 
 /* m:phase(name) starts a phase at the caller's simulated time (a thread's

@@ -35,6 +35,8 @@ void lresults_open(lua_State *L, int methods);
 int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted);
 /* mmsim.count_objects(n) */
 int lresults_count_objects(lua_State *L);
+/* The same from C: n more objects of the workload. */
+void lresults_add_objects(uint64_t n);
 /* mmsim.result(name, value) */
 int lresults_record(lua_State *L);
 /* mmsim.write_result_file(name, text) */

@@ -203,7 +203,7 @@ static void kevacuate(struct mm_ctx *ctx, void *arg)
 	}
 }
 
-static struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
+struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 {
 	char *err = NULL;
 

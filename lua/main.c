@@ -5,18 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
-/* Host figures for benchmarks: wall time and peak resident memory. */
+/* Host figures for benchmarks: wall time, CPU time (user and system; on
+ * a shared machine the steadier of the two) and peak resident memory. */
 static void print_host_stats(double wall_s)
 {
 	char *status = NULL, *hwm;
 	long kib = -1;
+	struct rusage ru;
+	double cpu_s = -1;
+
+	if (!getrusage(RUSAGE_SELF, &ru))
+		cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 
 	if (g_file_get_contents("/proc/self/status", &status, NULL, NULL) &&
 	    (hwm = strstr(status, "VmHWM:")))
 		kib = strtol(hwm + 6, NULL, 10);
 	g_free(status);
-	fprintf(stderr, "mmsim: wall %.2f s, peak RSS %.1f MiB\n", wall_s, (double)kib / 1024);
+	fprintf(stderr, "mmsim: wall %.2f s, cpu %.2f s, peak RSS %.1f MiB\n", wall_s, cpu_s,
+		(double)kib / 1024);
 }
 
 int main(int argc, char **argv)

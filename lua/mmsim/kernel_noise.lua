@@ -29,22 +29,14 @@
 --     lifetime = "5ms", long_lived_share = 0.02, until_ns = nil })
 --   ... m:run{...} ...  (noise.stop() from a thread stops it too)
 --   print(noise.stats.allocated, noise.stats.freed, noise.stats.failed)
+--
+-- Mode "pages"'s threads run in C (m:start_kernel_noise,
+-- sim/workload_kernel_noise.c); this module reads the options. They draw
+-- from math.random's own stream, so a seed gives the figures the Lua
+-- version of this loop gave.
 local M = {}
 
-local KERNEL_OWNER = 3 << 28   -- owner kind KERNEL (models/mm_space.h)
-local NOISE_SOURCE = 1 << 16   -- + the CPU: below the model's own ids (0x0f000000 up)
 M.MIX = { kmalloc = 0.45, file = 0.15, packet = 0.25, thread = 0.05, pgtable = 0.1 }
-
-local function pick(weights, r)
-  local total = 0
-  for _, w in ipairs(weights) do total = total + w end
-  local x = r * total
-  for i, w in ipairs(weights) do
-    x = x - w
-    if x <= 0 then return i - 1 end
-  end
-  return #weights - 1
-end
 
 -- One value for every source of the mix, or kernel_slab's table as is.
 local function per_source(v)
@@ -67,46 +59,14 @@ end
 local function start_pages(m, o)
   mmsim.check_options(o, { "mode", "cpus", "rate", "reclaimable_share", "orders", "lifetime",
                           "long_lived_share", "until_ns" }, "kernel_noise.start")
-  local cpus = o.cpus or { 0 }
-  local rate = o.rate or 200
-  local recl = o.reclaimable_share or 0.4
-  local orders = o.orders or { 0.70, 0.10, 0.10, 0.10 }
-  local lifetime = mmsim.time(o.lifetime or "5ms")
-  local long_lived = o.long_lived_share or 0.02
-  local stop = o.until_ns
-  local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0 }
-  local gap = 1e6 / rate
-  local stopped = false
-
-  for _, cpu in ipairs(cpus) do
-    m:spawn{ cpu = cpu, name = "kernel_noise" .. cpu, fn = function()
-      local heap = require("mmsim.expiry_heap").new()   -- {expires, ...}
-      while not stopped and (not stop or mmsim.now() < stop) do
-        local now = mmsim.now()
-        while heap:top() and heap:top()[1] <= now do
-          m:free(heap:pop()[2])
-          stats.freed = stats.freed + 1
-        end
-        local pfn = m:alloc{
-          order = pick(orders, math.random()),
-          type = math.random() < recl and "reclaimable" or "unmovable",
-          owner = KERNEL_OWNER | NOISE_SOURCE | cpu,
-        }
-        if pfn then
-          stats.allocated = stats.allocated + 1
-          if math.random() < long_lived then
-            stats.long_lived = stats.long_lived + 1
-          else
-            heap:push({ now - lifetime * math.log(1 - math.random()), pfn })
-          end
-        else
-          stats.failed = stats.failed + 1
-        end
-        mmsim.sleep(gap * (0.5 + math.random()))
-      end
-    end }
-  end
-  return { stats = stats, stop = function() stopped = true end }
+  local noise = m:start_kernel_noise{
+    cpus = o.cpus or { 0 }, rate = o.rate or 200, reclaimable_share = o.reclaimable_share or 0.4,
+    orders = o.orders or { 0.70, 0.10, 0.10, 0.10 }, lifetime_ns = mmsim.time(o.lifetime or "5ms"),
+    long_lived_share = o.long_lived_share or 0.02,
+    until_ns = o.until_ns
+      and (math.tointeger(o.until_ns) or error("kernel_noise: until_ns must be an integer")),
+  }
+  return { stats = noise, stop = function() noise:stop() end }
 end
 
 function M.start(m, o)

@@ -16,39 +16,21 @@
 --   })
 --   m:run()
 --   print(pc.stats.pages_read, m:info().file_pages)
+--
+-- The readers run in C (m:start_page_cache_readers, sim/workload_page_cache.c);
+-- this module reads the options.
 local M = {}
 
 function M.start(m, o)
   o = o or {}
   mmsim.check_options(o, { "cpus", "rate_mib_s", "file_mib", "until_ns" }, "page_cache.start")
-  local cpus = o.cpus or { 0 }
-  local rate = (o.rate_mib_s or 2000) * 256 / 1e9     -- pages per ns
-  local file_pages = (o.file_mib or 256) * 256
   local stop = assert(o.until_ns, "page_cache: until_ns is required")
-  local chunk = 64                                   -- pages per read() call
-  local stats = { pages_read = 0, files = 0, failed = 0 }
-  local next_file = 1
-
-  for _, cpu in ipairs(cpus) do
-    m:spawn{ cpu = cpu, name = "reader" .. cpu, fn = function()
-      local file, index = next_file, 0
-      next_file = next_file + 1
-      stats.files = stats.files + 1
-      while mmsim.now() < stop do
-        local got = m:read_file{ file = file, pages = chunk, index = index }
-        stats.pages_read = stats.pages_read + got
-        if got < chunk then stats.failed = stats.failed + 1 end
-        index = index + chunk
-        if index >= file_pages then
-          file, index = next_file, 0
-          next_file = next_file + 1
-          stats.files = stats.files + 1
-        end
-        mmsim.sleep(chunk / rate)
-      end
-    end }
-  end
-  return { stats = stats }
+  local readers = m:start_page_cache_readers{
+    cpus = o.cpus or { 0 }, pages_per_ns = (o.rate_mib_s or 2000) * 256 / 1e9,
+    file_pages = (o.file_mib or 256) * 256,
+    until_ns = math.tointeger(stop) or error("page_cache: until_ns must be an integer"),
+  }
+  return { stats = readers }
 end
 
 return M

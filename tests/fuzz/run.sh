@@ -18,7 +18,7 @@ if [ ! -f Makefile ]; then
 	"$top/configure" -q CC=clang CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $san"
 fi
 make -s -j2 libmodels.a libsim.a libmmsim.a >&2
-libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4 zlib)"
+libs="libmmsim.a libsim.a libmodels.a $(pkg-config --libs simgrid json-glib-1.0 glib-2.0 lua5.4 zlib) -lm"
 cflags="-I$top $(pkg-config --cflags glib-2.0 lua5.4 zlib)"
 for t in fuzz_parse fuzz_scenario fuzz_trace; do
 	# shellcheck disable=SC2086

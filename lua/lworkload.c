@@ -1,0 +1,476 @@
+/* Workload engines written in C (sim/workload_*.c), started from Lua: the
+ * workload library's modules (lua/mmsim/) compose them. */
+#include "lmachine.h"
+#include "lresults.h"
+
+#include "sim/workload_jemalloc.h"
+#include "sim/workload_kernel_noise.h"
+#include "sim/workload_page_cache.h"
+#include "sim/workload_page_fault1.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WORKLOAD_MT "mmsim.workload"
+
+/* The handle m:start_* returns: the workload, how to push its stats as a
+ * table, how to drop the handle's reference to it, and how to stop it. */
+struct lworkload {
+	void *w;
+	void (*push_stats)(lua_State *L, const void *w);
+	void (*put)(void *w);
+	void (*stop)(void *w);          /* w:stop(), or NULL for none */
+};
+
+/* The state of math.random, to draw from the scenario's own stream: Lua
+ * 5.4 keeps its generator's four 64-bit words in a userdata, the first
+ * upvalue of math.random.  Pushes that userdata. */
+static struct rng *push_math_random_state(lua_State *L)
+{
+	struct rng *r = NULL;
+
+	lua_getglobal(L, "math");
+	if (lua_istable(L, -1) && lua_getfield(L, -1, "random") == LUA_TFUNCTION &&
+	    lua_getupvalue(L, -1, 1) && lua_type(L, -1) == LUA_TUSERDATA &&
+	    lua_rawlen(L, -1) == sizeof(struct rng))
+		r = lua_touserdata(L, -1);
+	if (!r)
+		luaL_error(L, "math.random is not Lua 5.4's own: a workload written in C draws from "
+			   "its generator");
+	lua_replace(L, -3);
+	lua_pop(L, 1);
+	return r;
+}
+
+/* What a workload keeps alive until its last reference goes: a table in
+ * the registry holding the Lua objects it uses (its machine; its process
+ * and math.random's state where it has them). */
+struct lworkload_refs {
+	lua_State *L;           /* the main state */
+	int ref;
+};
+
+static void release_refs(void *arg)
+{
+	struct lworkload_refs *r = arg;
+
+	luaL_unref(r->L, LUA_REGISTRYINDEX, r->ref);
+	g_free(r);
+}
+
+/* Pops n values into the registry table of a new lworkload_refs. */
+static struct lworkload_refs *keep_alive(lua_State *L, int n)
+{
+	struct lworkload_refs *r = g_new(struct lworkload_refs, 1);
+
+	lua_createtable(L, n, 0);
+	lua_insert(L, -n - 1);
+	for (int i = n; i >= 1; i--)
+		lua_seti(L, -i - 1, i);
+	r->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+	r->L = lua_tothread(L, -1);
+	lua_pop(L, 1);
+	return r;
+}
+
+static lua_Integer field_int(lua_State *L, int t, const char *k, lua_Integer min,
+			     const char *what)
+{
+	int isnum;
+	lua_Integer v = (lua_getfield(L, t, k), lua_tointegerx(L, -1, &isnum));
+
+	if (!isnum || v < min)
+		luaL_error(L, "%s: '%s' must be an integer, %I or more", what, k, min);
+	lua_pop(L, 1);
+	return v;
+}
+
+/* A number from min to max: the value at idx, or field k of the table at
+ * t if k is not NULL. */
+static double check_num(lua_State *L, int t, const char *k, double min, double max,
+			const char *what)
+{
+	int isnum;
+	double v;
+
+	if (k)
+		lua_getfield(L, t, k);
+	else
+		lua_pushvalue(L, t);
+	v = lua_tonumberx(L, -1, &isnum);
+
+	if (!isnum || !(v >= min && v <= max)) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "from %g to %g", min, max);
+		luaL_error(L, "%s: '%s' must be a number %s", what, k ? k : "entry", range);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* The `cpus` list of the table at t, in a userdata left on the stack. */
+static unsigned *field_cpus(lua_State *L, int t, struct lmachine *lm, unsigned *n,
+			    const char *what)
+{
+	if (lua_getfield(L, t, "cpus") != LUA_TTABLE || !luaL_len(L, -1))
+		luaL_error(L, "%s: 'cpus' must be a list of CPUs", what);
+	*n = (unsigned)luaL_len(L, -1);
+	unsigned *cpus = lua_newuserdatauv(L, *n * sizeof(*cpus), 0);
+	for (unsigned i = 0; i < *n; i++) {
+		lua_Integer cpu = (lua_geti(L, -2, i + 1), lua_tointeger(L, -1));
+
+		if (!lua_isinteger(L, -1) || cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
+			luaL_error(L, "%s: cpu %s does not exist (the machine has CPUs 0-%d)", what,
+				   luaL_tolstring(L, -1, NULL), (int)lm->m->nr_cpus - 1);
+		cpus[i] = (unsigned)cpu;
+		lua_pop(L, 1);
+	}
+	lua_remove(L, -2);
+	return cpus;
+}
+
+/* A new handle on the stack; the caller sets its workload. */
+static struct lworkload *new_handle(lua_State *L, void (*push_stats)(lua_State *, const void *),
+				    void (*put)(void *))
+{
+	struct lworkload *h = lua_newuserdatauv(L, sizeof(*h), 0);
+
+	*h = (struct lworkload){ .push_stats = push_stats, .put = put };
+	luaL_setmetatable(L, WORKLOAD_MT);
+	return h;
+}
+
+/* Raise the error of a workload that did not start. */
+static int start_failed(lua_State *L, const char *what, char *err)
+{
+	lua_pushfstring(L, "%s: %s", what, err);
+	g_free(err);
+	return lua_error(L);
+}
+
+static void push_churn_stats(lua_State *L, const void *w)
+{
+	const struct jemalloc_churn_stats *s = jemalloc_churn_stats(w);
+
+	lua_createtable(L, 0, 6);
+	set_int(L, "objects", (lua_Integer)s->objects);
+	set_int(L, "remote_frees", (lua_Integer)s->remote_frees);
+	set_int(L, "purged_pages", (lua_Integer)s->purged_pages);
+	set_int(L, "extents", (lua_Integer)s->extents);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "rss_pages", (lua_Integer)s->rss_pages);
+}
+
+static void put_churn(void *w)
+{
+	jemalloc_churn_put(w);
+}
+
+/* m:start_jemalloc_churn{process =, cpus = {...}, sizes = {{bytes =, weight =}...},
+ * live_bytes =, remote_share =, decay_ns =, work_ns =, until_ns =} -> the
+ * workload, whose :stats() are lua/mmsim/jemalloc_churn.lua's stats.
+ * Values are in bytes and ns: the module reads the user's options. */
+static int l_start_jemalloc_churn(lua_State *L)
+{
+	static const char *const keys[] = { "process", "cpus", "sizes", "live_bytes",
+					    "remote_share", "decay_ns", "work_ns", "until_ns",
+					    NULL };
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct jemalloc_churn_opts o = { .count_objects = lresults_add_objects,
+					 .release = release_refs };
+	struct machine *pm;
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, "start_jemalloc_churn");
+	lua_getfield(L, 2, "process");
+	o.mm = lproc_check(L, lua_gettop(L), &pm);
+	if (pm != lm->m)
+		return luaL_error(L, "start_jemalloc_churn: the process is another machine's");
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, "start_jemalloc_churn");
+	if (lua_getfield(L, 2, "sizes") != LUA_TTABLE || !luaL_len(L, -1))
+		return luaL_error(L, "start_jemalloc_churn: 'sizes' must be a list of "
+				  "{bytes =, weight =}");
+	o.nr_sizes = (unsigned)luaL_len(L, -1);
+	struct jemalloc_size *sizes = lua_newuserdatauv(L, o.nr_sizes * sizeof(*sizes), 0);
+	for (unsigned i = 0; i < o.nr_sizes; i++) {
+		luaL_checktype(L, (lua_geti(L, -2, i + 1), -1), LUA_TTABLE);
+		int t = lua_gettop(L);
+
+		sizes[i].bytes = (uint64_t)field_int(L, t, "bytes", 1, "start_jemalloc_churn");
+		if (sizes[i].bytes % PAGE_SIZE)
+			return luaL_error(L, "start_jemalloc_churn: size %I is not a multiple of "
+					  "the page size", (lua_Integer)sizes[i].bytes);
+		sizes[i].weight = check_num(L, t, "weight", 0x1p-1000, 0x1p1000, "start_jemalloc_churn");
+		lua_pop(L, 1);
+	}
+	o.sizes = sizes;
+	o.live_bytes = (uint64_t)field_int(L, 2, "live_bytes", 0, "start_jemalloc_churn");
+	o.remote_share = check_num(L, 2, "remote_share", 0, 1, "start_jemalloc_churn");
+	o.decay_ns = (uint64_t)field_int(L, 2, "decay_ns", 0, "start_jemalloc_churn");
+	o.work_ns = (uint64_t)field_int(L, 2, "work_ns", 0, "start_jemalloc_churn");
+	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, "start_jemalloc_churn");
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_churn_stats, put_churn);
+	lua_pushvalue(L, 1);
+	lua_getfield(L, 2, "process");
+	o.rng = push_math_random_state(L);
+	o.release_arg = keep_alive(L, 3);
+	h->w = jemalloc_churn_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, "start_jemalloc_churn", err);
+}
+
+static void push_pf1_stats(lua_State *L, const void *w)
+{
+	const struct page_fault1_stats *s = page_fault1_stats(w);
+
+	lua_createtable(L, 0, 5);
+	set_int(L, "loops", (lua_Integer)s->loops);
+	set_int(L, "faults", (lua_Integer)s->faults);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "tasks_done", (lua_Integer)s->tasks_done);
+	set_int(L, "end_ns", (lua_Integer)s->end_ns);
+}
+
+static void put_pf1(void *w)
+{
+	page_fault1_put(w);
+}
+
+/* m:start_page_fault1{cpus = {...}, threads =, size =, loops =, until_ns =}
+ * -> the workload, whose :stats() are lua/mmsim/page_fault1.lua's stats. */
+static int l_start_page_fault1(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "threads", "size", "loops", "until_ns", NULL };
+	static const char what[] = "start_page_fault1";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct page_fault1_opts o = { .m = lm->m, .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	lua_getfield(L, 2, "threads");
+	o.threads = lua_toboolean(L, -1);
+	lua_getfield(L, 2, "size");
+	o.size = check_size(L, -1, what);
+	lua_pop(L, 2);
+	o.loops = (uint64_t)opt_range_field(L, 2, "loops", 0, 0, LUA_MAXINTEGER);
+	o.until_ns = (uint64_t)opt_range_field(L, 2, "until_ns", 0, 0, LUA_MAXINTEGER);
+	if (!o.loops && !o.until_ns)
+		return luaL_error(L, "%s: give 'loops' or 'until_ns'", what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_pf1_stats, put_pf1);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = page_fault1_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
+static struct lworkload *check_workload(lua_State *L)
+{
+	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
+
+	if (!h->w)
+		luaL_error(L, "the workload did not start");
+	return h;
+}
+
+static void push_noise_stats(lua_State *L, const void *w)
+{
+	const struct kernel_noise_stats *s = kernel_noise_stats(w);
+
+	lua_createtable(L, 0, 4);
+	set_int(L, "allocated", (lua_Integer)s->allocated);
+	set_int(L, "freed", (lua_Integer)s->freed);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+}
+
+static void put_noise(void *w)
+{
+	kernel_noise_put(w);
+}
+
+static void stop_noise(void *w)
+{
+	kernel_noise_stop(w);
+}
+
+/* m:start_kernel_noise{cpus = {...}, rate =, reclaimable_share =, orders = {...},
+ * lifetime_ns =, long_lived_share = [, until_ns =]} -> the workload, whose
+ * fields are lua/mmsim/kernel_noise.lua's stats. */
+static int l_start_kernel_noise(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "rate", "reclaimable_share", "orders",
+					    "lifetime_ns", "long_lived_share", "until_ns", NULL };
+	static const char what[] = "start_kernel_noise";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct kernel_noise_opts o = { .m = lm->m, .release = release_refs,
+				       .until_ns = UINT64_MAX };
+	double total = 0;
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	o.rate = check_num(L, 2, "rate", 0x1p-1000, 1e9, what);
+	o.reclaimable_share = check_num(L, 2, "reclaimable_share", 0, 1, what);
+	o.long_lived_share = check_num(L, 2, "long_lived_share", 0, 1, what);
+	o.lifetime_ns = (uint64_t)field_int(L, 2, "lifetime_ns", 0, what);
+	if (lua_getfield(L, 2, "until_ns") != LUA_TNIL)
+		o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+	if (lua_getfield(L, 2, "orders") != LUA_TTABLE || !luaL_len(L, -1) ||
+	    luaL_len(L, -1) > NR_PAGE_ORDERS)
+		return luaL_error(L, "%s: 'orders' must be a list of 1 to %d weights", what,
+				  NR_PAGE_ORDERS);
+	o.nr_orders = (unsigned)luaL_len(L, -1);
+	for (unsigned i = 0; i < o.nr_orders; i++) {
+		lua_geti(L, -1, i + 1);
+		o.orders[i] = check_num(L, lua_gettop(L), NULL, 0, 0x1p1000, what);
+		total += o.orders[i];
+		lua_pop(L, 1);
+	}
+	if (!(total > 0))
+		return luaL_error(L, "%s: the order weights sum to 0", what);
+	lua_pop(L, 2);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_noise_stats, put_noise);
+	h->stop = stop_noise;
+	lua_pushvalue(L, 1);
+	o.rng = push_math_random_state(L);
+	o.release_arg = keep_alive(L, 2);
+	h->w = kernel_noise_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
+static void push_readers_stats(lua_State *L, const void *w)
+{
+	const struct page_cache_readers_stats *s = page_cache_readers_stats(w);
+
+	lua_createtable(L, 0, 3);
+	set_int(L, "pages_read", (lua_Integer)s->pages_read);
+	set_int(L, "files", (lua_Integer)s->files);
+	set_int(L, "failed", (lua_Integer)s->failed);
+}
+
+static void put_readers(void *w)
+{
+	page_cache_readers_put(w);
+}
+
+/* m:start_page_cache_readers{cpus = {...}, pages_per_ns =, file_pages =, until_ns =}
+ * -> the workload, whose fields are lua/mmsim/page_cache.lua's stats. */
+static int l_start_page_cache_readers(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "pages_per_ns", "file_pages", "until_ns",
+					    NULL };
+	static const char what[] = "start_page_cache_readers";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct page_cache_readers_opts o = { .m = lm->m, .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	o.pages_per_ns = check_num(L, 2, "pages_per_ns", 0x1p-60, 1e9, what);
+	/* A file's page indexes are 32-bit. */
+	o.file_pages = (uint64_t)opt_range_field(L, 2, "file_pages", 0, 1, UINT32_MAX);
+	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_readers_stats, put_readers);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = page_cache_readers_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
+/* w:stats() -> the workload's figures as they are now, a new table */
+static int l_workload_stats(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+
+	h->push_stats(L, h->w);
+	return 1;
+}
+
+/* w:stop(), for the workloads that have it */
+static int l_workload_stop(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+
+	h->stop(h->w);
+	return 0;
+}
+
+/* w.NAME: a figure as it is now, so that a module's `stats = w` reads as
+ * a table that fills in as the run goes; w:stats() and w:stop(). */
+static int l_workload_index(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+	const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+
+	if (!strcmp(k, "stats")) {
+		lua_pushcfunction(L, l_workload_stats);
+		return 1;
+	}
+	if (h->stop && !strcmp(k, "stop")) {
+		lua_pushcfunction(L, l_workload_stop);
+		return 1;
+	}
+	h->push_stats(L, h->w);
+	lua_pushvalue(L, 2);
+	lua_rawget(L, -2);
+	return 1;
+}
+
+/* pairs(w): the figures' names and values */
+static int l_workload_pairs(lua_State *L)
+{
+	struct lworkload *h = check_workload(L);
+
+	lua_getglobal(L, "next");
+	h->push_stats(L, h->w);
+	lua_pushnil(L);
+	return 3;
+}
+
+static int l_workload_gc(lua_State *L)
+{
+	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
+
+	if (h->w)
+		h->put(h->w);
+	h->w = NULL;
+	return 0;
+}
+
+void lworkload_open(lua_State *L, int methods)
+{
+	static const luaL_Reg workload_meta[] = {
+		{ "__index", l_workload_index },
+		{ "__pairs", l_workload_pairs },
+		{ "__gc", l_workload_gc },
+		{ NULL, NULL },
+	};
+
+	methods = lua_absindex(L, methods);
+	lua_pushcfunction(L, l_start_jemalloc_churn);
+	lua_setfield(L, methods, "start_jemalloc_churn");
+	lua_pushcfunction(L, l_start_page_fault1);
+	lua_setfield(L, methods, "start_page_fault1");
+	lua_pushcfunction(L, l_start_kernel_noise);
+	lua_setfield(L, methods, "start_kernel_noise");
+	lua_pushcfunction(L, l_start_page_cache_readers);
+	lua_setfield(L, methods, "start_page_cache_readers");
+	luaL_newmetatable(L, WORKLOAD_MT);
+	luaL_setfuncs(L, workload_meta, 0);
+	lua_pop(L, 1);
+}

@@ -1,0 +1,447 @@
+/* jemalloc churn in C (workload_jemalloc.h). */
+#include "sim/workload_jemalloc.h"
+
+#include "models/mm_space.h"
+#include "models/mmtypes.h"
+#include "sim/workload.h"
+
+#include <glib.h>
+
+#define MiB (1024ULL * 1024)
+
+/* A free run of an arena: dirty (still resident) since `since`, or clean
+ * (purged). */
+struct run {
+	uint64_t addr, end;
+	int64_t since;
+	bool dirty;
+	uint64_t id;                    /* tells a run from a later one at its address */
+	struct run *next_spare;
+};
+
+/* The arenas are shared without a lock, as the threads of the Lua version
+ * of this workload shared them: a purge's madvise lets other threads run,
+ * and they may free into the arena or take runs from it meanwhile.  The
+ * purge then goes on at the next index of the list as it is now, and
+ * marks clean only the run it purged if that is still there. */
+/* The runs by their start and by their end address: open addressing,
+ * keys start and end | 1 (addresses are page aligned), 0 for empty. */
+struct run_index {
+	uint64_t *keys;
+	struct run **runs;
+	size_t mask, used;
+};
+
+struct arena {
+	GPtrArray *runs;                /* in the order they were made: first fit's order */
+	struct run_index index;
+	struct run *spare;              /* freed runs for reuse */
+	uint64_t next_id;
+	unsigned grow;                  /* the next extent's size class */
+	uint64_t cur_addr, cur_len, cur_used;   /* the extent being carved; cur_len 0: none */
+	uint64_t extents;
+	int64_t last_purge;
+};
+
+struct object {
+	uint64_t addr, len;
+	unsigned arena;
+};
+
+/* Objects in a ring: a thread's own, oldest first. */
+struct object_fifo {
+	struct object *buf;
+	size_t head, len, cap;
+};
+
+struct churn_thread {
+	struct workload_thread base;
+	unsigned index;
+	struct arena arena;
+	struct object_fifo mine;
+	GArray *inbox;                  /* objects other threads handed over, a stack */
+};
+
+struct jemalloc_churn {
+	struct workload base;           /* first: the threads' workload is the churn */
+	struct jemalloc_churn_opts o;
+	struct jemalloc_size *sizes;
+	double total_weight;
+	struct churn_thread *threads;
+	struct jemalloc_churn_stats stats;
+};
+
+/* jemalloc's extent size classes from 2 MiB: four per doubling. */
+static uint64_t extent_size(unsigned i)
+{
+	uint64_t base = 2 * MiB << (i / 4);
+
+	return base + (i % 4) * (base / 4);
+}
+
+static void fifo_push(struct object_fifo *q, struct object obj)
+{
+	if (q->len == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		struct object *buf = g_new(struct object, cap);
+
+		for (size_t i = 0; i < q->len; i++)
+			buf[i] = q->buf[(q->head + i) % q->cap];
+		g_free(q->buf);
+		q->buf = buf;
+		q->head = 0;
+		q->cap = cap;
+	}
+	q->buf[(q->head + q->len++) % q->cap] = obj;
+}
+
+static struct object fifo_pop(struct object_fifo *q)
+{
+	struct object obj = q->buf[q->head];
+
+	q->head = (q->head + 1) % q->cap;
+	q->len--;
+	return obj;
+}
+
+static size_t index_slot(const struct run_index *x, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & x->mask;
+}
+
+static struct run *index_find(const struct run_index *x, uint64_t key)
+{
+	for (size_t i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+		if (x->keys[i] == key)
+			return x->runs[i];
+	return NULL;
+}
+
+static void index_put(struct run_index *x, uint64_t key, struct run *r);
+
+/* Twice the slots when half are used. */
+static void index_grow(struct run_index *x)
+{
+	struct run_index old = *x;
+
+	x->mask = old.keys ? 2 * old.mask + 1 : 63;
+	x->keys = g_new0(uint64_t, x->mask + 1);
+	x->runs = g_new(struct run *, x->mask + 1);
+	x->used = 0;
+	for (size_t i = 0; old.keys && i <= old.mask; i++)
+		if (old.keys[i])
+			index_put(x, old.keys[i], old.runs[i]);
+	g_free(old.keys);
+	g_free(old.runs);
+}
+
+static void index_put(struct run_index *x, uint64_t key, struct run *r)
+{
+	size_t i;
+
+	if (2 * (x->used + 1) > x->mask + 1)
+		index_grow(x);
+	for (i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+		;
+	x->keys[i] = key;
+	x->runs[i] = r;
+	x->used++;
+}
+
+/* Remove key, moving back the entries of its probe chain that the hole
+ * would cut off. */
+static void index_remove(struct run_index *x, uint64_t key)
+{
+	size_t i = index_slot(x, key);
+
+	while (x->keys[i] != key)
+		i = (i + 1) & x->mask;
+	for (size_t j = (i + 1) & x->mask; x->keys[j]; j = (j + 1) & x->mask) {
+		size_t home = index_slot(x, x->keys[j]);
+
+		/* j's entry may fill the hole at i if its home is not in (i, j]. */
+		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
+			x->keys[i] = x->keys[j];
+			x->runs[i] = x->runs[j];
+			i = j;
+		}
+	}
+	x->keys[i] = 0;
+	x->used--;
+}
+
+static void arena_init(struct arena *a)
+{
+	a->runs = g_ptr_array_new();
+	index_grow(&a->index);
+}
+
+static void arena_destroy(struct arena *a)
+{
+	while (a->spare) {
+		struct run *r = a->spare;
+
+		a->spare = r->next_spare;
+		g_free(r);
+	}
+	for (unsigned i = 0; i < a->runs->len; i++)
+		g_free(g_ptr_array_index(a->runs, i));
+	g_ptr_array_free(a->runs, TRUE);
+	g_free(a->index.keys);
+	g_free(a->index.runs);
+}
+
+static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
+{
+	struct run *r = a->spare;
+
+	if (r)
+		a->spare = r->next_spare;
+	else
+		r = g_new(struct run, 1);
+	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty,
+			   .id = a->next_id++ };
+	g_ptr_array_add(a->runs, r);
+	index_put(&a->index, addr, r);
+	index_put(&a->index, end | 1, r);
+}
+
+static void remove_run(struct arena *a, struct run *r)
+{
+	index_remove(&a->index, r->addr);
+	index_remove(&a->index, r->end | 1);
+	g_ptr_array_remove(a->runs, r);
+	r->next_spare = a->spare;
+	a->spare = r;
+}
+
+/* Return [addr, addr + len) dirty since now, merged with dirty neighbours;
+ * the merged run keeps the oldest dirty time, so that new frees do not
+ * postpone a neighbour's decay. */
+static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now)
+{
+	uint64_t end = addr + len;
+	int64_t since = now;
+	struct run *before = index_find(&a->index, addr | 1);
+	struct run *after = index_find(&a->index, end);
+
+	if (before && before->dirty) {
+		addr = before->addr;
+		since = MIN(since, before->since);
+		remove_run(a, before);
+	}
+	if (after && after->dirty) {
+		end = after->end;
+		since = MIN(since, after->since);
+		remove_run(a, after);
+	}
+	add_run(a, addr, end, true, since);
+}
+
+/* First fit among the free runs, the first dirty (resident) one that fits
+ * before any clean one; then the current extent; then a new, larger
+ * extent.  false if the extent could not be mapped. */
+static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
+			uint64_t *out)
+{
+	struct run *best = NULL;
+
+	for (unsigned i = 0; i < a->runs->len; i++) {
+		struct run *r = g_ptr_array_index(a->runs, i);
+
+		if (r->end - r->addr >= len && (!best || (r->dirty && !best->dirty))) {
+			best = r;
+			if (r->dirty)
+				break;
+		}
+	}
+	if (best) {
+		struct run rest = *best;
+
+		remove_run(a, best);
+		*out = rest.addr;
+		if (rest.end - rest.addr > len)
+			add_run(a, rest.addr + len, rest.end, rest.dirty, rest.since);
+		return true;
+	}
+	if (!a->cur_len || a->cur_used + len > a->cur_len) {
+		uint64_t size = extent_size(a->grow);
+		int err = 0;
+
+		while (size < len)
+			size = extent_size(++a->grow);
+		engine_safepoint(ctx);
+		uint64_t addr = vm_mmap(ctx, mm, size, PROT_READ | PROT_WRITE, &err);
+		if (err == -MM_ENOMEM)
+			return false;
+		if (err)
+			g_error("jemalloc churn: mmap of %" G_GUINT64_FORMAT " bytes: error %d",
+				size, err);
+		a->grow++;
+		a->extents++;
+		a->cur_addr = addr;
+		a->cur_len = size;
+		a->cur_used = 0;
+	}
+	*out = a->cur_addr + a->cur_used;
+	a->cur_used += len;
+	return true;
+}
+
+/* Purge the runs dirty for the decay time or longer; returns pages purged. */
+static uint64_t arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
+			    int64_t now)
+{
+	uint64_t pages = 0;
+
+	for (unsigned i = 0; i < a->runs->len; i++) {
+		struct run *r = g_ptr_array_index(a->runs, i), *still;
+		uint64_t addr = r->addr, end = r->end, id = r->id;
+
+		if (!r->dirty || now - r->since < (int64_t)jc->o.decay_ns)
+			continue;
+		engine_safepoint(ctx);
+		int err = do_madvise(ctx, jc->o.mm, addr, end - addr, MADV_DONTNEED);
+		if (err && err != -MM_ENOMEM)
+			g_error("jemalloc churn: madvise: error %d", err);
+		still = index_find(&a->index, addr);
+		if (still && still->id == id)
+			still->dirty = false;
+		pages += (end - addr) / PAGE_SIZE;
+	}
+	a->last_purge = now;
+	return pages;
+}
+
+/* Free an object into its own arena; that arena purges if a quarter of
+ * the decay time passed since its last purge. */
+static void release(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct object obj)
+{
+	struct arena *a = &jc->threads[obj.arena].arena;
+	int64_t now = (int64_t)mm_now(ctx);
+
+	arena_free(a, obj.addr, obj.len, now);
+	if ((double)(now - a->last_purge) >= (double)jc->o.decay_ns / 4)
+		jc->stats.purged_pages += arena_purge(ctx, jc, a, now);
+}
+
+static uint64_t pick_size(struct jemalloc_churn *jc)
+{
+	double x = rng_double(jc->o.rng) * jc->total_weight;
+
+	for (unsigned i = 0; i < jc->o.nr_sizes; i++) {
+		x -= jc->sizes[i].weight;
+		if (x <= 0)
+			return jc->sizes[i].bytes;
+	}
+	return jc->sizes[jc->o.nr_sizes - 1].bytes;
+}
+
+static void churn_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct churn_thread *t = arg;
+	struct jemalloc_churn *jc = (struct jemalloc_churn *)t->base.w;
+	const struct jemalloc_churn_opts *o = &jc->o;
+	struct mm_struct *mm = o->mm;
+	uint64_t held = 0;
+
+	while (mm_now(ctx) < o->until_ns) {
+		while (t->inbox->len) {
+			struct object obj = g_array_index(t->inbox, struct object, t->inbox->len - 1);
+
+			g_array_set_size(t->inbox, t->inbox->len - 1);
+			release(ctx, jc, obj);
+			jc->stats.remote_frees++;
+		}
+		uint64_t len = pick_size(jc), addr = 0, faulted;
+		bool mapped = arena_alloc(ctx, mm, &t->arena, len, &addr);
+		int err = -MM_ENOMEM;
+
+		if (mapped) {
+			engine_safepoint(ctx);
+			err = touch_range(ctx, mm, addr, len, &faulted);
+			if (err && err != -MM_ENOMEM)
+				g_error("jemalloc churn: touch: error %d", err);
+		}
+		if (err) {
+			jc->stats.failed++;
+			if (mapped)
+				arena_free(&t->arena, addr, len, (int64_t)mm_now(ctx));
+		} else {
+			struct object obj = { .addr = addr, .len = len, .arena = t->index };
+
+			jc->stats.objects++;
+			if (o->count_objects)
+				o->count_objects(1);
+			if (o->nr_cpus > 1 && rng_double(o->rng) < o->remote_share) {
+				/* Another thread, uniformly: 1 to n - 1 past this one's. */
+				unsigned j = (unsigned)rng_range(o->rng, o->nr_cpus - 1);
+
+				if (j >= t->index + 1)
+					j++;
+				g_array_append_val(jc->threads[j - 1].inbox, obj);
+			} else {
+				fifo_push(&t->mine, obj);
+				held += len;
+			}
+		}
+		while (held > o->live_bytes) {
+			struct object old = fifo_pop(&t->mine);
+
+			held -= old.len;
+			release(ctx, jc, old);
+		}
+		engine_work(ctx, (uint64_t)((double)o->work_ns * (0.5 + rng_double(o->rng))));
+	}
+	jc->stats.extents += t->arena.extents;
+	jc->stats.rss_pages = mm_rss(mm);
+}
+
+static void churn_destroy(struct workload *w)
+{
+	struct jemalloc_churn *jc = (struct jemalloc_churn *)w;
+
+	for (unsigned i = 0; i < jc->o.nr_cpus; i++) {
+		arena_destroy(&jc->threads[i].arena);
+		g_free(jc->threads[i].mine.buf);
+		g_array_free(jc->threads[i].inbox, TRUE);
+	}
+	g_free(jc->threads);
+	g_free(jc->sizes);
+	g_free(jc);
+}
+
+struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemalloc_churn_opts *o,
+					    char **err)
+{
+	struct jemalloc_churn *jc = g_new0(struct jemalloc_churn, 1);
+
+	g_assert(o->nr_cpus >= 1 && o->nr_sizes >= 1);
+	workload_init(&jc->base, churn_destroy, o->release, o->release_arg);
+	jc->o = *o;
+	jc->sizes = g_memdup2(o->sizes, o->nr_sizes * sizeof(*o->sizes));
+	jc->o.sizes = jc->sizes;
+	jc->o.cpus = NULL;
+	for (unsigned i = 0; i < o->nr_sizes; i++)
+		jc->total_weight += o->sizes[i].weight;
+	jc->threads = g_new0(struct churn_thread, o->nr_cpus);
+	for (unsigned i = 0; i < o->nr_cpus; i++) {
+		struct churn_thread *t = &jc->threads[i];
+
+		t->index = i;
+		arena_init(&t->arena);
+		t->inbox = g_array_new(FALSE, FALSE, sizeof(struct object));
+	}
+	return workload_spawn(e, &jc->base, o->cpus, o->nr_cpus, "jemalloc", churn_thread,
+			    jc->threads, sizeof(*jc->threads), err) ? jc : NULL;
+}
+
+const struct jemalloc_churn_stats *jemalloc_churn_stats(const struct jemalloc_churn *jc)
+{
+	return &jc->stats;
+}
+
+void jemalloc_churn_put(struct jemalloc_churn *jc)
+{
+	workload_put(&jc->base);
+}
