@@ -6,6 +6,7 @@
 #include "lresults.h"
 
 #include "models/buddy.h"
+#include "models/huge_memory.h"
 #include "models/invariants.h"
 #include "models/kvmalloc.h"
 #include "models/machine.h"
@@ -123,8 +124,68 @@ static const char *const machine_keys[] = {
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
-	"boot_reserve", "vmap_stack", NULL,
+	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration",
+	"vmap_stack", NULL,
 };
+
+/* A THP knob's value: one of names, else an error listing them. */
+static int check_thp_option(lua_State *L, int idx, const char *what, const char *const *names,
+			    int n)
+{
+	const char *v = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+	int i = v ? thp_option_parse(names, n, v) : -1;
+
+	if (i < 0) {
+		luaL_Buffer b;
+
+		luaL_buffinit(L, &b);
+		for (int k = 0; k < n; k++) {
+			luaL_addstring(&b, k ? ", \"" : "\"");
+			luaL_addstring(&b, names[k]);
+			luaL_addchar(&b, '"');
+		}
+		luaL_pushresult(&b);
+		luaL_error(L, "machine field '%s': %s is not a valid value (valid: %s)", what,
+			   v ? v : luaL_typename(L, idx), lua_tostring(L, -1));
+	}
+	return i;
+}
+
+/* thp = false | true | "always" | "madvise" | "never" (2 MiB, the
+ * top-level enabled) | { ["2048kB"] = ..., ["1048576kB"] = ... }.  A
+ * boolean keeps the old option's meaning: false is "never", true the
+ * default ("madvise"). */
+static void check_thp_field(lua_State *L, int idx, struct machine_params *p)
+{
+	static const char *const sizes[NR_THP_SIZES] = { "2048kB", "1048576kB" };
+
+	switch (lua_type(L, idx)) {
+	case LUA_TBOOLEAN:
+		p->thp = lua_toboolean(L, idx) ? THP_MADVISE : THP_NEVER;
+		return;
+	case LUA_TTABLE:
+		lua_pushnil(L);
+		while (lua_next(L, idx)) {
+			const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+			int size = k ? thp_option_parse(sizes, NR_THP_SIZES, k) : -1;
+
+			if (size < 0)
+				luaL_error(L, "machine field 'thp': sizes are \"2048kB\" and "
+					   "\"1048576kB\", got %s", k ? k : luaL_typename(L, -2));
+			enum thp_enabled e = (enum thp_enabled)check_thp_option(
+				L, lua_absindex(L, -1), "thp", thp_enabled_names, NR_THP_ENABLED);
+			if (size == THP_PMD)
+				p->thp = e;
+			else
+				p->thp_opts.pud_enabled = e;
+			lua_pop(L, 1);
+		}
+		return;
+	default:
+		p->thp = (enum thp_enabled)check_thp_option(L, idx, "thp", thp_enabled_names,
+							    NR_THP_ENABLED);
+	}
+}
 
 /* The same, the message naming the caller level up the stack (1: the
  * Lua code calling the C function). */
@@ -255,7 +316,23 @@ static int l_machine(lua_State *L)
 	p.watermark_boost_factor = sysctl_field(L, 1, "watermark_boost_factor",
 						p.watermark_boost_factor);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
-		p.thp = lua_toboolean(L, -1);
+		check_thp_field(L, lua_absindex(L, -1), &p);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "thp_defrag") != LUA_TNIL)
+		p.thp_opts.defrag = (enum thp_defrag)check_thp_option(
+			L, -1, "thp_defrag", thp_defrag_names, NR_THP_DEFRAG);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "thp_deposit") != LUA_TNIL)
+		p.thp_opts.deposit = (enum thp_deposit)check_thp_option(
+			L, -1, "thp_deposit", thp_deposit_names, NR_THP_DEPOSIT);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "pud_split") != LUA_TNIL)
+		p.thp_opts.pud_split = (enum pud_split)check_thp_option(
+			L, -1, "pud_split", pud_split_names, NR_PUD_SPLIT);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "gb_thp_migration") != LUA_TNIL)
+		p.thp_opts.gb_migration = (enum gb_thp_migration)check_thp_option(
+			L, -1, "gb_thp_migration", gb_thp_migration_names, NR_GB_THP_MIGRATION);
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
 		p.boot_reserve = lua_toboolean(L, -1);
@@ -645,6 +722,10 @@ static int l_buddyinfo(lua_State *L) { return push_dump(L, proc_buddyinfo); }
 static int l_pagetypeinfo(lua_State *L) { return push_dump(L, proc_pagetypeinfo); }
 static int l_zoneinfo(lua_State *L) { return push_dump(L, proc_zoneinfo); }
 static int l_vmstat(lua_State *L) { return push_dump(L, proc_vmstat); }
+static int l_transparent_hugepage(lua_State *L)
+{
+	return push_dump(L, proc_transparent_hugepage);
+}
 
 /* m:read_file{file =, pages = [, index =, node =]} -> pages cached: the
  * page cache grows as a file is read (pages from index on); stops early
@@ -801,6 +882,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "pagetypeinfo", l_pagetypeinfo },
 	{ "zoneinfo", l_zoneinfo },
 	{ "vmstat", l_vmstat },
+	{ "transparent_hugepage", l_transparent_hugepage },
 	{ "check_invariants", l_check },
 	{ "drain", l_drain },
 	{ "read_file", l_read_file },

@@ -1,6 +1,7 @@
 /* Processes in Lua: m:process() and the address-space calls on it. */
 #include "lmachine.h"
 
+#include "models/khugepaged.h"
 #include "models/mm_space.h"
 
 #include <lauxlib.h>
@@ -41,6 +42,10 @@ static int push_result(lua_State *L, int err, const char *what)
 	case -MM_ENOMEM:
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	case -MM_EAGAIN:
+		lua_pushnil(L);
+		lua_pushliteral(L, "EAGAIN");
 		return 2;
 	case -MM_EFAULT:
 		return luaL_error(L, "%s: address not mapped (EFAULT)", what);
@@ -132,11 +137,14 @@ static int l_munmap(lua_State *L)
 			   "munmap");
 }
 
-/* p:madvise(addr, size, "dontneed" | "free") */
+/* p:madvise(addr, size, "dontneed" | "free" | "hugepage" | "nohugepage" |
+ * "collapse") */
 static int l_madvise(lua_State *L)
 {
-	static const char *const names[] = { "dontneed", "free", NULL };
-	static const int advice[] = { MADV_DONTNEED, MADV_FREE };
+	static const char *const names[] = { "dontneed", "free", "hugepage", "nohugepage",
+					     "collapse", NULL };
+	static const int advice[] = { MADV_DONTNEED, MADV_FREE, MADV_HUGEPAGE, MADV_NOHUGEPAGE,
+				      MADV_COLLAPSE };
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "madvise");
@@ -226,17 +234,49 @@ static int l_follow_page(lua_State *L)
 	return 1;
 }
 
-/* p:stats() -> {pid =, threads =, rss =, pgtable_pages =, lazyfree_pages =} */
+/* p:stats() -> {pid =, threads =, rss =, pgtable_pages =, lazyfree_pages =,
+ * AnonHugePages = (kB), thp_pmd =, thp_pud =} */
 static int l_stats(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
+	unsigned long pmd = mm_thp_mappings(p->mm, THP_PMD), pud = mm_thp_mappings(p->mm, THP_PUD);
 
-	lua_createtable(L, 0, 5);
+	lua_createtable(L, 0, 8);
 	set_int(L, "pid", mm_pid(p->mm));
 	set_int(L, "threads", mm_threads(p->mm));
 	set_int(L, "rss", (lua_Integer)mm_rss(p->mm));
 	set_int(L, "pgtable_pages", (lua_Integer)mm_pgtable_pages(p->mm));
 	set_int(L, "lazyfree_pages", (lua_Integer)mm_lazyfree_pages(p->mm));
+	/* smaps_rollup's AnonHugePages: memory mapped by huge entries, in kB. */
+	set_int(L, "AnonHugePages", (lua_Integer)(pmd * 2048 + pud * 1048576));
+	set_int(L, "thp_pmd", (lua_Integer)pmd);
+	set_int(L, "thp_pud", (lua_Integer)pud);
+	return 1;
+}
+
+/* m:khugepaged_scan([{pages =, max_ptes_none =, cpu =}]) -> {scanned =,
+ * collapsed =, failed =}: one pass of khugepaged */
+static int l_khugepaged_scan(lua_State *L)
+{
+	static const char *const keys[] = { "pages", "max_ptes_none", "cpu", NULL };
+	struct machine *m = check_machine(L, 1);
+	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
+	lua_Integer pages = KHUGEPAGED_PAGES_TO_SCAN, none = KHUGEPAGED_MAX_PTES_NONE;
+	struct khugepaged_result r = { 0 };
+	struct mm_ctx buf, *ctx;
+
+	if (opts) {
+		luaL_checktype(L, opts, LUA_TTABLE);
+		check_known_keys(L, opts, keys, "khugepaged_scan");
+		pages = opt_range_field(L, opts, "pages", pages, 1, INT32_MAX);
+		none = opt_range_field(L, opts, "max_ptes_none", none, 0, 511);
+	}
+	ctx = call_ctx(L, m, opts, &buf);
+	khugepaged_do_scan(ctx, m, (unsigned long)pages, (unsigned)none, &r);
+	lua_createtable(L, 0, 3);
+	set_int(L, "scanned", (lua_Integer)r.scanned);
+	set_int(L, "collapsed", (lua_Integer)r.collapsed);
+	set_int(L, "failed", (lua_Integer)r.failed);
 	return 1;
 }
 
@@ -259,6 +299,8 @@ void lproc_open(lua_State *L, int methods)
 	methods = lua_absindex(L, methods);
 	lua_pushcfunction(L, l_process);
 	lua_setfield(L, methods, "process");
+	lua_pushcfunction(L, l_khugepaged_scan);
+	lua_setfield(L, methods, "khugepaged_scan");
 	luaL_newmetatable(L, PROCESS_MT);
 	luaL_newlib(L, process_methods);
 	lnuma_process_methods(L, -1);

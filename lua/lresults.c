@@ -167,7 +167,8 @@ int lresults_write_file(lua_State *L)
 	static const char *const own[] = { "summary.json", "summary.csv", "timeseries.csv",
 					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
 					   "zoneinfo", "cpu_wait.csv", "slabinfo", "numastat",
-					   "superpageblocks", "phases.csv", NULL };
+					   "superpageblocks", "phases.csv", "transparent_hugepage",
+					   NULL };
 	const char *name = luaL_checkstring(L, 1);
 	size_t len;
 	const char *text = luaL_checklstring(L, 2, &len);

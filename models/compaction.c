@@ -1,4 +1,5 @@
 #include "compaction.h"
+#include "huge_memory.h"
 #include "buddy.h"
 #include "migrate.h"
 #include "mm_space.h"
@@ -641,6 +642,12 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 			valid_page = low_pfn;
 		}
 		order = page_order(mm, low_pfn);
+		/* A THP in a range being made contiguous: split to 4 KiB pages
+		 * that migrate (a 1 GiB one per gb_thp_migration). */
+		if (cc->alloc_contig && order > 0 && page_kind(mm, low_pfn) == PG_KIND_ALLOC &&
+		    owner_kind(page_owner(m, low_pfn)) == OWNER_KIND_ANON &&
+		    thp_split_for_migration(ctx, m, low_pfn))
+			order = page_order(mm, low_pfn);
 		if (PageBuddy(mm, low_pfn)) {
 			if (order > 0) {
 				low_pfn += (1u << order) - 1;

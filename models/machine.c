@@ -2,6 +2,7 @@
 #include "superpageblock.h"
 #include "buddy.h"
 #include "dcache.h"
+#include "huge_memory.h"
 #include "kvmalloc.h"
 #include "memblock.h"
 #include "page_cache.h"
@@ -24,7 +25,8 @@ void machine_params_default(struct machine_params *p)
 	p->min_free_kbytes = -1;
 	p->watermark_scale_factor = 10;
 	p->watermark_boost_factor = 15000;
-	p->thp = true;
+	p->thp = THP_MADVISE;
+	thp_params_default(&p->thp_opts);
 	p->policy = POLICY_UPSTREAM;
 	p->percpu_pagelist_high_fraction = 0;
 	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
@@ -229,6 +231,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
 	m->policy = p->policy;
 	m->thp = p->thp;
+	m->thp_opts = p->thp_opts;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
 	for (unsigned n = 0; n < MAX_NUMNODES; n++)
@@ -284,6 +287,8 @@ void machine_destroy(struct machine *m)
 		return;
 	page_cache_destroy(m);
 	mm_free_all(m);
+	thp_state_destroy(m);
+	g_free(m->khugepaged);
 	dcache_destroy(m);
 	page_frag_destroy(m);
 	slub_destroy(m);

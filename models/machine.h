@@ -10,7 +10,8 @@ struct machine_params {
 	int min_free_kbytes;            /* -1: computed as the kernel does */
 	int watermark_scale_factor;     /* vm.watermark_scale_factor, default 10 */
 	int watermark_boost_factor;     /* vm.watermark_boost_factor, default 15000 */
-	bool thp;                       /* THP enabled: khugepaged raises min_free_kbytes */
+	enum thp_enabled thp;           /* 2 MiB THP; not never: khugepaged raises min_free_kbytes */
+	struct thp_params thp_opts;     /* 1 GiB THP, defrag, deposit, PUD split */
 	enum mm_policy policy;          /* allocator variant */
 	int percpu_pagelist_high_fraction;  /* vm.percpu_pagelist_high_fraction, 0 = auto */
 	unsigned cpu_data_slice_kib;    /* data cache per CPU (LLC / sharing CPUs) */

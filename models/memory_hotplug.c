@@ -3,6 +3,7 @@
  * (shrink_zone_span, and under spb the superpageblock array's resize). */
 #include "memory_hotplug.h"
 #include "buddy.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_alloc.h"
@@ -99,6 +100,11 @@ static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start,
 	*stuck = false;
 	for (pfn_t pfn = start; pfn < end; pfn++) {
 		if (page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+			continue;
+		/* A THP is split to pages that migrate (a 1 GiB one per
+		 * gb_thp_migration); a page of it nothing mapped is freed. */
+		if (page_order(&m->mm, pfn) && thp_split_for_migration(ctx, m, pfn) &&
+		    page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
 			continue;
 		if (!isolate_migratepage(ctx, m, pfn)) {
 			*fail = pfn;

@@ -101,7 +101,7 @@ void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
 		struct vm_area_struct *a = vma_at(mm, i), *b = vma_at(mm, i + 1);
 
 		if (a->dying || b->dying || a->vm_end != b->vm_start || a->prot != b->prot ||
-		    !mpol_equal(&a->policy, &b->policy))
+		    a->vm_flags != b->vm_flags || !mpol_equal(&a->policy, &b->policy))
 			continue;
 		a->vm_end = b->vm_end;
 		g_array_remove_index(mm->vmas, i + 1);
@@ -222,6 +222,18 @@ struct mm_struct *mm_find(struct machine *m, unsigned pid)
 	return m->procs ? g_tree_lookup(m->procs->by_pid, GUINT_TO_POINTER(pid)) : NULL;
 }
 
+/* The start of a mapping of len at the top of the gap [bottom, top),
+ * aligned down to align, or 0 if it does not fit. */
+static uint64_t gap_fit(uint64_t bottom, uint64_t top, uint64_t len, uint64_t align)
+{
+	uint64_t start;
+
+	if (top - bottom < len)
+		return 0;
+	start = (top - len) & ~(align - 1);
+	return start >= bottom ? start : 0;
+}
+
 /* vma_link at index i: the new VMA goes in and merges with its neighbours. */
 static void vma_link(struct mm_struct *mm, unsigned i, uint64_t start, uint64_t end, int prot)
 {
@@ -232,10 +244,15 @@ static void vma_link(struct mm_struct *mm, unsigned i, uint64_t start, uint64_t 
 	vma_merge_range(mm, i ? i - 1 : 0, i);
 }
 
-/* unmapped_area_topdown: the highest gap below mmap_base that fits. */
+/* unmapped_area_topdown: the highest gap below mmap_base that fits.  A
+ * length that is a multiple of 2 MiB is placed 2 MiB-aligned, as
+ * thp_get_unmapped_area does for anonymous mappings, so that THPs can map
+ * it; the kernel does so whenever THP is built in, the model only when
+ * 2 MiB THPs are "always", so that placements (and every figure) stay as
+ * they were under the default. */
 uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err)
 {
-	uint64_t top = MMAP_BASE;
+	uint64_t top = MMAP_BASE, align = PAGE_SIZE, start = 0;
 	unsigned i;
 
 	*err = 0;
@@ -248,19 +265,24 @@ uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err)
 		return 0;
 	}
 	len = page_align(len);
+	if (mm->m->thp == THP_ALWAYS && !(len & (level_span(PGTABLE_PTE) - 1)))
+		align = level_span(PGTABLE_PTE);
 	/* Placeholders count as mapped: their range is not free until the
 	 * munmap removing them is done. */
 	for (i = mm->vmas->len; i > 0; i--) {
-		if (top - vma_at(mm, i - 1)->vm_end >= len)
+		start = gap_fit(vma_at(mm, i - 1)->vm_end, top, len, align);
+		if (start)
 			break;
 		top = vma_at(mm, i - 1)->vm_start;
 	}
-	if (top - MMAP_MIN_ADDR < len) {
+	if (!i)
+		start = top > MMAP_MIN_ADDR ? gap_fit(MMAP_MIN_ADDR, top, len, align) : 0;
+	if (!start) {
 		*err = -MM_ENOMEM;
 		return 0;
 	}
-	vma_link(mm, i, top - len, top, prot);
-	return top - len;
+	vma_link(mm, i, start, start + len, prot);
+	return start;
 }
 
 /* MAP_FIXED_NOREPLACE: [addr, addr + len) must be free (placeholders count
@@ -375,6 +397,12 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 		return -MM_EINVAL;
 	end = addr + len;
 	spin_lock(ctx, &mm->mmap_lock, SITE_VM_MUNMAP);
+	/* No engine call from the last split check to the VMA changes: no
+	 * fault maps a THP across the edges meanwhile. */
+	if (split_huge_at(ctx, mm, addr) || split_huge_at(ctx, mm, end)) {
+		spin_unlock(ctx, &mm->mmap_lock);
+		return -MM_ENOMEM;
+	}
 	token = new_token(mm);
 	i = vma_lower_bound(mm, addr);
 	if (i < mm->vmas->len && vma_at(mm, i)->vm_start < addr && !vma_at(mm, i)->dying)
@@ -401,6 +429,9 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 	return 0;
 }
 
+static int hugepage_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
+			    uint64_t end, int advice);
+
 /* madvise_walk_vmas: the advice on every live VMA in the range, -ENOMEM
  * at the end if part of it was not mapped.  Each step looks the VMA up
  * again, since zapping frees pages between steps. */
@@ -411,14 +442,24 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 	uint64_t end;
 	bool unmapped = false;
 
-	if (advice != MADV_DONTNEED && advice != MADV_FREE)
+	if (advice != MADV_DONTNEED && advice != MADV_FREE && advice != MADV_HUGEPAGE &&
+	    advice != MADV_NOHUGEPAGE && advice != MADV_COLLAPSE)
 		return -MM_EINVAL;
 	if ((start & (PAGE_SIZE - 1)) || len > UINT64_MAX - PAGE_SIZE)
 		return -MM_EINVAL;
 	end = start + page_align(len);
 	if (end < start)
 		return -MM_EINVAL;
+	if (advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE)
+		return hugepage_madvise(ctx, mm, start, end, advice);
+	if (advice == MADV_COLLAPSE)
+		return madvise_collapse(ctx, mm, start, end);
 	mm_cpumask_set(mm, ctx->cpu);
+	/* MADV_FREE marks a THP's pages where they are; a zap that cuts one
+	 * splits it first. */
+	if (advice == MADV_DONTNEED &&
+	    (split_huge_at(ctx, mm, start) || split_huge_at(ctx, mm, end)))
+		return -MM_ENOMEM;
 	tlb_gather_init(&tlb, ctx, mm);
 	while (start < end) {
 		unsigned i = next_live(mm, start);
@@ -436,7 +477,7 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 		seg_end = MIN(end, vma->vm_end);
 		if (advice == MADV_DONTNEED) {
 			start = zap_some(&tlb, start, seg_end);
-			if (tlb.nr == PAGEVEC_SIZE)
+			if (tlb_full(&tlb))
 				tlb_flush_batch(&tlb);
 		} else {
 			unsigned long n = madvise_free_range(mm, start, seg_end);
@@ -450,15 +491,97 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 	return unmapped ? -MM_ENOMEM : 0;
 }
 
-/* do_mprotect_pkey: as the kernel does, the VMAs before a hole are changed
- * and the hole makes it -ENOMEM.  Present entries are rewritten and the
- * TLB flushed; nothing is freed. */
+/* What a VMA change sets: a protection (prot >= 0) and vm_flags. */
+struct vma_change {
+	int prot;               /* -1: unchanged */
+	unsigned set, clear;    /* vm_flags */
+};
+
+static bool vma_change_needed(const struct vm_area_struct *vma, const struct vma_change *c)
+{
+	return (c->prot >= 0 && vma->prot != c->prot) ||
+	       ((vma->vm_flags | c->set) & ~c->clear) != vma->vm_flags;
+}
+
+/* Whether the change splits the VMA around edge addr: a THP mapping there
+ * must be split first (vma_adjust_trans_huge). */
+static bool edge_splits(const struct mm_struct *mm, uint64_t addr, const struct vma_change *c)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, addr);
+
+	return vma && vma->vm_start < addr && vma_change_needed(vma, c);
+}
+
+/* do_mprotect_pkey's and madvise_update_vma's walk: as the kernel does,
+ * the VMAs before a hole are changed and the hole makes it -ENOMEM; THP
+ * mappings the new VMA edges cut are split first (-ENOMEM, nothing
+ * changed, if that fails).  *ptes: the present entries of the VMAs whose
+ * protection changed. */
+static int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
+			    uint64_t end, const struct vma_change *c, unsigned long *ptes)
+{
+	unsigned i, first;
+
+	if ((edge_splits(mm, start, c) && split_huge_at(ctx, mm, start)) ||
+	    (edge_splits(mm, end, c) && split_huge_at(ctx, mm, end)))
+		return -MM_ENOMEM;
+	/* From here on no engine call: the VMAs and tables stay as checked. */
+	first = i = vma_lower_bound(mm, start);
+	if (i == mm->vmas->len || vma_at(mm, i)->dying || vma_at(mm, i)->vm_start > start)
+		return -MM_ENOMEM;
+	mm_cpumask_set(mm, ctx->cpu);
+	for (;;) {
+		uint64_t next;
+
+		if (vma_change_needed(vma_at(mm, i), c)) {
+			if (vma_at(mm, i)->vm_start < start)
+				vma_split(mm, i++, start);
+			if (vma_at(mm, i)->vm_end > end)
+				vma_split(mm, i, end);
+			if (c->prot >= 0 && vma_at(mm, i)->prot != c->prot) {
+				*ptes += count_present(mm, vma_at(mm, i)->vm_start,
+						       vma_at(mm, i)->vm_end);
+				vma_at(mm, i)->prot = c->prot;
+			}
+			vma_at(mm, i)->vm_flags = (vma_at(mm, i)->vm_flags | c->set) & ~c->clear;
+		}
+		next = vma_at(mm, i)->vm_end;
+		if (next >= end)
+			break;
+		if (i + 1 == mm->vmas->len || vma_at(mm, i + 1)->dying ||
+		    vma_at(mm, i + 1)->vm_start != next) {
+			vma_merge_range(mm, first ? first - 1 : 0, i);
+			return -MM_ENOMEM;
+		}
+		i++;
+	}
+	vma_merge_range(mm, first ? first - 1 : 0, i);
+	return 0;
+}
+
+/* hugepage_madvise(): MADV_HUGEPAGE sets VM_HUGEPAGE and clears
+ * VM_NOHUGEPAGE, MADV_NOHUGEPAGE the reverse; mapped THPs stay. */
+static int hugepage_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
+			    uint64_t end, int advice)
+{
+	struct vma_change c = { .prot = -1 };
+	unsigned long ptes = 0;
+
+	c.set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
+	c.clear = advice == MADV_HUGEPAGE ? VM_NOHUGEPAGE : VM_HUGEPAGE;
+	if (start == end)
+		return 0;
+	return vma_modify_range(ctx, mm, start, end, &c, &ptes);
+}
+
+/* do_mprotect_pkey: present entries are rewritten and the TLB flushed;
+ * nothing is freed. */
 int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len, int prot)
 {
+	struct vma_change c = { .prot = prot };
 	unsigned long ptes = 0;
 	uint64_t end;
-	unsigned i, first;
-	int err = 0;
+	int err;
 
 	if ((start & (PAGE_SIZE - 1)) || !prot_valid(prot))
 		return -MM_EINVAL;
@@ -469,32 +592,7 @@ int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64
 	end = start + page_align(len);
 	if (end <= start)
 		return -MM_ENOMEM;
-	first = i = vma_lower_bound(mm, start);
-	if (i == mm->vmas->len || vma_at(mm, i)->dying || vma_at(mm, i)->vm_start > start)
-		return -MM_ENOMEM;
-	mm_cpumask_set(mm, ctx->cpu);
-	for (;;) {
-		uint64_t next;
-
-		if (vma_at(mm, i)->prot != prot) {
-			if (vma_at(mm, i)->vm_start < start)
-				vma_split(mm, i++, start);
-			if (vma_at(mm, i)->vm_end > end)
-				vma_split(mm, i, end);
-			ptes += count_present(mm, vma_at(mm, i)->vm_start, vma_at(mm, i)->vm_end);
-			vma_at(mm, i)->prot = prot;
-		}
-		next = vma_at(mm, i)->vm_end;
-		if (next >= end)
-			break;
-		if (i + 1 == mm->vmas->len || vma_at(mm, i + 1)->dying ||
-		    vma_at(mm, i + 1)->vm_start != next) {
-			err = -MM_ENOMEM;
-			break;
-		}
-		i++;
-	}
-	vma_merge_range(mm, first ? first - 1 : 0, i);
+	err = vma_modify_range(ctx, mm, start, end, &c, &ptes);
 	if (ptes) {
 		mm_charge(ctx, COST_PTE, ptes);
 		mm_charge(ctx, COST_TLB_FLUSH, 1);
@@ -549,6 +647,11 @@ unsigned long mm_pgtable_pages(const struct mm_struct *mm)
 unsigned long mm_lazyfree_pages(const struct mm_struct *mm)
 {
 	return mm->nr_lazyfree;
+}
+
+unsigned long mm_thp_mappings(const struct mm_struct *mm, enum thp_size size)
+{
+	return size == THP_PUD ? mm->nr_thp_pud : mm->nr_thp_pmd;
 }
 
 unsigned mm_map_count(const struct mm_struct *mm)

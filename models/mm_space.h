@@ -63,6 +63,9 @@ enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
 #define PROT_WRITE 0x2
 #define MADV_FREE 8
 #define MADV_DONTNEED 4
+#define MADV_HUGEPAGE 14
+#define MADV_NOHUGEPAGE 15
+#define MADV_COLLAPSE 25
 
 /* Errors, as the kernel returns them (negated). */
 #define MM_EINVAL 22
@@ -70,6 +73,7 @@ enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
 #define MM_EFAULT 14
 #define MM_EACCES 13
 #define MM_EBUSY 16
+#define MM_EAGAIN 11
 #define MM_EEXIST 17
 
 struct mm_struct;
@@ -101,11 +105,15 @@ uint64_t mmap_anon(struct mm_struct *mm, uint64_t len, int prot, int *err);
 uint64_t vm_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, int prot, int *err);
 /* mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED): what the
  * range held is unmapped first; 0, or -MM_EINVAL, -MM_ENOMEM (outside
- * [MMAP_MIN_ADDR, TASK_SIZE)), -MM_EEXIST (another thread mapped part of
- * the range meanwhile). */
+ * [MMAP_MIN_ADDR, TASK_SIZE), or a THP the unmap must split could not be),
+ * -MM_EEXIST (another thread mapped part of the range meanwhile). */
 int vm_mmap_fixed(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		  int prot);
-/* munmap(), madvise(MADV_DONTNEED | MADV_FREE), mprotect(): 0 or -errno. */
+/* munmap(), madvise(MADV_DONTNEED | MADV_FREE | MADV_HUGEPAGE |
+ * MADV_NOHUGEPAGE | MADV_COLLAPSE), mprotect(): 0 or -errno.  A munmap, mprotect or
+ * MADV_DONTNEED whose edges cut a THP mapping splits it first, and fails
+ * with -MM_ENOMEM, nothing changed, if the page tables the split needs
+ * cannot be allocated (models/huge_memory.h). */
 int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len);
 int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 	       int advice);
@@ -125,6 +133,9 @@ unsigned mm_pid(const struct mm_struct *mm);
 unsigned long mm_rss(const struct mm_struct *mm);
 unsigned long mm_pgtable_pages(const struct mm_struct *mm);
 unsigned long mm_lazyfree_pages(const struct mm_struct *mm);
+/* THP mappings of a size (PMD entries mapping 2 MiB, PUD entries mapping
+ * 1 GiB), as smaps_rollup's AnonHugePages adds them up. */
+unsigned long mm_thp_mappings(const struct mm_struct *mm, enum thp_size size);
 /* The process with this pid, or NULL. */
 struct mm_struct *mm_find(struct machine *m, unsigned pid);
 

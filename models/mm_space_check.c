@@ -9,7 +9,7 @@ struct check {
 	struct mm_struct *mm;
 	GString *out;
 	unsigned errors;
-	unsigned long rss, lazy, tables;
+	unsigned long rss, lazy, tables, thp_pmd, thp_pud;
 };
 
 static void G_GNUC_PRINTF(2, 3) fail(struct check *c, const char *fmt, ...)
@@ -60,6 +60,7 @@ static void check_vmas(struct check *c)
 			fail(c, "VMAs %u and %u overlap or are out of order", i - 1, i);
 		else if (i && vma_at(mm, i - 1)->vm_end == v->vm_start &&
 			 vma_at(mm, i - 1)->prot == v->prot && !vma_at(mm, i - 1)->dying && !v->dying &&
+			 vma_at(mm, i - 1)->vm_flags == v->vm_flags &&
 			 mpol_equal(&vma_at(mm, i - 1)->policy, &v->policy))
 			fail(c, "VMAs %u and %u should have been merged", i - 1, i);
 	}
@@ -85,27 +86,54 @@ static void check_pte_table(struct check *c, struct pte_table *pt, uint64_t base
 		c->lazy += pte_lazyfree(pt, i);
 		if (!range_has_vma(mm, addr, addr + PAGE_SIZE))
 			fail(c, "page mapped at %#" G_GINT64_MODIFIER "x outside every VMA", addr);
-		check_frame(c, pt->pte[i], make_owner(OWNER_KIND_ANON, mm->pid),
-			    (uint32_t)(addr >> PAGE_SHIFT), "page", addr);
+		if (pt->pte[i] < mm->m->mm.nr_frames &&
+		    (page_kind(&mm->m->mm, pt->pte[i]) != PG_KIND_ALLOC ||
+		     page_order(&mm->m->mm, pt->pte[i]) != 0)) {
+			const char *why = thp_check_page(mm->m, pt->pte[i], mm->pid, addr);
+
+			if (why)
+				fail(c, "page at %#" G_GINT64_MODIFIER "x: pfn %u is %s", addr,
+				     pt->pte[i], why);
+		} else {
+			check_frame(c, pt->pte[i], make_owner(OWNER_KIND_ANON, mm->pid),
+				    (uint32_t)(addr >> PAGE_SHIFT), "page", addr);
+		}
+		if (pt->huge && pt->pte[i] != pt->pte[0] + i)
+			fail(c, "PMD mapping at %#" G_GINT64_MODIFIER "x: entry %u is not its "
+			     "folio's page", base, i);
 	}
+	if (pt->huge && present != PTRS_PER_TABLE)
+		fail(c, "PMD mapping at %#" G_GINT64_MODIFIER "x maps %u pages", base, present);
 	if (present != pt->nr_present)
 		fail(c, "PTE table at %#" G_GINT64_MODIFIER "x counts %u present, holds %u", base,
 		     pt->nr_present, present);
 	c->rss += present;
 }
 
-/* A table of this level mapping from base, and everything below it. */
-static void check_table(struct check *c, void *t, int level, uint64_t base)
+/* A table of this level mapping from base, and everything below it;
+ * under_pud: inside a PUD mapping. */
+static void check_table(struct check *c, void *t, int level, uint64_t base, bool under_pud)
 {
 	struct mm_struct *mm = c->mm;
 	uint64_t span = level_span(level);
 	struct pt_dir *dir = t;
 	pfn_t page = level == PGTABLE_PTE ? ((struct pte_table *)t)->page : dir->page;
+	bool huge = level == PGTABLE_PTE ? ((struct pte_table *)t)->huge :
+		    level == PGTABLE_PMD && dir->huge;
 	unsigned nr = 0;
 
-	c->tables++;
-	check_frame(c, page, make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, base),
-		    "page table", base);
+	if (under_pud && !huge)
+		fail(c, "table at %#" G_GINT64_MODIFIER "x inside a PUD mapping is not huge", base);
+	if (level == PGTABLE_PTE && huge && !under_pud)
+		c->thp_pmd++;
+	if (level == PGTABLE_PMD && huge)
+		c->thp_pud++;
+	/* A THP's table without a deposit has no frame. */
+	if (!(huge && page == PFN_NONE)) {
+		c->tables++;
+		check_frame(c, page, make_owner(OWNER_KIND_PGTABLE, mm->pid),
+			    pgtable_offset(level, base), "page table", base);
+	}
 	if (level != PGTABLE_PGD && !range_has_vma(mm, base, base + span))
 		fail(c, "level %d table at %#" G_GINT64_MODIFIER "x kept without a VMA", level,
 		     base);
@@ -117,7 +145,7 @@ static void check_table(struct check *c, void *t, int level, uint64_t base)
 		if (!dir->entry[i])
 			continue;
 		nr++;
-		check_table(c, dir->entry[i], level - 1, base + i * level_entry_size(level));
+		check_table(c, dir->entry[i], level - 1, base + i * level_entry_size(level), huge);
 	}
 	if (nr != dir->nr)
 		fail(c, "level %d table at %#" G_GINT64_MODIFIER "x counts %u entries, holds %u",
@@ -129,10 +157,13 @@ char *mm_check_invariants(struct mm_struct *mm)
 	struct check c = { .mm = mm, .out = g_string_new(NULL) };
 
 	check_vmas(&c);
-	check_table(&c, mm->pgd, PGTABLE_PGD, 0);
+	check_table(&c, mm->pgd, PGTABLE_PGD, 0, false);
 	if (c.rss != mm->rss || c.lazy != mm->nr_lazyfree || c.tables != mm->nr_pgtables)
 		fail(&c, "counters rss %lu lazyfree %lu pgtables %lu, tables hold %lu %lu %lu",
 		     mm->rss, mm->nr_lazyfree, mm->nr_pgtables, c.rss, c.lazy, c.tables);
+	if (c.thp_pmd != mm->nr_thp_pmd || c.thp_pud != mm->nr_thp_pud)
+		fail(&c, "THP mappings counted %lu PMD %lu PUD, tables hold %lu %lu",
+		     mm->nr_thp_pmd, mm->nr_thp_pud, c.thp_pmd, c.thp_pud);
 	if (c.errors > MAX_REPORTS)
 		g_string_append_printf(c.out, "... %u more\n", c.errors - MAX_REPORTS);
 	return g_string_free(c.out, c.errors == 0);
@@ -156,5 +187,6 @@ char *mm_check_all(struct machine *m)
 
 	if (m->procs)
 		g_tree_foreach(m->procs->by_pid, check_one, out);
+	thp_check_folios(m, out);
 	return g_string_free(out, out->len == 0);
 }

@@ -54,9 +54,14 @@ static inline uint32_t pgtable_offset(int level, uint64_t addr)
 	       (uint32_t)(addr >> (PAGE_SHIFT + 9 * level));
 }
 
+/* vm_flags the model reads: madvise(MADV_HUGEPAGE / MADV_NOHUGEPAGE). */
+#define VM_HUGEPAGE 0x1u
+#define VM_NOHUGEPAGE 0x2u
+
 struct vm_area_struct {
 	uint64_t vm_start, vm_end;
 	int prot;
+	unsigned vm_flags;
 	unsigned dying;         /* 0: live; else the token of the munmap or exit removing it */
 	struct mempolicy policy;    /* mbind(2)'s; MPOL_DEFAULT: the address space's applies */
 };
@@ -73,8 +78,9 @@ struct pte_numa {
 
 /* A PTE table: the data pages it maps and which of them are lazy-free. */
 struct pte_table {
-	pfn_t page;             /* the frame holding this table */
+	pfn_t page;             /* the frame holding this table; a huge one's deposit, or PFN_NONE */
 	uint16_t nr_present;
+	bool huge;              /* a PMD mapping of a THP (models/huge_memory.h) */
 	uint64_t lazyfree[PTRS_PER_TABLE / 64];
 	pfn_t pte[PTRS_PER_TABLE];      /* PFN_NONE: not present */
 	struct pte_numa *numa;  /* NULL until NUMA balancing marks an entry */
@@ -96,8 +102,9 @@ static inline void pte_numa_reset(struct pte_table *pt, unsigned i)
 
 /* A PGD, PUD or PMD table: pointers to the tables of the level below. */
 struct pt_dir {
-	pfn_t page;
+	pfn_t page;             /* a huge one's deposit, or PFN_NONE */
 	uint16_t nr;            /* non-NULL entries */
+	bool huge;              /* a PMD table standing for a PUD mapping of a 1 GiB THP */
 	void *entry[PTRS_PER_TABLE];
 };
 
@@ -109,6 +116,9 @@ struct mm_struct {
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
+	/* THP mappings: PMD entries mapping 2 MiB (outside PUD mappings) and
+	 * PUD entries mapping 1 GiB. */
+	unsigned long nr_thp_pmd, nr_thp_pud;
 	struct mempolicy policy;    /* set_mempolicy(2)'s */
 	/* NUMA balancing (models/numa_balancing.c): when task_numa_work runs
 	 * next (ns; 0: not started), its period (ns), where the next window
@@ -141,7 +151,17 @@ struct mmu_gather {
 	bool need_flush;        /* something was unmapped: the TLB must be flushed */
 	uint64_t ptl_addr;      /* an address of the batch's first PTE table */
 	pfn_t pages[PAGEVEC_SIZE];
+	/* THPs unmapped whole: a gigantic folio to free (PFN_NONE: none) and
+	 * the deposited table frames (NULL until the first). */
+	pfn_t giant;
+	GArray *tables;
 };
+
+/* The batch must be flushed before more is gathered. */
+static inline bool tlb_full(const struct mmu_gather *tlb)
+{
+	return tlb->nr == PAGEVEC_SIZE || tlb->giant != PFN_NONE;
+}
 
 static inline struct vm_area_struct *vma_at(const struct mm_struct *mm, unsigned i)
 {
@@ -184,9 +204,12 @@ void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi);
 
 /* mm_space_pgtable.c: page tables. */
 struct pt_dir *pt_dir_new(pfn_t page);
+struct pte_table *pte_table_new(pfn_t page);
 void pte_table_free(struct pte_table *pt);
 void free_table_tree(struct pt_dir *dir, int level);
 struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr);
+struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr);
+pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr);
 void *next_table(const struct mm_struct *mm, int level, uint64_t addr, uint64_t end,
 		 uint64_t *table_start);
 void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struct *mm);
@@ -197,5 +220,48 @@ void zap_page_range(struct mmu_gather *tlb, uint64_t start, uint64_t end);
 void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end);
 unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t end);
+
+/* huge_memory.c: the THP side of faults, zaps and VMA changes. */
+/* do_huge_pmd_anonymous_page and its PUD twin for a fault at addr that
+ * found no page: 0 if a THP now maps addr (*installed its pages if this
+ * call mapped it), 1 to go on with a 4 KiB fault, or -errno. */
+int do_huge_anonymous_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr,
+			   unsigned long *installed);
+/* Split the THP mappings that an edge at addr cuts (split_huge_pmd_address,
+ * and its PUD twin), allocating the tables no deposit holds: 0, or
+ * -MM_ENOMEM with the mappings intact. */
+int split_huge_at(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr);
+/* zap_huge_pmd / zap_huge_pud for the huge table pt (at ts) that [addr,
+ * end) meets: unmapped whole if covered, split in place if it can be, else
+ * left.  The address to go on from.  No engine call. */
+uint64_t zap_huge(struct mmu_gather *tlb, struct pte_table *pt, uint64_t ts, uint64_t addr,
+		  uint64_t end);
+/* A PTE mapping of pfn, a page of a THP, was cleared: the folio is freed
+ * through tlb when no mapping is left, else queued for a deferred split.
+ * false if pfn is not in a THP.  No engine call. */
+bool thp_unmap_page(struct mmu_gather *tlb, pfn_t pfn);
+/* Free what zap_huge gathered (the tables, the gigantic folio). */
+void tlb_free_huge(struct mmu_gather *tlb);
+/* thp_vma_allowable_order(): the size's enabled knob and the VMA's advice. */
+bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma,
+		       enum thp_size size);
+/* collapse_huge_page() for the 2 MiB at haddr: a new order-9 folio (the
+ * GFP of khugepaged with defrag, whatever the knobs say), the present
+ * pages copied and the rest zeroed, the PTE table replaced by a PMD
+ * mapping and the old pages freed.  A table holding pages of a THP is left
+ * as it is (the model collapses only 4 KiB pages).  0, 1 if there was
+ * nothing to collapse, or -MM_ENOMEM / -MM_EAGAIN. */
+int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr);
+/* madvise(MADV_COLLAPSE): every gigabyte of [start, end) inside a VMA
+ * (not MADV_NOHUGEPAGE) collapsed into a 1 GiB THP if that size is not
+ * "never", then every 2 MiB block left into a 2 MiB one.  0, or the last
+ * failure: -MM_ENOMEM (no huge page), -MM_EAGAIN (the table changed, or
+ * holds a THP's pages). */
+int madvise_collapse(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end);
+/* For the checker: NULL if pfn, mapped at addr of process pid, is the
+ * page of a THP there, else what is wrong. */
+const char *thp_check_page(struct machine *m, pfn_t pfn, unsigned pid, uint64_t addr);
+/* For the checker: every THP's count of mapped pages against the tables. */
+void thp_check_folios(struct machine *m, GString *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* Page tables: walks, the anonymous fault, zapping through an mmu_gather,
  * freeing page-table pages (mm/memory.c, mm/mmu_gather.c, mm/madvise.c). */
+#include "huge_memory.h"
 #include "mm_space_internal.h"
 #include "numa_balancing.h"
 #include "page_alloc.h"
@@ -22,7 +23,7 @@ void pte_table_free(struct pte_table *pt)
 	g_free(pt);
 }
 
-static struct pte_table *pte_table_new(pfn_t page)
+struct pte_table *pte_table_new(pfn_t page)
 {
 	struct pte_table *pt = g_new0(struct pte_table, 1);
 
@@ -46,7 +47,7 @@ void free_table_tree(struct pt_dir *dir, int level)
 }
 
 /* The directory table of this level (PMD, PUD or PGD) covering addr. */
-static struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr)
+struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr)
 {
 	struct pt_dir *dir = mm->pgd;
 
@@ -234,7 +235,7 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
  * node (the model does not apply the address space's policy to page
  * tables), or the zeroed data page (level 0) where the memory policy in
  * force at addr puts it. */
-static pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr)
+pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr)
 {
 	struct machine *m = mm->m;
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
@@ -247,17 +248,18 @@ static pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, ui
 			     make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, addr));
 }
 
-/* handle_mm_fault -> do_anonymous_page; *installed says whether this call
- * mapped a new page.  Allocations are made between passes of fault_step,
+/* handle_mm_fault -> do_anonymous_page; *installed says how many pages
+ * this call mapped (a THP's, or one).  Allocations are made between passes of fault_step,
  * so that what they wait for never leaves a half-made walk behind. */
 static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write,
-		    bool *installed)
+		    unsigned long *installed)
 {
+	bool one = false;
 	pfn_t stash[PGTABLE_PUD + 1] = { PFN_NONE, PFN_NONE, PFN_NONE, PFN_NONE };
 	int ret;
 
 	addr &= ~(PAGE_SIZE - 1);
-	*installed = false;
+	*installed = 0;
 	mm_cpumask_set(mm, ctx->cpu);
 	if (fault_check(mm, addr, write) == 0)
 		return 0;
@@ -272,14 +274,19 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	mm_charge(ctx, COST_FAULT, 1);
 	if (ret < 0)
 		return ret;
+	/* A THP first, where the knobs and the VMA allow one. */
+	ret = do_huge_anonymous_page(ctx, mm, addr, installed);
+	if (ret <= 0)
+		return ret;
 	for (;;) {
 		unsigned written = 0;
 		int need = 0;
 
-		ret = fault_step(mm, addr, write, stash, &need, &written, installed);
+		ret = fault_step(mm, addr, write, stash, &need, &written, &one);
+		*installed = one;
 		if (written) {
 			/* Read before the next engine call, which may unmap it. */
-			pfn_t page = *installed ? follow_page(mm, addr) : PFN_NONE;
+			pfn_t page = one ? follow_page(mm, addr) : PFN_NONE;
 			struct spinlock *ptl = pte_lockptr(mm, addr);
 
 			spin_lock(ctx, ptl, SITE_DO_ANONYMOUS_PAGE);
@@ -304,7 +311,7 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 
 int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write)
 {
-	bool installed;
+	unsigned long installed;
 
 	return do_fault(ctx, mm, addr, write, &installed);
 }
@@ -318,7 +325,7 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	if (end < addr)
 		return -MM_EINVAL;
 	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
-		bool installed;
+		unsigned long installed;
 
 		task_tick_numa(ctx, mm);
 		ret = do_fault(ctx, mm, a, true, &installed);
@@ -338,6 +345,8 @@ void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struc
 	tlb->nr = 0;
 	tlb->ptes = 0;
 	tlb->need_flush = false;
+	tlb->giant = PFN_NONE;
+	tlb->tables = NULL;
 }
 
 /* zap_pte_range: clear the present entries of [addr, end) until the batch
@@ -346,7 +355,7 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 {
 	struct mm_struct *mm = tlb->mm;
 
-	while (addr < end && tlb->nr < PAGEVEC_SIZE) {
+	while (addr < end && !tlb_full(tlb)) {
 		uint64_t start;
 		struct pte_table *pt = next_table(mm, PGTABLE_PTE, addr, end, &start);
 		uint64_t tend;
@@ -355,14 +364,27 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 			return end;
 		tend = MIN(end, start + level_span(PGTABLE_PTE));
 		addr = MAX(addr, start);
-		for (; addr < tend && pt->nr_present && tlb->nr < PAGEVEC_SIZE; addr += PAGE_SIZE) {
+		if (pt->huge) {
+			addr = zap_huge(tlb, pt, start, addr, end);
+			continue;
+		}
+		for (; addr < tend && pt->nr_present && !tlb_full(tlb); addr += PAGE_SIZE) {
 			unsigned i = level_index(addr, PGTABLE_PTE);
+			pfn_t pfn = pt->pte[i];
 
-			if (pt->pte[i] == PFN_NONE)
+			if (pfn == PFN_NONE)
 				continue;
 			if (!tlb->ptes)
 				tlb->ptl_addr = addr;
-			tlb->pages[tlb->nr++] = pt->pte[i];
+			/* A page of a PTE-mapped THP goes with its folio. */
+			if (page_kind(&mm->m->mm, pfn) != PG_KIND_ALLOC ||
+			    page_order(&mm->m->mm, pfn) != 0) {
+				bool thp = thp_unmap_page(tlb, pfn);
+
+				g_assert(thp);
+			} else {
+				tlb->pages[tlb->nr++] = pfn;
+			}
 			/* The pin goes with the mapping: the model has no unpin call. */
 			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
 			pt->pte[i] = PFN_NONE;
@@ -398,12 +420,16 @@ void tlb_flush_batch(struct mmu_gather *tlb)
 		folios_put_refs(tlb->ctx, tlb->mm->m, tlb->pages, tlb->nr);
 		tlb->nr = 0;
 	}
+	tlb_free_huge(tlb);
 }
 
 /* tlb_finish_mmu: the last batch and one TLB flush if anything was unmapped. */
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
 	tlb_flush_batch(tlb);
+	if (tlb->tables)
+		g_array_free(tlb->tables, TRUE);
+	tlb->tables = NULL;
 	if (tlb->need_flush)
 		mm_charge(tlb->ctx, COST_TLB_FLUSH, 1);
 }
@@ -414,7 +440,7 @@ void zap_page_range(struct mmu_gather *tlb, uint64_t start, uint64_t end)
 {
 	while (start < end) {
 		start = zap_some(tlb, start, end);
-		if (tlb->nr == PAGEVEC_SIZE)
+		if (tlb_full(tlb))
 			tlb_flush_batch(tlb);
 	}
 }
@@ -500,7 +526,9 @@ unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t
 	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
 		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
 
-		if (start <= ts && tend == ts + level_span(PGTABLE_PTE)) {
+		if (pt->huge) {
+			n++;    /* one PMD entry */
+		} else if (start <= ts && tend == ts + level_span(PGTABLE_PTE)) {
 			n += pt->nr_present;
 		} else {
 			for (uint64_t a = MAX(start, ts); a < tend; a += PAGE_SIZE)

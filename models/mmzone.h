@@ -5,6 +5,7 @@
 #include "freelist.h"
 #include "histogram.h"
 #include "mm_env.h"
+#include "thp_params.h"
 #include "topology.h"
 
 struct free_area {
@@ -70,6 +71,17 @@ enum vm_event_item {
 	KCOMPACTD_WAKE,
 	KCOMPACTD_MIGRATE_SCANNED,
 	KCOMPACTD_FREE_SCANNED,
+	THP_FAULT_ALLOC,
+	THP_FAULT_FALLBACK,
+	THP_COLLAPSE_ALLOC,
+	THP_SPLIT_PAGE,
+	THP_DEFERRED_SPLIT_PAGE,
+	THP_SPLIT_PMD,
+	THP_SPLIT_PUD,
+	/* model-only: splits of a mapping refused because the page tables
+	 * they need could not be allocated (thp_deposit below full) */
+	THP_SPLIT_PMD_FAILED,
+	THP_SPLIT_PUD_FAILED,
 	ALLOC_FAIL,        /* model-only: requests get_page_from_freelist could not serve */
 	/* model-only: pages handed to the zone buddy under zone->lock by
 	 * free_pcppages_bulk and free_one_page (what the pagesets did not keep) */
@@ -100,6 +112,8 @@ extern const char *const mm_policy_names[NR_MM_POLICIES];
 
 struct per_cpu_pages;
 struct mm_registry;
+struct thp_state;
+struct khugepaged_scan;
 struct folio_batch;
 struct page_cache;
 struct kvmalloc_stats;
@@ -254,7 +268,10 @@ struct machine {
 	int lowmem_reserve_ratio[MAX_NR_ZONES];
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
-	bool thp;                           /* khugepaged raises min_free_kbytes */
+	enum thp_enabled thp;               /* 2 MiB THP; not never: khugepaged raises min_free_kbytes */
+	struct thp_params thp_opts;         /* the other THP knobs (models/huge_memory.c) */
+	struct thp_state *thp_state;        /* THP folios and their split queues, NULL until a THP fault */
+	struct khugepaged_scan *khugepaged; /* khugepaged's place, NULL until its first pass */
 	int extfrag_threshold;              /* vm.extfrag_threshold, default 500 */
 	int compaction_proactiveness;       /* vm.compaction_proactiveness, default 20 */
 	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN: 1 to 255, default 1 */

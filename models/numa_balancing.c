@@ -90,7 +90,8 @@ static unsigned long change_prot_numa(struct mm_struct *mm, uint64_t start, uint
 	struct pte_table *pt = pte_table_lookup(mm, start);
 	unsigned long n = 0;
 
-	if (!pt || !pt->nr_present)
+	/* THPs do not migrate in the model: no hinting fault on them. */
+	if (!pt || !pt->nr_present || pt->huge)
 		return 0;
 	if (!pt->numa) {
 		pt->numa = g_new0(struct pte_numa, 1);

@@ -260,8 +260,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 {
 	pfn_t pfn;
 
-	*did_some_progress = m->page_cache ?
-			     shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true) : 0;
+	*did_some_progress = shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true);
 	if (!*did_some_progress)
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
@@ -460,6 +459,19 @@ void prep_new_page(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_
 	*block_word_a(&m->mm, pfn, order) = owner;
 	*block_word_b(&m->mm, pfn, order) = offset;
 	pbstat_alloc(m->pbstat, pfn, order, (unsigned)mt);  /* pbstat */
+}
+
+void split_page(struct machine *m, pfn_t pfn, unsigned order, unsigned new_order)
+{
+	unsigned mt = page_extra(&m->mm, pfn);
+	uint32_t owner = page_owner(m, pfn), offset = page_owner_offset(m, pfn);
+
+	/* The pages stay allocated as the same type: pbstat is unchanged. */
+	for (pfn_t p = pfn; p < pfn + (1u << order); p += 1u << new_order) {
+		page_set(&m->mm, p, PG_KIND_ALLOC, new_order, mt);
+		*block_word_a(&m->mm, p, new_order) = owner;
+		*block_word_b(&m->mm, p, new_order) = offset + (p - pfn);
+	}
 }
 
 pfn_t __alloc_pages(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,

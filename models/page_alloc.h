@@ -57,6 +57,10 @@ pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
  * its size, type and owner. */
 void prep_new_page(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_t owner,
 		   uint32_t offset);
+/* split_page(): the allocated block of order at pfn becomes blocks of
+ * new_order with its type and owner, each owner offset advanced by the
+ * pages before it (the virtual page number, for an anonymous page). */
+void split_page(struct machine *m, pfn_t pfn, unsigned order, unsigned new_order);
 /* __free_pages(): 0, or -1 if pfn is not the head of an allocated block
  * or was reserved at boot. */
 int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);

@@ -1,6 +1,7 @@
 #include "page_cache.h"
 #include "compaction.h"
 #include "dcache.h"
+#include "huge_memory.h"
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
@@ -150,9 +151,11 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct)
 {
 	pfn_t batch[PAGEVEC_SIZE];
+	/* The deferred split shrinker runs with the others of the pass. */
+	unsigned long split = deferred_split_shrink(ctx, m, nid);
 
 	if (!m->page_cache)
-		return 0;
+		return split;
 	struct lru *l = &m->page_cache->lru[nid];
 	unsigned long eligible = l->len, freed = 0;
 	unsigned n = 0;
@@ -177,6 +180,7 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	/* shrink_node(): the slab shrinkers get pressure in proportion. */
 	shrink_slab(ctx, m, nid, freed, eligible);
 	/* Progress: a node kswapd had given up on is worth trying again. */
+	freed += split;
 	if (freed)
 		m->node_data[nid].kswapd_failures = 0;
 	return freed;

@@ -31,7 +31,9 @@ bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new);
 /* shrink_inactive_list() reduced: free up to nr of the node's oldest file
  * pages (clean: no writeback), in batches through the per-CPU lists,
  * each page charged a scan and an unmap (COST_RECLAIM_*); counted as
- * kswapd's or as direct reclaim. */
+ * kswapd's or as direct reclaim.  The shrinkers run with it (shrink_slab,
+ * the THP deferred split); the pages their splits free count in the
+ * value returned. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct);
 /* kswapd gives up on a node after this many passes that reclaimed nothing,

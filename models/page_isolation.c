@@ -1,5 +1,6 @@
 #include "page_isolation.h"
 #include "buddy.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_alloc.h"
@@ -18,6 +19,12 @@ pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end)
 			pfn += (1u << page_order(mm, pfn)) - 1;
 			break;
 		case PG_KIND_ALLOC:
+			/* A THP counts as movable (the kernel's compound-page
+			 * test) if the migration may split it. */
+			if (thp_migratable(m, pfn)) {
+				pfn += (1u << page_order(mm, pfn)) - 1;
+				break;
+			}
 			/* In ZONE_MOVABLE only a reserved page counts: the rest
 			 * is taken as movable (a page in a per-CPU folio batch,
 			 * not yet on its LRU, included). */

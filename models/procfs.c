@@ -1,4 +1,5 @@
 #include "procfs.h"
+#include "huge_memory.h"
 #include "page_cache.h"
 #include "superpageblock.h"
 
@@ -206,6 +207,15 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "compact_daemon_wake", KCOMPACTD_WAKE },
 		{ "compact_daemon_migrate_scanned", KCOMPACTD_MIGRATE_SCANNED },
 		{ "compact_daemon_free_scanned", KCOMPACTD_FREE_SCANNED },
+		{ "thp_fault_alloc", THP_FAULT_ALLOC },
+		{ "thp_fault_fallback", THP_FAULT_FALLBACK },
+		{ "thp_collapse_alloc", THP_COLLAPSE_ALLOC },
+		{ "thp_split_page", THP_SPLIT_PAGE },
+		{ "thp_deferred_split_page", THP_DEFERRED_SPLIT_PAGE },
+		{ "thp_split_pmd", THP_SPLIT_PMD },
+		{ "thp_split_pud", THP_SPLIT_PUD },
+		{ "thp_split_pmd_failed", THP_SPLIT_PMD_FAILED },
+		{ "thp_split_pud_failed", THP_SPLIT_PUD_FAILED },
 	};
 
 	zone_figures(m, -1, out);
@@ -213,8 +223,29 @@ void proc_vmstat(struct machine *m, GString *out)
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		file_pages += page_cache_pages(m, (int)n);
 	g_string_append_printf(out, "nr_file_pages %lu\n", file_pages);
+	g_string_append_printf(out, "nr_anon_transparent_hugepages %lu\n", thp_nr_anon(m));
 	for (size_t i = 0; i < G_N_ELEMENTS(events); i++)
 		g_string_append_printf(out, "%s %lu\n", events[i].name, m->vm_events[events[i].item]);
+}
+
+void proc_transparent_hugepage(struct machine *m, GString *out)
+{
+	const enum thp_enabled enabled[NR_THP_SIZES] = { m->thp, m->thp_opts.pud_enabled };
+
+	g_string_append_printf(out, "defrag %s\nthp_deposit %s\npud_split %s\n"
+			       "gb_thp_migration %s\n",
+			       thp_defrag_names[m->thp_opts.defrag],
+			       thp_deposit_names[m->thp_opts.deposit],
+			       pud_split_names[m->thp_opts.pud_split],
+			       gb_thp_migration_names[m->thp_opts.gb_migration]);
+	for (int size = 0; size < NR_THP_SIZES; size++) {
+		g_string_append_printf(out, "%s/enabled %s\n", thp_size_names[size],
+				       thp_enabled_names[enabled[size]]);
+		for (int i = 0; i < NR_MTHP_STAT; i++)
+			g_string_append_printf(out, "%s/stats/%s %lu\n", thp_size_names[size],
+					       mthp_stat_names[i],
+					       mthp_stat(m, (enum thp_size)size, (enum mthp_stat_item)i));
+	}
 }
 
 /* superpageblock_debugfs_show() */

@@ -19,6 +19,9 @@ void proc_vmstat(struct machine *m, GString *out);
 /* /sys/kernel/debug/superpageblocks (policy spb): lists and counters of
  * every zone's superpageblocks, in the series tip's format. */
 void proc_superpageblocks(struct machine *m, GString *out);
+/* The `transparent_hugepage` results file: the knobs, and per size its
+ * enabled value and mTHP counters (hugepages-<size>kB/stats). */
+void proc_transparent_hugepage(struct machine *m, GString *out);
 /* NUMA event item of node nid's zones summed (nid -1: every node's). */
 unsigned long node_numa_event(struct machine *m, int nid, enum numa_stat_item item);
 /* /sys/devices/system/node/node<nid>/vmstat: the node's zone figures

@@ -35,14 +35,7 @@ local m = mmsim.machine{
 }
 local info = m:info()
 local stop = mmsim.time(p.duration)
-local churn, readers, noise = require("mmsim.aging_roles").split(m, p.sockets)
-
-require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
-  until_ns = stop })
-require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = noise, rate = p.noise_rate,
-  long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
-require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
-  decay = "10ms", work = "20us", until_ns = stop })
+require("mmsim.aging_roles").start(m, p, stop)
 
 local got = { pages = {}, migrated = 0, start = 0, done = 0 }
 m:spawn{ cpu = 0, name = "hugetlb", fn = function()

@@ -914,6 +914,11 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 		proc_superpageblocks(m, out);
 		write_file(rep, "superpageblocks", out);
 	}
+	/* Written once THP faults have been tried (the run used THPs). */
+	if (m->thp_state) {
+		proc_transparent_hugepage(m, out);
+		write_file(rep, "transparent_hugepage", out);
+	}
 	g_string_free(out, TRUE);
 	write_memory_map(rep, m, e, s->now, &s->y, NULL);
 	write_gib_maps(rep, m, e, s->now, &s->y);

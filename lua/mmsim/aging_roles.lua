@@ -24,4 +24,17 @@ function M.split(m, sockets, o)
   return churn, readers, kernel, procs
 end
 
+-- The aging workloads on those roles, until stop (ns): p.read_mib_s of
+-- page cache reads, p.noise_rate kernel allocations per ms (5% kept), and
+-- jemalloc with p.churn_mib live per thread.
+function M.start(m, p, stop)
+  local churn, readers, noise = M.split(m, p.sockets)
+  require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
+    until_ns = stop })
+  require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = noise, rate = p.noise_rate,
+    long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+  require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
+    decay = "10ms", work = "20us", until_ns = stop })
+end
+
 return M

@@ -12,43 +12,44 @@
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
 
+/* One node of mem bytes and 4 CPUs, built with p. */
+static inline struct machine *params_machine(uint64_t mem, const struct machine_params *p)
+{
+	struct topology t;
+	char *err = NULL;
+	struct machine *m;
+
+	topology_uniform(&t, 1, 1, 4, mem);
+	m = machine_create(&t, p, &err);
+	g_assert_null(err);
+	g_assert_nonnull(m);
+	return m;
+}
+
 /* One node of mem bytes, THP's min_free_kbytes raise off unless asked,
  * no boot reservations: the whole node is free. */
 static inline struct machine *test_machine(uint64_t mem, bool thp)
 {
-	struct topology t;
 	struct machine_params p;
-	char *err = NULL;
 
-	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
 	p.thp = thp;
 	p.boot_reserve = false;
-	struct machine *m = machine_create(&t, &p, &err);
-	g_assert_null(err);
-	g_assert_nonnull(m);
-	return m;
+	return params_machine(mem, &p);
 }
 
 /* One node of mem bytes under policy, THP off, min_free_kbytes set. */
 static inline struct machine *policy_machine(uint64_t mem, enum mm_policy policy,
 					     int min_free_kbytes)
 {
-	struct topology t;
 	struct machine_params p;
-	char *err = NULL;
-	struct machine *m;
 
-	topology_uniform(&t, 1, 1, 4, mem);
 	machine_params_default(&p);
 	p.boot_reserve = false;
 	p.thp = false;
 	p.min_free_kbytes = min_free_kbytes;
 	p.policy = policy;
-	m = machine_create(&t, &p, &err);
-	g_assert_null(err);
-	g_assert_nonnull(m);
-	return m;
+	return params_machine(mem, &p);
 }
 
 static inline void assert_invariants(struct machine *m)

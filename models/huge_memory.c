@@ -1,0 +1,1142 @@
+/* Anonymous THPs at 2 MiB and 1 GiB (mm/huge_memory.c): fault, deposit,
+ * zap, mapping and folio splits, the deferred split queue.  See
+ * huge_memory.h for how the page tables hold them. */
+#include "huge_memory.h"
+#include "mempolicy.h"
+#include "mm_space_internal.h"
+#include "page_alloc.h"
+#include "pcp.h"
+#include "superpageblock.h"
+#include "swap.h"
+
+#include <string.h>
+
+#define PMD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PMD_ORDER))
+#define PUD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PUD_ORDER))
+/* The shrinker's batch (SHRINK_BATCH): folios split per reclaim pass. */
+#define DEFERRED_SPLIT_BATCH 128
+
+const char *const thp_enabled_names[NR_THP_ENABLED] = { "never", "madvise", "always" };
+const char *const thp_defrag_names[NR_THP_DEFRAG] = { "always", "defer", "defer+madvise",
+						      "madvise", "never" };
+const char *const thp_deposit_names[NR_THP_DEPOSIT] = { "full", "pmd_only", "none" };
+const char *const pud_split_names[NR_PUD_SPLIT] = { "pte", "pmd" };
+const char *const gb_thp_migration_names[NR_GB_THP_MIGRATION] = { "block", "split" };
+const char *const thp_size_names[NR_THP_SIZES] = { "hugepages-2048kB", "hugepages-1048576kB" };
+
+const char *const mthp_stat_names[NR_MTHP_STAT] = {
+	"anon_fault_alloc", "anon_fault_fallback", "split", "split_deferred", "nr_anon",
+	"anon_free_whole",
+};
+
+void thp_params_default(struct thp_params *p)
+{
+	p->pud_enabled = THP_NEVER;
+	p->defrag = THP_DEFRAG_MADVISE;
+	p->deposit = THP_DEPOSIT_FULL;
+	p->pud_split = PUD_SPLIT_PTE;
+	p->gb_migration = GB_THP_MIGRATION_BLOCK;
+}
+
+int thp_option_parse(const char *const *names, int n, const char *value)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], value))
+			return i;
+	return -1;
+}
+
+/* A THP: its pages, the process mapping them (no fork shares one), and
+ * how many of its pages are still mapped. */
+struct thp_folio {
+	pfn_t head;
+	unsigned order;
+	unsigned pid;
+	uint64_t haddr;
+	unsigned long mapped;
+	bool queued;            /* on its node's deferred split queue */
+};
+
+struct thp_state {
+	GHashTable *folios;     /* head pfn -> struct thp_folio */
+	GQueue *deferred;       /* per node: partly unmapped folios, oldest first */
+	unsigned long stats[NR_THP_SIZES][NR_MTHP_STAT];
+	unsigned long huge_mapped;  /* pages mapped by PMD or PUD entries */
+};
+
+static struct thp_state *thp_state(struct machine *m)
+{
+	if (!m->thp_state) {
+		struct thp_state *s = g_new0(struct thp_state, 1);
+
+		s->folios = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+		s->deferred = g_new0(GQueue, m->nr_nodes);
+		m->thp_state = s;
+	}
+	return m->thp_state;
+}
+
+void thp_state_destroy(struct machine *m)
+{
+	struct thp_state *s = m->thp_state;
+
+	if (!s)
+		return;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		g_queue_clear(&s->deferred[n]);
+	g_free(s->deferred);
+	g_hash_table_destroy(s->folios);
+	g_free(s);
+	m->thp_state = NULL;
+}
+
+static enum thp_size order_size(unsigned order)
+{
+	return order == HPAGE_PUD_ORDER ? THP_PUD : THP_PMD;
+}
+
+static uint64_t size_bytes(enum thp_size size)
+{
+	return size == THP_PUD ? PUD_SIZE : PMD_SIZE;
+}
+
+unsigned long mthp_stat(const struct machine *m, enum thp_size size, enum mthp_stat_item item)
+{
+	return m->thp_state ? m->thp_state->stats[size][item] : 0;
+}
+
+unsigned long thp_nr_anon(const struct machine *m)
+{
+	return m->thp_state ? m->thp_state->huge_mapped / HPAGE_PMD_NR : 0;
+}
+
+/* The THP pfn belongs to, or NULL: its head is pfn aligned down to 2 MiB
+ * or to 1 GiB. */
+static struct thp_folio *thp_folio_of(struct machine *m, pfn_t pfn)
+{
+	static const unsigned orders[] = { HPAGE_PMD_ORDER, HPAGE_PUD_ORDER };
+
+	if (!m->thp_state)
+		return NULL;
+	for (unsigned i = 0; i < G_N_ELEMENTS(orders); i++) {
+		pfn_t head = pfn & ~((1u << orders[i]) - 1);
+		struct thp_folio *f = g_hash_table_lookup(m->thp_state->folios,
+							  GUINT_TO_POINTER(head));
+
+		if (f && pfn - head < (1u << f->order))
+			return f;
+	}
+	return NULL;
+}
+
+static struct thp_folio *folio_record(struct machine *m, pfn_t head, unsigned order,
+				      unsigned pid, uint64_t haddr, unsigned long mapped)
+{
+	struct thp_state *s = thp_state(m);
+	struct thp_folio *f = g_new0(struct thp_folio, 1);
+
+	f->head = head;
+	f->order = order;
+	f->pid = pid;
+	f->haddr = haddr;
+	f->mapped = mapped;
+	g_hash_table_insert(s->folios, GUINT_TO_POINTER(head), f);
+	s->stats[order_size(order)][MTHP_STAT_NR_ANON]++;
+	return f;
+}
+
+/* deferred_split_folio(): a partly unmapped folio waits for the shrinker. */
+static void deferred_split_folio(struct machine *m, struct thp_folio *f)
+{
+	struct thp_state *s = thp_state(m);
+
+	if (f->queued)
+		return;
+	f->queued = true;
+	g_queue_push_tail(&s->deferred[pfn_zone(m, f->head)->node], f);
+	m->vm_events[THP_DEFERRED_SPLIT_PAGE]++;
+	s->stats[order_size(f->order)][MTHP_STAT_SPLIT_DEFERRED]++;
+}
+
+/* The record goes; the caller frees or keeps the pages. */
+static void folio_forget(struct machine *m, struct thp_folio *f)
+{
+	struct thp_state *s = m->thp_state;
+
+	if (f->queued)
+		g_queue_remove(&s->deferred[pfn_zone(m, f->head)->node], f);
+	s->stats[order_size(f->order)][MTHP_STAT_NR_ANON]--;
+	g_hash_table_remove(s->folios, GUINT_TO_POINTER(f->head));
+}
+
+/* folio_remove_rmap_*: n pages of f unmapped; the last mapping frees it
+ * whole through tlb, one order-9 or gigantic free. */
+static void folio_unmap(struct mmu_gather *tlb, struct thp_folio *f, unsigned long n)
+{
+	struct machine *m = tlb->mm->m;
+	pfn_t head = f->head;
+	unsigned order = f->order;
+
+	f->mapped -= n;
+	if (f->mapped) {
+		deferred_split_folio(m, f);
+		return;
+	}
+	m->thp_state->stats[order_size(order)][MTHP_STAT_FREE_WHOLE]++;
+	folio_forget(m, f);
+	if (order == HPAGE_PUD_ORDER)
+		tlb->giant = head;
+	else
+		tlb->pages[tlb->nr++] = head;
+}
+
+bool thp_unmap_page(struct mmu_gather *tlb, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(tlb->mm->m, pfn);
+
+	if (!f)
+		return false;
+	folio_unmap(tlb, f, 1);
+	return true;
+}
+
+bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma,
+		       enum thp_size size)
+{
+	enum thp_enabled e = size == THP_PMD ? m->thp : m->thp_opts.pud_enabled;
+
+	if (vma->vm_flags & VM_NOHUGEPAGE)
+		return false;
+	return e == THP_ALWAYS || (e == THP_MADVISE && (vma->vm_flags & VM_HUGEPAGE));
+}
+
+/* vma_thp_gfp_mask(): GFP_TRANSHUGE_LIGHT (no reclaim, no reserves, no
+ * warning) plus what the defrag mode lets this VMA's fault do. */
+static gfp_t vma_thp_gfp_mask(const struct machine *m, const struct vm_area_struct *vma)
+{
+	const gfp_t light = (GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) &
+			    ~__GFP_RECLAIM;
+	bool madvised = vma->vm_flags & VM_HUGEPAGE;
+
+	switch (m->thp_opts.defrag) {
+	case THP_DEFRAG_ALWAYS:
+		return light | __GFP_DIRECT_RECLAIM | (madvised ? 0 : __GFP_NORETRY);
+	case THP_DEFRAG_DEFER:
+		return light | __GFP_KSWAPD_RECLAIM;
+	case THP_DEFRAG_DEFER_MADVISE:
+		return light | (madvised ? __GFP_DIRECT_RECLAIM : __GFP_KSWAPD_RECLAIM);
+	case THP_DEFRAG_MADVISE:
+		return light | (madvised ? __GFP_DIRECT_RECLAIM : 0);
+	default:
+		return light;
+	}
+}
+
+/* pmd_none / pud_none at haddr: no table and no page there yet (missing
+ * upper tables count as empty). */
+static bool huge_slot_empty(const struct mm_struct *mm, enum thp_size size, uint64_t haddr)
+{
+	struct pt_dir *pud = dir_lookup(mm, PGTABLE_PUD, haddr), *pmd;
+
+	if (!pud)
+		return true;
+	pmd = pud->entry[level_index(haddr, PGTABLE_PUD)];
+	if (size == THP_PUD || !pmd)
+		return !pmd;
+	return !pmd->huge && !pmd->entry[level_index(haddr, PGTABLE_PMD)];
+}
+
+/* The deposit frames a THP of this size takes: a 2 MiB one its PTE table,
+ * a 1 GiB one its PMD table (first) and 512 PTE tables. */
+static unsigned deposit_count(const struct machine *m, enum thp_size size)
+{
+	switch (m->thp_opts.deposit) {
+	case THP_DEPOSIT_FULL:
+		return size == THP_PUD ? 1 + PTRS_PER_TABLE : 1;
+	case THP_DEPOSIT_PMD_ONLY:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static struct pte_table *huge_pte_table(pfn_t first, pfn_t page)
+{
+	struct pte_table *pt = pte_table_new(page);
+
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++)
+		pt->pte[i] = first + i;
+	pt->nr_present = PTRS_PER_TABLE;
+	pt->huge = true;
+	return pt;
+}
+
+/* One pass of the THP fault, with no engine call: the upper tables from
+ * stash, then the huge entry and its deposit.  0 when mapped, 1 with
+ * *need the level of a table to allocate first, -1 if the slot was taken
+ * or the VMA changed meanwhile. */
+static int huge_install(struct mm_struct *mm, enum thp_size size, uint64_t haddr, pfn_t folio,
+			const pfn_t *dep, unsigned ndep, pfn_t *stash, int *need,
+			unsigned *written)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, haddr);
+	int bottom = size == THP_PUD ? PGTABLE_PUD : PGTABLE_PMD;
+	struct pt_dir *dir = mm->pgd;
+	unsigned long pages = size == THP_PUD ? HPAGE_PUD_NR : HPAGE_PMD_NR;
+	void *entry;
+
+	if (!vma || vma->vm_end < haddr + size_bytes(size) || !huge_slot_empty(mm, size, haddr))
+		return -1;
+	for (int level = PGTABLE_PUD; level >= bottom; level--) {
+		unsigned i = level_index(haddr, level + 1);
+
+		if (!dir->entry[i]) {
+			if (stash[level] == PFN_NONE) {
+				*need = level;
+				return 1;
+			}
+			dir->entry[i] = pt_dir_new(stash[level]);
+			stash[level] = PFN_NONE;
+			dir->nr++;
+			mm->nr_pgtables++;
+			(*written)++;
+		}
+		dir = dir->entry[i];
+	}
+	if (size == THP_PMD) {
+		entry = huge_pte_table(folio, ndep ? dep[0] : PFN_NONE);
+		mm->nr_thp_pmd++;
+	} else {
+		struct pt_dir *pmd = pt_dir_new(ndep ? dep[0] : PFN_NONE);
+
+		pmd->huge = true;
+		for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+			pmd->entry[j] = huge_pte_table(folio + j * HPAGE_PMD_NR,
+						       ndep > 1 ? dep[1 + j] : PFN_NONE);
+		pmd->nr = PTRS_PER_TABLE;
+		entry = pmd;
+		mm->nr_thp_pud++;
+	}
+	dir->entry[level_index(haddr, bottom)] = entry;
+	dir->nr++;
+	mm->nr_pgtables += ndep;
+	mm->rss += pages;
+	thp_state(mm->m)->huge_mapped += pages;
+	folio_record(mm->m, folio, size == THP_PUD ? HPAGE_PUD_ORDER : HPAGE_PMD_ORDER, mm->pid,
+		     haddr, pages);
+	(*written)++;
+	return 0;
+}
+
+/* A 1 GiB folio through the contiguous allocator (the RFC's path, as
+ * gigantic hugetlb pages are taken without CMA; on spb, seed 005's
+ * spb_try_alloc_contig first), on the faulting CPU's node, zero pages of
+ * it cleared as clear_huge_page does; each block's owner offset is its
+ * virtual page number. */
+static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr,
+			     unsigned long zero)
+{
+	struct machine *m = mm->m;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	pfn_t pfn = alloc_contig_pages(ctx, m, HPAGE_PUD_NR, GFP_HIGHUSER_MOVABLE, nid,
+				       make_owner(OWNER_KIND_ANON, mm->pid), NULL);
+
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	/* thp_folio_of() finds a folio by its natural alignment. */
+	if (pfn & (HPAGE_PUD_NR - 1)) {
+		free_contig_range(ctx, m, pfn, HPAGE_PUD_NR);
+		return PFN_NONE;
+	}
+	for (pfn_t p = pfn; p < pfn + HPAGE_PUD_NR; p += 1u << MAX_PAGE_ORDER)
+		*block_word_b(&m->mm, p, MAX_PAGE_ORDER) =
+			(uint32_t)((haddr >> PAGE_SHIFT) + (p - pfn));
+	mm_charge(ctx, COST_ZERO_PAGE, zero);
+	return pfn;
+}
+
+static void free_thp_folio(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, enum thp_size size)
+{
+	if (size == THP_PUD)
+		free_contig_range(ctx, m, pfn, HPAGE_PUD_NR);
+	else
+		__free_pages(ctx, m, pfn);
+}
+
+/* do_huge_pmd_anonymous_page and its PUD twin: the folio, its deposit,
+ * the upper tables, then the entry.  0 mapped, 1 fell back (counted), 2
+ * the slot was taken meanwhile, or -errno. */
+static int huge_fault_size(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_size size,
+			   uint64_t haddr, gfp_t gfp)
+{
+	struct machine *m = mm->m;
+	pfn_t stash[PGTABLE_PUD + 1] = { PFN_NONE, PFN_NONE, PFN_NONE, PFN_NONE };
+	unsigned ndep = deposit_count(m, size), got = 0, written = 0;
+	pfn_t *dep = g_new(pfn_t, ndep ? ndep : 1);
+	pfn_t folio;
+	int ret = 1;
+
+	if (size == THP_PUD)
+		folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR);
+	else
+		folio = alloc_pages_mpol(ctx, mm, gfp | __GFP_ZERO, HPAGE_PMD_ORDER, haddr,
+					 make_owner(OWNER_KIND_ANON, mm->pid),
+					 (uint32_t)(haddr >> PAGE_SHIFT));
+	for (; folio != PFN_NONE && got < ndep; got++) {
+		int level = size == THP_PUD && got == 0 ? PGTABLE_PMD : PGTABLE_PTE;
+		uint64_t at = haddr + (size == THP_PUD && got ? (got - 1) * PMD_SIZE : 0);
+
+		dep[got] = fault_alloc(ctx, mm, level, at);
+		if (dep[got] == PFN_NONE)
+			break;
+	}
+	if (folio == PFN_NONE || got < ndep) {
+		m->vm_events[THP_FAULT_FALLBACK]++;
+		thp_state(m)->stats[size][MTHP_STAT_ANON_FAULT_FALLBACK]++;
+		goto out;
+	}
+	for (;;) {
+		int need = 0;
+
+		ret = huge_install(mm, size, haddr, folio, dep, ndep, stash, &need, &written);
+		if (ret <= 0)
+			break;
+		stash[need] = fault_alloc(ctx, mm, need, haddr);
+		if (stash[need] == PFN_NONE) {
+			ret = -MM_ENOMEM;
+			break;
+		}
+	}
+	if (ret == 0) {
+		struct spinlock *ptl = pte_lockptr(mm, haddr);
+		pfn_t head = folio;
+
+		folio = PFN_NONE;
+		got = 0;
+		m->vm_events[THP_FAULT_ALLOC]++;
+		thp_state(m)->stats[size][MTHP_STAT_ANON_FAULT_ALLOC]++;
+		spin_lock(ctx, ptl, SITE_DO_ANONYMOUS_PAGE);
+		mm_charge(ctx, COST_PTE, written);
+		folio_add_lru(ctx, m, head);
+		spin_unlock(ctx, ptl);
+	} else if (ret < 0 && ret != -MM_ENOMEM) {
+		ret = 2;
+	}
+out:
+	for (unsigned i = 0; i < got; i++)
+		__free_pages(ctx, m, dep[i]);
+	for (unsigned l = 0; l < G_N_ELEMENTS(stash); l++)
+		if (stash[l] != PFN_NONE)
+			__free_pages(ctx, m, stash[l]);
+	if (folio != PFN_NONE)
+		free_thp_folio(ctx, m, folio, size);
+	g_free(dep);
+	return ret;
+}
+
+int do_huge_anonymous_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr,
+			   unsigned long *installed)
+{
+	for (int size = THP_PUD; size >= THP_PMD; size--) {
+		/* Looked up again each time: the allocations may change the VMAs. */
+		struct vm_area_struct *vma = find_live_vma(mm, addr);
+		uint64_t haddr = addr & ~(size_bytes(size) - 1);
+		int ret;
+
+		if (!vma)
+			return 1;
+		if (!thp_vma_allowable(mm->m, vma, size) || haddr < vma->vm_start ||
+		    haddr + size_bytes(size) > vma->vm_end ||
+		    !huge_slot_empty(mm, (enum thp_size)size, haddr))
+			continue;
+		ret = huge_fault_size(ctx, mm, (enum thp_size)size, haddr,
+				      vma_thp_gfp_mask(mm->m, vma));
+		if (ret == 0)
+			*installed = size == THP_PUD ? HPAGE_PUD_NR : HPAGE_PMD_NR;
+		if (ret != 1)
+			return ret == 2 ? 1 : ret;
+	}
+	return 1;
+}
+
+/* __split_huge_pmd_locked(): the PMD mapping pt becomes its deposit's 512
+ * PTEs.  The entries written, 0 if no table frame is there for it. */
+static unsigned long split_pmd_locked(struct mm_struct *mm, struct pte_table *pt)
+{
+	if (pt->page == PFN_NONE)
+		return 0;
+	pt->huge = false;
+	mm->nr_thp_pmd--;
+	mm->m->thp_state->huge_mapped -= HPAGE_PMD_NR;
+	mm->m->vm_events[THP_SPLIT_PMD]++;
+	return PTRS_PER_TABLE;
+}
+
+/* The PUD split: to 512 PMD mappings (pud_split pmd), or to 262,144 PTEs
+ * (pte), which needs every table's frame.  The entries written, 0 if a
+ * frame is missing. */
+static unsigned long split_pud_locked(struct mm_struct *mm, struct pt_dir *pmd)
+{
+	bool to_pte = mm->m->thp_opts.pud_split == PUD_SPLIT_PTE;
+
+	if (pmd->page == PFN_NONE)
+		return 0;
+	for (unsigned j = 0; to_pte && j < PTRS_PER_TABLE; j++)
+		if (((struct pte_table *)pmd->entry[j])->page == PFN_NONE)
+			return 0;
+	pmd->huge = false;
+	mm->nr_thp_pud--;
+	mm->m->vm_events[THP_SPLIT_PUD]++;
+	if (!to_pte) {
+		mm->nr_thp_pmd += PTRS_PER_TABLE;
+		return PTRS_PER_TABLE;
+	}
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+		((struct pte_table *)pmd->entry[j])->huge = false;
+	mm->m->thp_state->huge_mapped -= HPAGE_PUD_NR;
+	return PTRS_PER_TABLE + HPAGE_PUD_NR;
+}
+
+/* The split an edge at addr needs, with no engine call: done if it can be
+ * (*written the entries), else 1 with the level and address of the table
+ * whose frame is missing (*failed the counter a failure goes to); 0 when
+ * no split is left to do. */
+static int split_step(struct mm_struct *mm, uint64_t addr, unsigned long *written, int *level,
+		      uint64_t *at, enum vm_event_item *failed)
+{
+	struct pt_dir *pmd = addr < TASK_SIZE ? dir_lookup(mm, PGTABLE_PMD, addr) : NULL;
+	struct pte_table *pt;
+
+	if (!pmd)
+		return 0;
+	if (pmd->huge) {
+		uint64_t base = addr & ~(PUD_SIZE - 1);
+
+		if (addr == base)
+			return 0;
+		*failed = THP_SPLIT_PUD_FAILED;
+		if (pmd->page == PFN_NONE) {
+			*level = PGTABLE_PMD;
+			*at = base;
+			return 1;
+		}
+		for (unsigned j = 0; mm->m->thp_opts.pud_split == PUD_SPLIT_PTE && j < PTRS_PER_TABLE;
+		     j++) {
+			if (((struct pte_table *)pmd->entry[j])->page == PFN_NONE) {
+				*level = PGTABLE_PTE;
+				*at = base + j * PMD_SIZE;
+				return 1;
+			}
+		}
+		*written = split_pud_locked(mm, pmd);
+		return 0;
+	}
+	pt = pmd->entry[level_index(addr, PGTABLE_PMD)];
+	if (!pt || !pt->huge || !(addr & (PMD_SIZE - 1)))
+		return 0;
+	*failed = THP_SPLIT_PMD_FAILED;
+	if (pt->page == PFN_NONE) {
+		*level = PGTABLE_PTE;
+		*at = addr & ~(PMD_SIZE - 1);
+		return 1;
+	}
+	*written = split_pmd_locked(mm, pt);
+	return 0;
+}
+
+/* A late deposit: the frame allocated for a split goes to the huge table
+ * at addr still missing one; false if none is missing any more. */
+static bool attach_frame(struct mm_struct *mm, int level, uint64_t addr, pfn_t pfn)
+{
+	struct pt_dir *pmd = dir_lookup(mm, PGTABLE_PMD, addr);
+	struct pte_table *pt;
+
+	if (!pmd)
+		return false;
+	if (level == PGTABLE_PMD) {
+		if (!pmd->huge || pmd->page != PFN_NONE)
+			return false;
+		pmd->page = pfn;
+	} else {
+		pt = pmd->entry[level_index(addr, PGTABLE_PMD)];
+		if (!pt || !pt->huge || pt->page != PFN_NONE)
+			return false;
+		pt->page = pfn;
+	}
+	mm->nr_pgtables++;
+	return true;
+}
+
+int split_huge_at(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
+{
+	if (!mm->nr_thp_pmd && !mm->nr_thp_pud)
+		return 0;
+	for (;;) {
+		unsigned long written = 0;
+		enum vm_event_item failed = THP_SPLIT_PMD_FAILED;
+		uint64_t at = 0;
+		int level = 0;
+		pfn_t pfn;
+
+		if (!split_step(mm, addr, &written, &level, &at, &failed)) {
+			if (!written)
+				return 0;
+			mm_charge(ctx, COST_PTE, written);
+			mm_charge(ctx, COST_TLB_FLUSH, 1);
+			continue;
+		}
+		pfn = fault_alloc(ctx, mm, level, at);
+		if (pfn == PFN_NONE) {
+			mm->m->vm_events[failed]++;
+			return -MM_ENOMEM;
+		}
+		if (!attach_frame(mm, level, at, pfn))
+			__free_pages(ctx, mm->m, pfn);
+	}
+}
+
+static void gather_table_frame(struct mmu_gather *tlb, pfn_t page)
+{
+	if (page == PFN_NONE)
+		return;
+	if (!tlb->tables)
+		tlb->tables = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	g_array_append_val(tlb->tables, page);
+	tlb->mm->nr_pgtables--;
+}
+
+static unsigned lazyfree_count(const struct pte_table *pt)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < PTRS_PER_TABLE / 64; w++)
+		n += (unsigned)__builtin_popcountll(pt->lazyfree[w]);
+	return n;
+}
+
+/* Free a huge PTE table unhooked from its PMD table: its deposit to tlb. */
+static void drop_huge_pte_table(struct mmu_gather *tlb, struct pte_table *pt)
+{
+	tlb->mm->nr_lazyfree -= lazyfree_count(pt);
+	gather_table_frame(tlb, pt->page);
+	pte_table_free(pt);
+}
+
+/* zap_huge_pmd / zap_huge_pud for a mapping wholly inside the range: the
+ * entry cleared, the deposit and (if this was its last mapping) the
+ * folio gathered. */
+static uint64_t zap_whole(struct mmu_gather *tlb, uint64_t base, int level)
+{
+	struct mm_struct *mm = tlb->mm;
+	struct pt_dir *parent = dir_lookup(mm, level + 1, base);
+	unsigned idx = level_index(base, level + 1);
+	void *t = parent->entry[idx];
+	unsigned long pages = level == PGTABLE_PMD ? HPAGE_PUD_NR : HPAGE_PMD_NR;
+	struct thp_folio *f;
+	pfn_t first;
+
+	parent->entry[idx] = NULL;
+	parent->nr--;
+	if (level == PGTABLE_PMD) {
+		struct pt_dir *pmd = t;
+
+		first = ((struct pte_table *)pmd->entry[0])->pte[0];
+		for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+			drop_huge_pte_table(tlb, pmd->entry[j]);
+		gather_table_frame(tlb, pmd->page);
+		g_free(pmd);
+		mm->nr_thp_pud--;
+	} else {
+		first = ((struct pte_table *)t)->pte[0];
+		drop_huge_pte_table(tlb, t);
+		mm->nr_thp_pmd--;
+	}
+	mm->rss -= pages;
+	mm->m->thp_state->huge_mapped -= pages;
+	if (!tlb->ptes)
+		tlb->ptl_addr = base;
+	tlb->ptes++;
+	tlb->need_flush = true;
+	f = thp_folio_of(mm->m, first);
+	g_assert(f);
+	folio_unmap(tlb, f, pages);
+	return base + pages * PAGE_SIZE;
+}
+
+uint64_t zap_huge(struct mmu_gather *tlb, struct pte_table *pt, uint64_t ts, uint64_t addr,
+		  uint64_t end)
+{
+	struct mm_struct *mm = tlb->mm;
+	struct pt_dir *pmd = dir_lookup(mm, PGTABLE_PMD, ts);
+	unsigned long written;
+
+	if (pmd->huge) {
+		uint64_t base = ts & ~(PUD_SIZE - 1);
+
+		if (addr <= base && end >= base + PUD_SIZE)
+			return zap_whole(tlb, base, PGTABLE_PMD);
+		written = split_pud_locked(mm, pmd);
+		if (!written) {
+			/* No edge split made room: only a fault racing the
+			 * caller's split_huge_at gets here.  Left mapped. */
+			mm->m->vm_events[THP_SPLIT_PUD_FAILED]++;
+			return base + PUD_SIZE;
+		}
+	} else {
+		if (addr <= ts && end >= ts + PMD_SIZE)
+			return zap_whole(tlb, ts, PGTABLE_PTE);
+		written = split_pmd_locked(mm, pt);
+		if (!written) {
+			mm->m->vm_events[THP_SPLIT_PMD_FAILED]++;
+			return ts + PMD_SIZE;
+		}
+	}
+	tlb->ptes += written;
+	tlb->need_flush = true;
+	return addr;
+}
+
+void tlb_free_huge(struct mmu_gather *tlb)
+{
+	struct machine *m = tlb->mm->m;
+
+	if (tlb->giant != PFN_NONE) {
+		free_contig_range(tlb->ctx, m, tlb->giant, HPAGE_PUD_NR);
+		tlb->giant = PFN_NONE;
+	}
+	if (tlb->tables) {
+		for (guint i = 0; i < tlb->tables->len; i++)
+			__free_pages(tlb->ctx, m, g_array_index(tlb->tables, pfn_t, i));
+		g_array_set_size(tlb->tables, 0);
+	}
+}
+
+/* collapse_huge_page()'s install, with no engine call: the PTE table at
+ * haddr, still the one snapshot was taken of and holding the same pages,
+ * becomes the PMD mapping of folio (its frame the deposit, or given back
+ * through *old_table).  false if anything changed meanwhile. */
+static bool collapse_install(struct mm_struct *mm, uint64_t haddr, struct pte_table *pt,
+			     const pfn_t *snapshot, pfn_t folio, pfn_t *old_table)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, haddr);
+
+	if (!vma || vma->vm_end < haddr + PMD_SIZE || pte_table_lookup(mm, haddr) != pt ||
+	    pt->huge || memcmp(pt->pte, snapshot, sizeof(pt->pte)))
+		return false;
+	mm->nr_lazyfree -= lazyfree_count(pt);
+	memset(pt->lazyfree, 0, sizeof(pt->lazyfree));
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+		pt->pte[i] = folio + i;
+		pte_numa_reset(pt, i);
+	}
+	mm->rss += PTRS_PER_TABLE - pt->nr_present;
+	pt->nr_present = PTRS_PER_TABLE;
+	pt->huge = true;
+	*old_table = PFN_NONE;
+	if (mm->m->thp_opts.deposit == THP_DEPOSIT_NONE) {
+		*old_table = pt->page;
+		pt->page = PFN_NONE;
+		mm->nr_pgtables--;
+	}
+	mm->nr_thp_pmd++;
+	thp_state(mm->m)->huge_mapped += HPAGE_PMD_NR;
+	folio_record(mm->m, folio, HPAGE_PMD_ORDER, mm->pid, haddr, HPAGE_PMD_NR);
+	return true;
+}
+
+int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
+{
+	struct machine *m = mm->m;
+	const gfp_t gfp = ((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) &
+			   ~__GFP_RECLAIM) | __GFP_DIRECT_RECLAIM;
+	struct pte_table *pt = pte_table_lookup(mm, haddr);
+	pfn_t snapshot[PTRS_PER_TABLE], old[PTRS_PER_TABLE], folio, old_table;
+	unsigned present = 0;
+
+	if (!pt || pt->huge)
+		return 1;
+	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+		pfn_t p = pt->pte[i];
+
+		if (p != PFN_NONE && (page_kind(&m->mm, p) != PG_KIND_ALLOC ||
+				      page_order(&m->mm, p) != 0))
+			return -MM_EAGAIN;
+		if (p != PFN_NONE)
+			old[present++] = p;
+	}
+	memcpy(snapshot, pt->pte, sizeof(snapshot));
+	folio = alloc_pages_mpol(ctx, mm, gfp, HPAGE_PMD_ORDER, haddr,
+				 make_owner(OWNER_KIND_ANON, mm->pid),
+				 (uint32_t)(haddr >> PAGE_SHIFT));
+	if (folio == PFN_NONE)
+		return -MM_ENOMEM;
+	mm_charge(ctx, COST_MIGRATE_COPY, present);
+	mm_charge(ctx, COST_ZERO_PAGE, PTRS_PER_TABLE - present);
+	if (!collapse_install(mm, haddr, pte_table_lookup(mm, haddr), snapshot, folio,
+			      &old_table)) {
+		__free_pages(ctx, m, folio);
+		return -MM_EAGAIN;
+	}
+	m->vm_events[THP_COLLAPSE_ALLOC]++;
+	mm_charge(ctx, COST_PTE, present + 1);
+	mm_charge(ctx, COST_TLB_FLUSH, 1);
+	for (unsigned i = 0; i < present; i += PAGEVEC_SIZE)
+		folios_put_refs(ctx, m, old + i, MIN(PAGEVEC_SIZE, present - i));
+	if (old_table != PFN_NONE)
+		__free_pages(ctx, m, old_table);
+	return 0;
+}
+
+/* The PMD table under the PUD entry at haddr, or NULL. */
+static struct pt_dir *pud_entry(const struct mm_struct *mm, uint64_t haddr)
+{
+	struct pt_dir *pud = dir_lookup(mm, PGTABLE_PUD, haddr);
+
+	return pud ? pud->entry[level_index(haddr, PGTABLE_PUD)] : NULL;
+}
+
+/* The present pages of the gigabyte under pmd, into old (NULL: only
+ * counted), or -1 if one is a THP's or a table is huge. */
+static long pud_present(struct machine *m, const struct pt_dir *pmd, pfn_t *old)
+{
+	long n = 0;
+
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++) {
+			pfn_t p = pt->pte[i];
+
+			if (pt->huge || (p != PFN_NONE && (page_kind(&m->mm, p) != PG_KIND_ALLOC ||
+							   page_order(&m->mm, p) != 0)))
+				return -1;
+			if (p != PFN_NONE && old)
+				old[n] = p;
+			n += p != PFN_NONE;
+		}
+	}
+	return n;
+}
+
+/* The gigabyte's install, with no engine call: the PMD table (the same
+ * one, holding the same pages) becomes the PUD mapping of folio; the
+ * tables the deposit keeps stay as deposits, missing PTE tables take the
+ * frames of fresh (PFN_NONE if the deposit keeps none), the others' frames
+ * go to *drop.  false if anything changed meanwhile. */
+static bool collapse_pud_install(struct mm_struct *mm, uint64_t haddr, struct pt_dir *pmd,
+				 const pfn_t *snapshot, pfn_t folio, const pfn_t *fresh,
+				 GArray *drop)
+{
+	struct machine *m = mm->m;
+	struct vm_area_struct *vma = find_live_vma(mm, haddr);
+	enum thp_deposit deposit = m->thp_opts.deposit;
+	long present = 0;
+
+	if (!vma || vma->vm_end < haddr + PUD_SIZE || pud_entry(mm, haddr) != pmd || pmd->huge)
+		return false;
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++)
+			if ((pt ? pt->pte[i] : PFN_NONE) != snapshot[j * PTRS_PER_TABLE + i])
+				return false;
+	}
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		struct pte_table *pt = pmd->entry[j];
+
+		if (!pt) {
+			pt = pmd->entry[j] = pte_table_new(fresh[j]);
+			pmd->nr++;
+			mm->nr_pgtables += fresh[j] != PFN_NONE;
+		} else if (deposit != THP_DEPOSIT_FULL) {
+			g_array_append_val(drop, pt->page);
+			pt->page = PFN_NONE;
+			mm->nr_pgtables--;
+		}
+		present += pt->nr_present;
+		mm->nr_lazyfree -= lazyfree_count(pt);
+		memset(pt->lazyfree, 0, sizeof(pt->lazyfree));
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
+			pt->pte[i] = folio + j * PTRS_PER_TABLE + i;
+			pte_numa_reset(pt, i);
+		}
+		pt->nr_present = PTRS_PER_TABLE;
+		pt->huge = true;
+	}
+	if (deposit == THP_DEPOSIT_NONE) {
+		g_array_append_val(drop, pmd->page);
+		pmd->page = PFN_NONE;
+		mm->nr_pgtables--;
+	}
+	pmd->huge = true;
+	mm->rss += HPAGE_PUD_NR - (unsigned long)present;
+	mm->nr_thp_pud++;
+	thp_state(m)->huge_mapped += HPAGE_PUD_NR;
+	folio_record(m, folio, HPAGE_PUD_ORDER, mm->pid, haddr, HPAGE_PUD_NR);
+	return true;
+}
+
+/* collapse to 1 GiB (the RFC's MADV_COLLAPSE for PUD THPs): the present
+ * 4 KiB pages of the gigabyte copied into a new 1 GiB folio, the rest
+ * zeroed; the PMD table becomes the PUD mapping.  0, 1 if there was
+ * nothing to collapse, -MM_ENOMEM or -MM_EAGAIN. */
+static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
+{
+	struct machine *m = mm->m;
+	struct pt_dir *pmd = pud_entry(mm, haddr);
+	pfn_t *snapshot, *old, fresh[PTRS_PER_TABLE], folio;
+	GArray *drop;
+	long present;
+	int ret = 0;
+
+	if (!pmd || pmd->huge)
+		return 1;
+	present = pud_present(m, pmd, NULL);
+	if (present < 0)
+		return -MM_EAGAIN;
+	snapshot = g_new(pfn_t, HPAGE_PUD_NR);
+	old = g_new(pfn_t, present ? present : 1);
+	pud_present(m, pmd, old);
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++) {
+		const struct pte_table *pt = pmd->entry[j];
+
+		for (unsigned i = 0; i < PTRS_PER_TABLE; i++)
+			snapshot[j * PTRS_PER_TABLE + i] = pt ? pt->pte[i] : PFN_NONE;
+		fresh[j] = PFN_NONE;
+	}
+	drop = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR - (unsigned long)present);
+	for (unsigned j = 0; folio != PFN_NONE && m->thp_opts.deposit == THP_DEPOSIT_FULL &&
+			     j < PTRS_PER_TABLE; j++) {
+		if (pud_entry(mm, haddr) != pmd || pmd->entry[j])
+			continue;
+		fresh[j] = fault_alloc(ctx, mm, PGTABLE_PTE, haddr + j * PMD_SIZE);
+		if (fresh[j] == PFN_NONE)
+			ret = -MM_ENOMEM;
+	}
+	if (folio == PFN_NONE) {
+		ret = -MM_ENOMEM;
+	} else if (!ret && !collapse_pud_install(mm, haddr, pud_entry(mm, haddr), snapshot, folio,
+						  fresh, drop)) {
+		ret = -MM_EAGAIN;
+	}
+	if (ret) {
+		for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+			if (fresh[j] != PFN_NONE)
+				__free_pages(ctx, m, fresh[j]);
+		if (folio != PFN_NONE)
+			free_contig_range(ctx, m, folio, HPAGE_PUD_NR);
+	} else {
+		m->vm_events[THP_COLLAPSE_ALLOC]++;
+		mm_charge(ctx, COST_MIGRATE_COPY, (unsigned long)present);
+		mm_charge(ctx, COST_PTE, (unsigned long)present + 1);
+		mm_charge(ctx, COST_TLB_FLUSH, 1);
+		for (long i = 0; i < present; i += PAGEVEC_SIZE)
+			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, present - i));
+		for (guint i = 0; i < drop->len; i++)
+			__free_pages(ctx, m, g_array_index(drop, pfn_t, i));
+	}
+	g_array_free(drop, TRUE);
+	g_free(old);
+	g_free(snapshot);
+	return ret;
+}
+
+int madvise_collapse(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	int ret = 0;
+
+	/* 1 GiB first where that size is not "never": a gigabyte that
+	 * cannot have one is collapsed in 2 MiB blocks below. */
+	for (uint64_t h = (start + PUD_SIZE - 1) & ~(PUD_SIZE - 1);
+	     mm->m->thp_opts.pud_enabled != THP_NEVER && h + PUD_SIZE <= end; h += PUD_SIZE) {
+		struct vm_area_struct *vma = find_live_vma(mm, h);
+
+		if (vma && vma->vm_end >= h + PUD_SIZE && !(vma->vm_flags & VM_NOHUGEPAGE))
+			collapse_pud(ctx, mm, h);
+	}
+	for (uint64_t h = (start + PMD_SIZE - 1) & ~(PMD_SIZE - 1); h + PMD_SIZE <= end;
+	     h += PMD_SIZE) {
+		struct vm_area_struct *vma = find_live_vma(mm, h);
+		int r;
+
+		if (!vma || vma->vm_end < h + PMD_SIZE || (vma->vm_flags & VM_NOHUGEPAGE))
+			continue;
+		r = collapse_huge_page(ctx, mm, h);
+		if (r < 0)
+			ret = r;
+	}
+	return ret;
+}
+
+/* Pages of the piece of 2^order pages at pfn that mm maps where the folio
+ * put them (va). */
+static unsigned long piece_mapped(const struct mm_struct *mm, pfn_t pfn, unsigned order,
+				  uint64_t va)
+{
+	unsigned long n = 0;
+
+	if (!order)
+		return follow_page((struct mm_struct *)mm, va) == pfn;
+	for (unsigned long k = 0; k < (1UL << order); k += PTRS_PER_TABLE) {
+		struct pte_table *pt = pte_table_lookup(mm, va + k * PAGE_SIZE);
+
+		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++)
+			n += pt->pte[i] == pfn + k + i;
+	}
+	return n;
+}
+
+/* Whether a piece of the 1 GiB folio f is still PMD-mapped. */
+static bool pud_folio_pmd_mapped(const struct mm_struct *mm, const struct thp_folio *f)
+{
+	for (uint64_t va = f->haddr; va < f->haddr + PUD_SIZE; va += PMD_SIZE) {
+		struct pte_table *pt = pte_table_lookup(mm, va);
+
+		if (pt && pt->huge && pt->pte[0] == f->head + ((va - f->haddr) >> PAGE_SHIFT))
+			return true;
+	}
+	return false;
+}
+
+/* split_huge_page_to_list_to_order(): the folio becomes pieces of order 0,
+ * or of order 9 when a 1 GiB folio still has PMD mappings (pud_split pmd);
+ * pieces nothing maps are freed, a partly mapped order-9 piece is a THP
+ * queued again.  The pages freed. */
+static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct thp_folio *f)
+{
+	struct mm_struct *mm = mm_find(m, f->pid);
+	pfn_t head = f->head;
+	unsigned order = f->order, pid = f->pid;
+	unsigned new_order = order == HPAGE_PUD_ORDER && pud_folio_pmd_mapped(mm, f) ?
+			     HPAGE_PMD_ORDER : 0;
+	unsigned block_order = MIN(order, (unsigned)MAX_PAGE_ORDER);
+	uint64_t haddr = f->haddr;
+	GArray *victims = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	unsigned long freed = 0;
+
+	m->vm_events[THP_SPLIT_PAGE]++;
+	m->thp_state->stats[order_size(order)][MTHP_STAT_SPLIT]++;
+	folio_forget(m, f);
+	for (pfn_t b = head; b < head + (1u << order); b += 1u << block_order)
+		split_page(m, b, block_order, new_order);
+	for (pfn_t p = head; p < head + (1u << order); p += 1u << new_order) {
+		uint64_t va = haddr + ((uint64_t)(p - head) << PAGE_SHIFT);
+		unsigned long mapped = piece_mapped(mm, p, new_order, va);
+
+		if (!mapped) {
+			g_array_append_val(victims, p);
+			freed += 1UL << new_order;
+		} else if (new_order) {
+			struct thp_folio *piece = folio_record(m, p, new_order, pid, va, mapped);
+
+			if (mapped < HPAGE_PMD_NR)
+				deferred_split_folio(m, piece);
+		}
+	}
+	if (order == HPAGE_PUD_ORDER)
+		superpageblock_contig_mark(ctx, m, head, head + HPAGE_PUD_NR, false);
+	for (guint i = 0; i < victims->len; i += PAGEVEC_SIZE)
+		free_unref_folios(ctx, m, &g_array_index(victims, pfn_t, i),
+				  MIN(PAGEVEC_SIZE, victims->len - i));
+	g_array_free(victims, TRUE);
+	return freed;
+}
+
+bool thp_migratable(struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+
+	return f && (f->order == HPAGE_PMD_ORDER ||
+		     m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK);
+}
+
+bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	uint64_t haddr, size;
+	unsigned pid;
+
+	if (!thp_migratable(m, pfn))
+		return false;
+	haddr = f->haddr;
+	pid = f->pid;
+	size = (uint64_t)PAGE_SIZE << f->order;
+	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
+	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
+	 * wait for a table; the folio is looked up again after it. */
+	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
+		struct mm_struct *mm = mm_find(m, pid);
+
+		if (!mm || thp_folio_of(m, pfn) != f || split_huge_at(ctx, mm, a + PAGE_SIZE))
+			return false;
+	}
+	split_folio(ctx, m, f);
+	return true;
+}
+
+unsigned long deferred_split_scan(struct mm_ctx *ctx, struct machine *m, int nid,
+				  unsigned long nr)
+{
+	struct thp_state *s = m->thp_state;
+	unsigned long freed = 0;
+
+	while (s && nr-- && !g_queue_is_empty(&s->deferred[nid])) {
+		struct thp_folio *f = g_queue_pop_head(&s->deferred[nid]);
+
+		f->queued = false;
+		freed += split_folio(ctx, m, f);
+	}
+	return freed;
+}
+
+unsigned long deferred_split_count(const struct machine *m, int nid)
+{
+	return m->thp_state ? m->thp_state->deferred[nid].length : 0;
+}
+
+unsigned long deferred_split_shrink(struct mm_ctx *ctx, struct machine *m, int nid)
+{
+	return deferred_split_scan(ctx, m, nid, DEFERRED_SPLIT_BATCH);
+}
+
+const char *thp_check_page(struct machine *m, pfn_t pfn, unsigned pid, uint64_t addr)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	pfn_t block;
+
+	if (!f)
+		return "not a page of a THP";
+	if (f->pid != pid || f->haddr + ((uint64_t)(pfn - f->head) << PAGE_SHIFT) != addr)
+		return "a page of another process's or another address's THP";
+	block = pfn & ~((1u << MIN(f->order, (unsigned)MAX_PAGE_ORDER)) - 1);
+	if (page_kind(&m->mm, block) != PG_KIND_ALLOC ||
+	    page_owner(m, block) != make_owner(OWNER_KIND_ANON, pid) ||
+	    page_owner_offset(m, block) != (uint32_t)((addr >> PAGE_SHIFT) - (pfn - block)))
+		return "a THP page whose block's owner record is wrong";
+	return NULL;
+}
+
+void thp_check_folios(struct machine *m, GString *out)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	if (!m->thp_state)
+		return;
+	g_hash_table_iter_init(&it, m->thp_state->folios);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct thp_folio *f = v;
+		struct mm_struct *mm = mm_find(m, f->pid);
+		unsigned long n = mm ? piece_mapped(mm, f->head, f->order, f->haddr) : 0;
+
+		if (n != f->mapped)
+			g_string_append_printf(out, "THP at pfn %u (pid %u): %lu pages mapped, "
+					       "counted %lu\n", f->head, f->pid, n, f->mapped);
+		if (!f->mapped || (f->mapped < (1UL << f->order)) != f->queued)
+			g_string_append_printf(out, "THP at pfn %u (pid %u): %s the deferred split "
+					       "queue with %lu of %lu pages mapped\n", f->head,
+					       f->pid, f->queued ? "on" : "not on", f->mapped,
+					       1UL << f->order);
+	}
+}
