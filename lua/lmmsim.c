@@ -124,7 +124,8 @@ static const char *const machine_keys[] = {
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
-	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration", NULL,
+	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration",
+	"vmap_stack", NULL,
 };
 
 /* A THP knob's value: one of names, else an error listing them. */
@@ -335,6 +336,9 @@ static int l_machine(lua_State *L)
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
 		p.boot_reserve = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "vmap_stack") != LUA_TNIL)
+		p.vmap_stack = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
 	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",

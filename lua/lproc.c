@@ -5,6 +5,7 @@
 #include "models/mm_space.h"
 
 #include <lauxlib.h>
+#include <limits.h>
 #include <string.h>
 
 #define PROCESS_MT "mmsim.process"
@@ -219,6 +220,33 @@ static int l_exit(lua_State *L)
 	return 0;
 }
 
+/* p:clone() -> the new thread's tid, or nil, "ENOMEM" */
+static int l_clone(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	unsigned tid;
+	int err = mm_clone_thread(ctx, p->mm, &tid);
+
+	if (err)
+		return push_result(L, err, "clone");
+	lua_pushinteger(L, tid);
+	return 1;
+}
+
+/* p:exit_thread(tid): a thread p:clone() made exits */
+static int l_exit_thread(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+	lua_Integer tid = luaL_checkinteger(L, 2);
+
+	if (tid < 1 || tid > UINT_MAX || mm_exit_thread(ctx, p->mm, (unsigned)tid))
+		return luaL_error(L, "exit_thread: the process has no thread %I (p:clone's, from 1; "
+				  "p:exit ends the first)", tid);
+	return 0;
+}
+
 /* p:follow_page(addr) -> the pfn mapped at addr, or nil */
 static int l_follow_page(lua_State *L)
 {
@@ -232,15 +260,16 @@ static int l_follow_page(lua_State *L)
 	return 1;
 }
 
-/* p:stats() -> {pid =, rss =, pgtable_pages =, lazyfree_pages =,
+/* p:stats() -> {pid =, threads =, rss =, pgtable_pages =, lazyfree_pages =,
  * AnonHugePages = (kB), thp_pmd =, thp_pud =} */
 static int l_stats(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
 	unsigned long pmd = mm_thp_mappings(p->mm, THP_PMD), pud = mm_thp_mappings(p->mm, THP_PUD);
 
-	lua_createtable(L, 0, 7);
+	lua_createtable(L, 0, 8);
 	set_int(L, "pid", mm_pid(p->mm));
+	set_int(L, "threads", mm_threads(p->mm));
 	set_int(L, "rss", (lua_Integer)mm_rss(p->mm));
 	set_int(L, "pgtable_pages", (lua_Integer)mm_pgtable_pages(p->mm));
 	set_int(L, "lazyfree_pages", (lua_Integer)mm_lazyfree_pages(p->mm));
@@ -286,6 +315,8 @@ void lproc_open(lua_State *L, int methods)
 		{ "mprotect", l_mprotect },
 		{ "touch", l_touch },
 		{ "exit", l_exit },
+		{ "clone", l_clone },
+		{ "exit_thread", l_exit_thread },
 		{ "stats", l_stats },
 		{ "follow_page", l_follow_page },
 		{ NULL, NULL },

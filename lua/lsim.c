@@ -436,6 +436,12 @@ static int l_run(lua_State *L)
 					  "measure (it ends at %I ns)", (lua_Integer)warmup,
 					  (lua_Integer)until);
 	}
+	/* Threads stop only at safepoints, so a run may end past the next
+	 * slice's end: that slice has nothing left to run. */
+	if (until && until <= engine_clock(e)) {
+		lua_pushinteger(L, (lua_Integer)engine_clock(e));
+		return 1;
+	}
 	lresults_set_target(until ? until : expected);
 	if (warmup) {
 		lresults_phase(lm, "warmup", engine_clock(e));

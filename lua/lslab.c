@@ -4,8 +4,8 @@
 
 #include "models/dcache.h"
 #include "models/fork.h"
+#include "models/gbyield.h"
 #include "models/page_frag.h"
-#include "models/pbstat.h"
 #include "models/slub.h"
 
 #include <glib.h>
@@ -16,7 +16,7 @@ const char *kernel_object_owner(struct machine *m, uint32_t owner)
 	if (slab_owner(m, owner))
 		return "a slab page (kmem_cache_free of its last object frees it)";
 	if (owner == task_stack_owner())
-		return "a process's kernel stack (p:exit frees it)";
+		return "a thread's kernel stack (p:exit or p:exit_thread frees it)";
 	if (owner == page_frag_owner())
 		return "a network buffer block (m:page_frag_free of its last fragment frees it)";
 	if (owner == kmem_replay_owner())
@@ -210,27 +210,43 @@ static int l_slab_caches(lua_State *L)
 	return 1;
 }
 
-/* m:slab_stats() -> {slabs =, sparse_slabs =, dentries =, inodes =,
- * frag_blocks =, xa_nodes =}: slabs of every cache, those with under 10%
- * of their objects in use, the dentries and inodes cached, the page
- * fragment blocks held, the page cache's xarray leaf nodes. */
+/* m:slab_stats() -> {slabs =, slab_pages =, sparse_slabs =, sparse_pages =,
+ * dentries =, inodes =, frag_blocks =, xa_nodes =, stacks =, ...}: slabs of
+ * every cache and their pages, those with under 10% of their objects in
+ * use, the dentries and inodes cached,
+ * the page fragment blocks held, the page cache's xarray leaf nodes, the
+ * kernel stacks and network fragments made, freed and alive. */
 static int l_slab_stats(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
-	unsigned long sparse, total, dentries = 0, inodes = 0;
+	unsigned long dentries = 0, inodes = 0;
+	struct slab_sparse sp;
 
-	slab_sparse_count(m, 100, &sparse, &total);
+	slab_sparse_count(m, 100, &sp);
 	for (unsigned n = 0; n < m->nr_nodes; n++) {
 		dentries += dcache_dentries(m, (int)n);
 		inodes += dcache_inodes(m, (int)n);
 	}
-	lua_createtable(L, 0, 6);
-	set_int(L, "slabs", (lua_Integer)total);
-	set_int(L, "sparse_slabs", (lua_Integer)sparse);
+	struct page_frag_stats fs;
+
+	page_frag_stats(m, &fs);
+	lua_createtable(L, 0, 17);
+	set_int(L, "slabs", (lua_Integer)sp.slabs);
+	set_int(L, "slab_pages", (lua_Integer)sp.pages);
+	set_int(L, "sparse_slabs", (lua_Integer)sp.sparse_slabs);
+	set_int(L, "sparse_pages", (lua_Integer)sp.sparse_pages);
 	set_int(L, "dentries", (lua_Integer)dentries);
 	set_int(L, "inodes", (lua_Integer)inodes);
 	set_int(L, "frag_blocks", (lua_Integer)page_frag_blocks(m));
 	set_int(L, "xa_nodes", (lua_Integer)xa_nodes(m));
+	set_int(L, "stacks", (lua_Integer)(m->kstacks.allocated - m->kstacks.freed));
+	set_int(L, "stacks_allocated", (lua_Integer)m->kstacks.allocated);
+	set_int(L, "stacks_freed", (lua_Integer)m->kstacks.freed);
+	set_int(L, "frags", (lua_Integer)fs.alive);
+	set_int(L, "frags_allocated", (lua_Integer)fs.allocated);
+	set_int(L, "frags_freed", (lua_Integer)fs.freed);
+	set_int(L, "frag_refills", (lua_Integer)fs.refills);
+	set_int(L, "frag_order0_refills", (lua_Integer)fs.order0_refills);
 	return 1;
 }
 
@@ -266,33 +282,24 @@ static int l_page_frag_free(lua_State *L)
 	return 0;
 }
 
-/* m:pageblock_spread() -> {unmovable_pages =, reclaimable_pages =,
- * unmovable_pageblocks =, nonmovable_pageblocks =, unmovable_regions =,
- * pageblocks =, regions =}: allocated unmovable and reclaimable pages, the
- * pageblocks holding at least one unmovable page (one unmovable or
- * reclaimable page), the 1 GiB regions holding an unmovable page. */
+/* m:pageblock_spread() -> struct pageblock_spread's fields (models/gbyield.h). */
 static int l_pageblock_spread(lua_State *L)
 {
-	struct machine *m = check_machine(L, 1);
-	const struct pbstat *ps = m->pbstat;
-	unsigned long un = 0, rec = 0, un_pb = 0, nonmov_pb = 0, un_regions = 0;
+	struct pageblock_spread sp;
 
-	for (uint32_t pb = 0; pb < ps->nr_pageblocks; pb++) {
-		un += ps->pb[pb][PBSTAT_UNMOVABLE];
-		rec += ps->pb[pb][PBSTAT_RECLAIMABLE];
-		un_pb += ps->pb[pb][PBSTAT_UNMOVABLE] > 0;
-		nonmov_pb += ps->pb[pb][PBSTAT_UNMOVABLE] + ps->pb[pb][PBSTAT_RECLAIMABLE] > 0;
-	}
-	for (uint32_t r = 0; r < ps->nr_regions; r++)
-		un_regions += ps->region[r][PBSTAT_UNMOVABLE] > 0;
-	lua_createtable(L, 0, 7);
-	set_int(L, "unmovable_pages", (lua_Integer)un);
-	set_int(L, "reclaimable_pages", (lua_Integer)rec);
-	set_int(L, "unmovable_pageblocks", (lua_Integer)un_pb);
-	set_int(L, "nonmovable_pageblocks", (lua_Integer)nonmov_pb);
-	set_int(L, "unmovable_regions", (lua_Integer)un_regions);
-	set_int(L, "pageblocks", (lua_Integer)ps->nr_pageblocks);
-	set_int(L, "regions", (lua_Integer)ps->nr_regions);
+	pageblock_spread(check_machine(L, 1), &sp);
+	lua_createtable(L, 0, 12);
+	set_int(L, "unmovable_pages", (lua_Integer)sp.unmovable_pages);
+	set_int(L, "reclaimable_pages", (lua_Integer)sp.reclaimable_pages);
+	set_int(L, "unmovable_pageblocks", (lua_Integer)sp.unmovable_pageblocks);
+	set_int(L, "nonmovable_pageblocks", (lua_Integer)sp.nonmovable_pageblocks);
+	set_int(L, "unmovable_regions", (lua_Integer)sp.unmovable_regions);
+	set_int(L, "pageblocks", (lua_Integer)sp.pageblocks);
+	set_int(L, "regions", (lua_Integer)sp.regions);
+	set_int(L, "reserved_pages", (lua_Integer)sp.reserved_pages);
+	set_int(L, "runtime_unmovable_pages", (lua_Integer)sp.runtime_unmovable_pages);
+	set_int(L, "runtime_unmovable_pageblocks", (lua_Integer)sp.runtime_unmovable_pageblocks);
+	set_int(L, "runtime_nonmovable_pageblocks", (lua_Integer)sp.runtime_nonmovable_pageblocks);
 	return 1;
 }
 

@@ -29,13 +29,26 @@ struct xa_leaf {
 	unsigned pages;
 };
 
+/* g_int64_hash folds file << 32 | chunk to file ^ chunk: many small files
+ * collide on a few values and the lookups crawl.  A multiply-shift mix
+ * (MurmurHash3's finalizer) spreads them. */
+static guint xa_key_hash(gconstpointer key)
+{
+	uint64_t v = *(const uint64_t *)key;
+
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return (guint)v;
+}
+
 static struct dcache *dcache_get(struct machine *m)
 {
 	if (!m->dcache) {
 		m->dcache = g_new0(struct dcache, 1);
 		m->dcache->by_file = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 		m->dcache->node = g_new0(struct dcache_node, m->nr_nodes);
-		m->dcache->xa = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+		m->dcache->xa = g_hash_table_new_full(xa_key_hash, g_int64_equal, g_free, g_free);
 	}
 	return m->dcache;
 }

@@ -1,6 +1,7 @@
 #include "gbyield.h"
 #include "hugetlb.h"
 #include "machine.h"
+#include "memblock.h"
 #include "migrate.h"
 #include "pbstat.h"
 #include "pcp.h"
@@ -190,4 +191,38 @@ void gb_memory_map_tics(struct machine *m, GString *out)
 	if (row >= 0)
 		append_tic(out, label, row);
 	g_string_free(label, TRUE);
+}
+
+void pageblock_spread(struct machine *m, struct pageblock_spread *out)
+{
+	const struct pbstat *ps = m->pbstat;
+	uint16_t *reserved = g_new0(uint16_t, ps->nr_pageblocks);
+
+	*out = (struct pageblock_spread){ .pageblocks = ps->nr_pageblocks,
+					  .regions = ps->nr_regions };
+	for (unsigned i = 0; i < m->nr_memblock_reserved; i++) {
+		const struct memblock_region *r = &m->memblock_reserved[i];
+
+		for (pfn_t pfn = r->base; pfn < r->base + r->size;) {
+			pfn_t end = MIN(r->base + r->size, (pfn_to_pb(pfn) + 1) << pageblock_order);
+
+			reserved[pfn_to_pb(pfn)] += (uint16_t)(end - pfn);
+			pfn = end;
+		}
+		out->reserved_pages += r->size;
+	}
+	for (uint32_t pb = 0; pb < ps->nr_pageblocks; pb++) {
+		unsigned un = ps->pb[pb][PBSTAT_UNMOVABLE], rec = ps->pb[pb][PBSTAT_RECLAIMABLE];
+
+		out->unmovable_pages += un;
+		out->reclaimable_pages += rec;
+		out->unmovable_pageblocks += un > 0;
+		out->nonmovable_pageblocks += un + rec > 0;
+		out->runtime_unmovable_pageblocks += un > reserved[pb];
+		out->runtime_nonmovable_pageblocks += un + rec > reserved[pb];
+	}
+	out->runtime_unmovable_pages = out->unmovable_pages - out->reserved_pages;
+	for (uint32_t r = 0; r < ps->nr_regions; r++)
+		out->unmovable_regions += ps->region[r][PBSTAT_UNMOVABLE] > 0;
+	g_free(reserved);
 }

@@ -93,4 +93,18 @@ void gb_memory_map_gib(struct machine *m, GString *out);
  * the map of the previous label share it. */
 void gb_memory_map_tics(struct machine *m, GString *out);
 
+/* Where unmovable pages are (m:pageblock_spread): allocated unmovable and
+ * reclaimable pages, the pageblocks holding one (an unmovable page; an
+ * unmovable or reclaimable one), the 1 GiB regions holding an unmovable
+ * page; and the same without the boot reservations (memblock.h), which
+ * never move: what the kernel allocated at run time. */
+struct pageblock_spread {
+	unsigned long unmovable_pages, reclaimable_pages;
+	unsigned long unmovable_pageblocks, nonmovable_pageblocks, unmovable_regions;
+	unsigned long pageblocks, regions, reserved_pages;
+	unsigned long runtime_unmovable_pages, runtime_unmovable_pageblocks;
+	unsigned long runtime_nonmovable_pageblocks;
+};
+void pageblock_spread(struct machine *m, struct pageblock_spread *out);
+
 #endif

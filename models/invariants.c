@@ -1,7 +1,9 @@
 #include "invariants.h"
 #include "check_report.h"
 #include "buddy.h"
+#include "fork.h"
 #include "mm_space.h"
+#include "page_frag.h"
 #include "pcp.h"
 #include "slub.h"
 #include "superpageblock.h"
@@ -216,11 +218,12 @@ char *check_invariants(struct machine *m)
 		check_fail(&r, "%s", spaces);
 		g_free(spaces);
 	}
-	char *slabs = slub_check(m);
-	if (slabs) {
-		check_fail(&r, "%s", slabs);
-		g_free(slabs);
-	}
+	char *kernel[] = { slub_check(m), kstack_check(m), page_frag_check(m) };
+	for (unsigned i = 0; i < G_N_ELEMENTS(kernel); i++)
+		if (kernel[i]) {
+			check_fail(&r, "%s", kernel[i]);
+			g_free(kernel[i]);
+		}
 	if (r.n == 0) {
 		g_string_free(r.s, TRUE);
 		return NULL;

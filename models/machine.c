@@ -37,6 +37,7 @@ void machine_params_default(struct machine_params *p)
 	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 	p->boot_reserve = true;
+	p->vmap_stack = true;
 }
 
 int mm_policy_parse(const char *name)
@@ -241,6 +242,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
 	m->pinned_share = p->pinned_share;
 	m->pin_seed = p->pin_seed;
+	m->vmap_stack = p->vmap_stack;
 	m->nr_cpus = topology_nr_cpus(t);
 	m->cpu_online = g_new(bool, m->nr_cpus);
 	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++)

@@ -29,6 +29,7 @@ struct machine_params {
 	/* The boot-time reservations of models/memblock.h (default on); off
 	 * for tests that work figures out by hand on a wholly free machine. */
 	bool boot_reserve;
+	bool vmap_stack;                /* CONFIG_VMAP_STACK (default on) */
 };
 
 void machine_params_default(struct machine_params *p);

@@ -151,13 +151,28 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	return mm;
 }
 
+int mm_clone_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned *tid)
+{
+	return copy_thread_objects(ctx, mm->m, mm->kobjs, tid) ? -MM_ENOMEM : 0;
+}
+
+int mm_exit_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned tid)
+{
+	return exit_thread_objects(ctx, mm->m, mm->kobjs, tid) ? -MM_EINVAL : 0;
+}
+
+unsigned mm_threads(const struct mm_struct *mm)
+{
+	return task_threads(mm->kobjs);
+}
+
 static void mm_struct_free(struct mm_struct *mm)
 {
 	if (mm->pgd)
 		free_table_tree(mm->pgd, PGTABLE_PGD);
 	g_array_free(mm->vmas, TRUE);
 	g_free(mm->cpumask);
-	g_free(mm->kobjs);
+	task_objects_forget(mm->kobjs);
 	g_hash_table_destroy(mm->ptlocks);
 	g_free(mm);
 }

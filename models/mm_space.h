@@ -82,6 +82,14 @@ struct mm_struct;
  * ctx's node); NULL if that allocation fails.  Registered in the machine's
  * process table under a new pid (1, 2, ...). */
 struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m);
+/* clone(CLONE_VM | CLONE_THREAD) on ctx's CPU: one more thread, *tid its
+ * number (1, 2, ...), with its kernel objects if the process was made
+ * while the slab model was on (models/fork.c); 0, or -MM_ENOMEM.
+ * mm_exit_thread: thread tid exits; -MM_EINVAL if there is none such (the
+ * first thread, 0, ends with exit_mmap). */
+int mm_clone_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned *tid);
+int mm_exit_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned tid);
+unsigned mm_threads(const struct mm_struct *mm);
 /* exit_mmap(): unmap everything (pages freed in batches through the
  * per-CPU lists, as the kernel's mmu_gather does), free the page tables,
  * and forget the process. */

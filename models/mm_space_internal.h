@@ -128,7 +128,7 @@ struct mm_struct {
 	/* mm_cpumask: the CPUs that ran calls on this address space, whose
 	 * TLBs a migration must flush. */
 	unsigned long *cpumask;
-	struct task_kobjs *kobjs;   /* its kernel objects (models/fork.c), or NULL */
+	struct task_kobjs *kobjs;   /* its threads and kernel objects (models/fork.c) */
 	struct spinlock mmap_lock;
 	/* The split PTE locks, by PTE table (address >> PTE_TABLE_SHIFT).  The
 	 * kernel keeps each in its table's ptdesc; here they outlive the

@@ -302,6 +302,10 @@ struct machine {
 	struct slub *slub;                  /* slab caches, NULL until one is made (models/slub.c) */
 	struct dcache *dcache;              /* dentries and inodes (models/dcache.c) */
 	struct page_frag_state *page_frag;  /* network buffer fragments (models/page_frag.c) */
+	/* CONFIG_VMAP_STACK: threads' stacks are vmalloc'ed order-0 pages,
+	 * else order-2 blocks (models/fork.c), and the stacks made so far. */
+	bool vmap_stack;
+	struct { unsigned long allocated, freed; } kstacks;
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 	struct folio_batch *lru_add;        /* per CPU, made on first use (models/swap.c) */
 };

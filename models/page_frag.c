@@ -14,6 +14,7 @@ struct page_frag_cache {
 struct page_frag_state {
 	struct page_frag_cache *cpu;
 	GHashTable *refs;       /* block pfn -> fragments + 1 while a cache holds it */
+	unsigned long allocated, freed, refills, order0_refills;
 };
 
 static struct page_frag_state *frag_state(struct machine *m)
@@ -41,6 +42,26 @@ void page_frag_destroy(struct machine *m)
 unsigned long page_frag_blocks(const struct machine *m)
 {
 	return m->page_frag ? g_hash_table_size(m->page_frag->refs) : 0;
+}
+
+void page_frag_stats(const struct machine *m, struct page_frag_stats *out)
+{
+	const struct page_frag_state *st = m->page_frag;
+	GHashTableIter it;
+	gpointer pfn, n;
+
+	*out = (struct page_frag_stats){ 0 };
+	if (!st)
+		return;
+	out->allocated = st->allocated;
+	out->freed = st->freed;
+	out->refills = st->refills;
+	out->order0_refills = st->order0_refills;
+	g_hash_table_iter_init(&it, st->refs);
+	while (g_hash_table_iter_next(&it, &pfn, &n))
+		out->alive += GPOINTER_TO_UINT(n);
+	for (unsigned c = 0; c < m->nr_cpus; c++)
+		out->alive -= st->cpu[c].pfn != PFN_NONE;
 }
 
 uint32_t page_frag_owner(void)
@@ -75,7 +96,9 @@ static pfn_t page_frag_refill(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, 
 	if (pfn == PFN_NONE) {
 		pfn = __alloc_pages(ctx, m, gfp, 0, nid, owner, 0);
 		*size = PAGE_SIZE;
+		m->page_frag->order0_refills += pfn != PFN_NONE;
 	}
+	m->page_frag->refills += pfn != PFN_NONE;
 	return pfn;
 }
 
@@ -105,6 +128,7 @@ pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_
 
 	g_hash_table_insert(st->refs, GUINT_TO_POINTER(c->pfn), GUINT_TO_POINTER(n + 1));
 	c->offset += size;
+	st->allocated++;
 	return c->pfn;
 }
 
@@ -122,5 +146,26 @@ int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 	if (n <= (cached ? 1u : 0u))
 		return -1;
 	frag_put(ctx, m, pfn);
+	m->page_frag->freed++;
 	return 0;
+}
+
+char *page_frag_check(struct machine *m)
+{
+	GHashTableIter it;
+	gpointer key, n;
+
+	if (!m->page_frag)
+		return NULL;
+	g_hash_table_iter_init(&it, m->page_frag->refs);
+	while (g_hash_table_iter_next(&it, &key, &n)) {
+		pfn_t pfn = GPOINTER_TO_UINT(key);
+		unsigned order = page_order(&m->mm, pfn);
+
+		if (page_kind(&m->mm, pfn) != PG_KIND_ALLOC || page_owner(m, pfn) != page_frag_owner() ||
+		    (order != 0 && order != PAGE_FRAG_CACHE_MAX_ORDER))
+			return g_strdup_printf("fragment block %lu is not the cache's",
+					       (unsigned long)pfn);
+	}
+	return NULL;
 }

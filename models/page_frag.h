@@ -21,6 +21,16 @@ int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 uint32_t page_frag_owner(void);
 /* Blocks held by fragments or by a CPU's cache. */
 unsigned long page_frag_blocks(const struct machine *m);
+/* Fragments made and freed so far, those alive (counted from the blocks'
+ * references: alive + freed == allocated when the books balance), and the
+ * refills that fell back to an order-0 page. */
+struct page_frag_stats {
+	unsigned long allocated, freed, alive, refills, order0_refills;
+};
+void page_frag_stats(const struct machine *m, struct page_frag_stats *out);
 void page_frag_destroy(struct machine *m);
+/* Every block held is an allocated block of the fragment cache's: NULL, or
+ * a g_malloc'ed message. */
+char *page_frag_check(struct machine *m);
 
 #endif

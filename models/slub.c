@@ -533,20 +533,23 @@ void kmem_cache_info(const struct kmem_cache *s, struct slabinfo *out)
 	out->active_slabs = out->num_slabs;
 }
 
-void slab_sparse_count(struct machine *m, unsigned permille, unsigned long *sparse,
-		       unsigned long *total)
+void slab_sparse_count(struct machine *m, unsigned permille, struct slab_sparse *out)
 {
 	struct kmem_cache *s;
 
-	*sparse = *total = 0;
+	*out = (struct slab_sparse){ 0 };
 	for (unsigned c = 0; (s = kmem_cache_nth(m, c)); c++)
 		for (unsigned i = 0; i < s->slabs->len; i++) {
 			const struct slab *slab = g_ptr_array_index(s->slabs, i);
 
 			if (!slab)
 				continue;
-			(*total)++;
-			*sparse += (unsigned long)slab->inuse * 1000 < (unsigned long)permille * slab->objects;
+			out->slabs++;
+			out->pages += 1ul << slab->order;
+			if ((unsigned long)slab->inuse * 1000 < (unsigned long)permille * slab->objects) {
+				out->sparse_slabs++;
+				out->sparse_pages += 1ul << slab->order;
+			}
 		}
 }
 

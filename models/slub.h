@@ -92,10 +92,12 @@ struct kmem_cache *kmem_cache_nth(struct machine *m, unsigned i);
 bool pfn_is_slab(struct machine *m, pfn_t pfn);
 /* Whether owner is the owner word of a cache's slab pages. */
 bool slab_owner(const struct machine *m, uint32_t owner);
-/* Slabs of every cache with fewer than permille/1000 of their objects in
- * use (pinned nearly empty), and all slabs. */
-void slab_sparse_count(struct machine *m, unsigned permille, unsigned long *sparse,
-		       unsigned long *total);
+/* Slabs of every cache and their pages, and those with fewer than
+ * permille/1000 of their objects in use (pinned nearly empty). */
+struct slab_sparse {
+	unsigned long slabs, pages, sparse_slabs, sparse_pages;
+};
+void slab_sparse_count(struct machine *m, unsigned permille, struct slab_sparse *out);
 
 /* /proc/slabinfo (version 2.1, SLUB's columns: no tunables). */
 void proc_slabinfo(struct machine *m, GString *out);

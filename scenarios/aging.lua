@@ -4,19 +4,25 @@
 -- A jemalloc-linked application churns on most CPUs, readers stream files
 -- into the page cache until kswapd has to reclaim it, the kernel allocates
 -- unmovable and reclaimable memory with lifetimes (some forever), and
--- processes come and go (their page tables are unmovable allocations too).
--- The kernel's allocations are kernel_noise's pages (kernel=noise) or
--- kernel_slab's objects in SLUB caches (kernel=slab: kmalloc, dentries and
--- inodes the shrinker frees, network buffers, and each process's
--- task_struct, VMAs and stack). Upstream's unmovable allocations land wherever a free block is and
--- spread over most 1 GiB regions; superpageblocks steer them into the
--- regions already tainted.
+-- processes come and go (their page tables, kernel objects and stacks are
+-- unmovable allocations too).  The kernel's allocations are by default
+-- (kernel=slab) kernel_noise's mix of the sources a real kernel's come
+-- from: objects in SLUB caches (kmalloc, dentries and inodes the shrinker
+-- frees), network buffers in page fragment blocks, threads' kernel stacks
+-- and page tables; kernel=noise is the statistical source (pages of orders
+-- 0-3, each freed on its own).  The kernel's allocations have a CPU of
+-- their own on each socket, the short-lived processes another.  Upstream's
+-- unmovable allocations land wherever a free block is and spread over most
+-- 1 GiB regions; superpageblocks steer them into the regions already
+-- tainted.
 --
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/aging.lua
 --
 -- The results folder has gb_yield.png (1 GiB regions free now / movable-only
 -- / obtainable over time) and memory maps at a third, two thirds and the end
--- of the run (memory_map-*.png).
+-- of the run (memory_map-*.png); the summary has results.spread.* (the share
+-- of pageblocks holding unmovable pages against the unmovable share of
+-- memory) and results.slab.* (slab pages pinned by under 10% live objects).
 --
 -- To age the machine for longer, -D age=2h runs that long first in
 -- fast-forward (m:run{timing = false}: no lock waits, README), then the
@@ -33,9 +39,9 @@ local p = mmsim.params{
   cpus_per_socket = 8,
   duration = "300ms",
   read_mib_s = 100000,  -- page cache read rate per reader
-  kernel = "noise",     -- kernel allocations: "noise" (pages) or "slab" (SLUB objects)
-  noise_rate = 400,     -- kernel_noise allocations per ms per noise CPU
-  slab_rate = 1000,     -- kernel_slab events per ms per noise CPU
+  kernel = "slab",      -- kernel allocations: "slab" (kernel_noise's mix) or "noise" (pages)
+  noise_rate = 400,     -- kernel=noise: allocations per ms per kernel CPU
+  slab_rate = 1000,     -- kernel=slab: events per ms per kernel CPU
   churn_mib = 64,       -- jemalloc live set per thread
   age = "0",            -- aged this long before the timed duration...
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
@@ -46,24 +52,25 @@ local m = mmsim.machine{
 }
 local age = mmsim.time(p.age)
 local stop = age + mmsim.time(p.duration)
-local churn, readers, noise = require("mmsim.aging_roles").split(m, p.sockets)
+local churn, readers, kernel, procs = require("mmsim.aging_roles").split(m, p.sockets,
+  { procs = true })
 
 require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
   until_ns = stop })
-local slab
+local noise
 if p.kernel == "slab" then
-  slab = require("mmsim.kernel_slab").start(m, { cpus = noise, rate = p.slab_rate,
+  noise = require("mmsim.kernel_noise").start(m, { cpus = kernel, rate = p.slab_rate,
     until_ns = stop })
 else
-  assert(p.kernel == "noise", "aging: kernel must be noise or slab")
-  require("mmsim.kernel_noise").start(m, { cpus = noise, rate = p.noise_rate,
-    long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
+  assert(p.kernel == "noise", "aging: kernel must be slab or noise")
+  noise = require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = kernel,
+    rate = p.noise_rate, long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
 end
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
   decay = "10ms", work = "20us", until_ns = stop })
 
 -- Short-lived processes: map, touch, exit, over and over.
-for _, cpu in ipairs(noise) do
+for _, cpu in ipairs(procs) do
   m:spawn{ cpu = cpu, name = "procs" .. cpu, fn = function()
     while mmsim.now() < stop do
       local proc = m:process()
@@ -104,13 +111,4 @@ if p.policy == "spb" then
 end
 print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
   jc.stats.objects))
-local sp = m:pageblock_spread()
-print(string.format("unmovable: %d pages in %d pageblocks (%.1f pages each), %d of %d 1 GiB "
-  .. "regions", sp.unmovable_pages, sp.unmovable_pageblocks,
-  sp.unmovable_pages / math.max(sp.unmovable_pageblocks, 1), sp.unmovable_regions, sp.regions))
-if slab then
-  local st = m:slab_stats()
-  print(string.format("slab: %d slabs, %d under 10%% full; %d dentries, %d inodes, %d xarray "
-    .. "nodes cached; %d network fragment blocks", st.slabs, st.sparse_slabs, st.dentries,
-    st.inodes, st.xa_nodes, st.frag_blocks))
-end
+require("mmsim.kernel_report").report(m, noise.stats)

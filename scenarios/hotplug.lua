@@ -59,7 +59,7 @@ m:spawn{ cpu = 1, name = "app", fn = function()
   end
   app_done = true
 end }
-local noise = require("mmsim.kernel_noise").start(m, { cpus = { 2 }, rate = 100,
+local noise = require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = { 2 }, rate = 100,
   until_ns = p.offline_blocks == 0 and mmsim.time("50ms") or nil })
 
 -- Offline under load: the process keeps a 256 MiB buffer cycling (faulted

@@ -40,7 +40,8 @@ local jc = require("mmsim.jemalloc_churn").start(m, {
 if p.noise then
   local noise_cpus = {}
   for s = 0, sockets - 1 do noise_cpus[#noise_cpus + 1] = s * per_socket + per_socket - 1 end
-  require("mmsim.kernel_noise").start(m, { cpus = noise_cpus, rate = 50, until_ns = stop })
+  require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = noise_cpus, rate = 50,
+    until_ns = stop })
 end
 m:run{ expected_end = stop, warmup = p.warmup }
 

@@ -46,8 +46,13 @@ function M.start(m, o)
     sizes[i] = { bytes = (mmsim.size(s.size) + PAGE - 1) // PAGE * PAGE, weight = s.weight }
   end
   local proc = assert(m:process(), "jemalloc_churn: no memory for the process")
+  -- The process's first thread runs on the first CPU; the others are
+  -- cloned (a task_struct and a kernel stack each, with the slab model on)
+  -- and live as long as the process.
+  local cpus = o.cpus or { 0 }
+  for _ = 2, #cpus do assert(proc:clone(), "jemalloc_churn: no memory for a thread") end
   local churn = m:start_jemalloc_churn{
-    process = proc, cpus = o.cpus or { 0 }, sizes = sizes,
+    process = proc, cpus = cpus, sizes = sizes,
     live_bytes = (o.live_mib or 64) * 1024 * 1024, remote_share = o.remote_share or 0.3,
     decay_ns = mmsim.time(o.decay or "100ms"), work_ns = mmsim.time(o.work or "20us"),
     until_ns = math.tointeger(o.until_ns) or error("jemalloc_churn: until_ns must be an integer"),

@@ -21,7 +21,8 @@ local proc = m:process()
 proc:set_mempolicy{ policy = "bind", nodes = { 1 } }
 proc:touch(proc:mmap("1700M"), "1700M")
 local managed = m:info().managed_pages
-require("mmsim.kernel_noise").start(m, { cpus = { 2, 3 }, rate = 200, lifetime = "20ms",
+require("mmsim.kernel_noise").start(m, { mode = "pages", cpus = { 2, 3 }, rate = 200,
+                                         lifetime = "20ms",
                                          long_lived_share = 0.05, until_ns = mmsim.time("30ms") })
 local ok, failed, migrated = 0, 0, 0
 m:spawn{ cpu = 2, name = "offline", fn = function()

@@ -6,7 +6,7 @@ local p = mmsim.params{ case = "numa" }
 local cases = {
   numa = { { preset = "test-numa" },
     { cpus = { 0, 1, 2, 4, 5, 6 }, live_mib = 16, decay = "2ms", work = "5us", until_ns = 10e6 },
-    { cpus = { 3, 7 }, rate = 200, until_ns = 10e6 } },
+    { mode = "pages", cpus = { 3, 7 }, rate = 200, until_ns = 10e6 } },
   single = { { preset = "test", policy = "pcp_buddy" },
     { cpus = { 2 }, sizes = { { size = "8K", weight = 3 }, { size = "100K", weight = 1 },
       { size = "3M", weight = 1 } },

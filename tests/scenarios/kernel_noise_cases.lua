@@ -1,13 +1,14 @@
--- kernel_noise cases whose figures tests/scenarios/kernel_noise_c.sh pins
+-- kernel_noise cases (mode "pages", in C) whose figures kernel_noise_c.sh pins
 -- (-D case=): "small" runs three noise threads on two nodes for 30 ms;
 -- "tight" runs a fast one on a 128 MiB machine until it runs out of memory
 -- and on past until_ns's absence, to m:run's end.
 local p = mmsim.params{ case = "small" }
 local cases = {
   small = { { preset = "test-numa" },
-    { cpus = { 0, 3, 5 }, rate = 300, lifetime = "2ms", until_ns = 30e6 } },
+    { mode = "pages", cpus = { 0, 3, 5 }, rate = 300, lifetime = "2ms", until_ns = 30e6 } },
   tight = { { sockets = 1, cpus_per_socket = 2, mem_per_node = "128M" },
-    { cpus = { 1 }, rate = 5000, reclaimable_share = 0.7, orders = { 1, 0, 2, 3 },
+    { mode = "pages", cpus = { 1 }, rate = 5000, reclaimable_share = 0.7,
+      orders = { 1, 0, 2, 3 },
       lifetime = "20ms", long_lived_share = 0.3 }, 25e6 },
 }
 local c = assert(cases[p.case], "no such case")

@@ -21,15 +21,40 @@ m:kmem_cache_free(b)
 local p = m:process()
 assert(m:slab_caches()["vm_area_struct"].active_objs == 24)
 assert(m:slab_caches()["task_struct"].active_objs == 1)
+-- Each thread has its task_struct and a 16 KiB stack (VMAP_STACK: a vmap_area).
+local t1, t2 = p:clone(), p:clone()
+assert(t1 == 1 and t2 == 2 and p:stats().threads == 3)
+local st0 = m:slab_stats()
+assert(st0.stacks == 3 and st0.stacks_allocated == 3, st0.stacks)
+assert(m:slab_caches()["task_struct"].active_objs == 3)
+assert(m:slab_caches()["vmap_area"].active_objs == 3)
+p:exit_thread(t1)
+assert(not pcall(p.exit_thread, p, t1), "a thread exits once")
+assert(m:slab_stats().stacks == 2 and m:slab_caches()["task_struct"].active_objs == 2)
 p:exit()
 assert(m:slab_caches()["vm_area_struct"].active_objs == 0)
 assert(m:slab_caches()["task_struct"].active_objs == 0)
+assert(m:slab_stats().stacks == 0 and m:slab_stats().stacks_freed == 3)
+local q = m:process()
+assert(not pcall(q.exit_thread, q, 0), "a process's first thread cannot exit_thread")
+q:exit()
+-- Without VMAP_STACK, a stack is one order-2 block and no vmap_area.
+local nv = mmsim.machine{ preset = "test", vmap_stack = false }
+nv:kmem_cache_init()
+local np = nv:process()
+assert(nv:slab_caches()["vmap_area"].active_objs == 0 and nv:slab_stats().stacks == 1)
+np:exit()
+nv:check_invariants()
 
 local stop = mmsim.time("30ms")
 local ks = require("mmsim.kernel_slab").start(m, { cpus = { 1 }, rate = 2000,
   mix = { kmalloc = 0.3, file = 0.5, packet = 0.2 }, until_ns = stop })
 require("mmsim.page_cache").start(m, { cpus = { 0 }, rate_mib_s = 100000, file_mib = 16,
   until_ns = stop })
+-- kernel_noise's mix on CPU 3: slab objects, packets, threads' stacks and
+-- page tables of its daemon.
+local noise = require("mmsim.kernel_noise").start(m, { cpus = { 3 }, rate = 500,
+  lifetime = "1ms", until_ns = stop })
 local exits = 0
 m:spawn{ cpu = 2, name = "procs", fn = function()
   while mmsim.now() < stop do
@@ -47,7 +72,9 @@ local info = m:info()
 assert(info.file_pages > 0 and exits > 10, "the load did not run")
 assert(ks.stats.files > st.dentries,
   string.format("the shrinker freed no dentry: %d files, %d dentries", ks.stats.files, st.dentries))
-assert(m:slab_caches()["task_struct"].active_objs == 0, "every process exited")
+-- Every process exited but the noise's daemon: its threads are the tasks left.
+assert(m:slab_caches()["task_struct"].active_objs == st.stacks
+  and m:slab_caches()["mm_struct"].active_objs == 1, "every process exited")
 assert(ks.stats.allocated > 1000 and ks.stats.packets > 100
   and ks.stats.failed < ks.stats.allocated // 100,
   string.format("%d allocated, %d packets, %d failed", ks.stats.allocated, ks.stats.packets,
@@ -62,4 +89,13 @@ for name, active, num, size in m:slabinfo():gmatch("\n(%S+)%s+(%d+)%s+(%d+)%s+(%
   lines = lines + 1
 end
 assert(lines == 29, lines)
+local ns = noise.stats
+assert(ns.threads > 100 and ns.pgtables > 100 and ns.packets > 100 and ns.failed == 0,
+  string.format("noise: %d threads, %d mappings, %d packets, %d failed", ns.threads,
+    ns.pgtables, ns.packets, ns.failed))
+-- The daemon's threads still alive: all but the first are the noise's.
+assert(st.stacks >= 1 and st.stacks < ns.threads // 2)
+-- Stacks and network fragments add up too.
+assert(st.stacks_allocated == st.stacks + st.stacks_freed and st.stacks_freed > 10)
+assert(st.frags_allocated == st.frags + st.frags_freed and st.frags_freed > 100)
 m:check_invariants()

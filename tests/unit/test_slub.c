@@ -7,6 +7,8 @@
 #include "models/page_alloc.h"
 #include "models/page_cache.h"
 #include "models/dcache.h"
+#include "models/fork.h"
+#include "models/page_frag.h"
 #include "models/slub.h"
 
 #include <string.h>
@@ -296,6 +298,118 @@ static void test_xa_nodes_follow_the_page_cache(void)
 	machine_destroy(m);
 }
 
+/* Allocated blocks owned as kernel stacks, by order. */
+static void count_stacks(struct machine *m, unsigned long by_order[THREAD_SIZE_ORDER + 1])
+{
+	for (unsigned o = 0; o <= THREAD_SIZE_ORDER; o++)
+		by_order[o] = 0;
+	for (pfn_t pfn = 0; pfn < m->mm.nr_frames; pfn++)
+		if (page_kind(&m->mm, pfn) == PG_KIND_ALLOC && page_owner(m, pfn) == task_stack_owner())
+			by_order[page_order(&m->mm, pfn)]++;
+}
+
+/* Every thread has a 16 KiB stack: four order-0 pages and a vmap_area with
+ * VMAP_STACK, one order-2 block without; clone adds a task_struct, a pid
+ * and a stack, the thread's exit and the process's give them back. */
+static void test_kernel_stacks(void)
+{
+	for (int vmap = 1; vmap >= 0; vmap--) {
+		struct machine *m = test_machine(256 * MiB, false);
+		struct mm_ctx c0 = mm_ctx_null(0);
+		unsigned long stacks[THREAD_SIZE_ORDER + 1];
+
+		m->vmap_stack = vmap;
+		kmem_cache_init(m);
+		struct mm_struct *mm = mm_alloc(&c0, m);
+
+		g_assert_nonnull(mm);
+		unsigned t1, t2;
+
+		g_assert_cmpint(mm_clone_thread(&c0, mm, &t1), ==, 0);
+		g_assert_cmpint(mm_clone_thread(&c0, mm, &t2), ==, 0);
+		g_assert_cmpuint(t1, ==, 1);
+		g_assert_cmpuint(t2, ==, 2);
+		g_assert_cmpuint(mm_threads(mm), ==, 3);
+		count_stacks(m, stacks);
+		g_assert_cmpuint(stacks[0], ==, vmap ? 3 * THREAD_SIZE_PAGES : 0);
+		g_assert_cmpuint(stacks[THREAD_SIZE_ORDER], ==, vmap ? 0 : 3);
+		g_assert_cmpuint(active(m, "task_struct"), ==, 3);
+		g_assert_cmpuint(active(m, "pid"), ==, 3);
+		g_assert_cmpuint(active(m, "vmap_area"), ==, vmap ? 3 : 0);
+		g_assert_cmpuint(active(m, "mm_struct"), ==, 1);
+		g_assert_cmpuint(m->kstacks.allocated, ==, 3);
+		assert_slub_ok(m);
+		/* The first thread exits only with the process. */
+		g_assert_cmpint(mm_exit_thread(&c0, mm, 0), ==, -MM_EINVAL);
+		g_assert_cmpint(mm_exit_thread(&c0, mm, t1), ==, 0);
+		g_assert_cmpint(mm_exit_thread(&c0, mm, t1), ==, -MM_EINVAL);
+		g_assert_cmpuint(mm_threads(mm), ==, 2);
+		g_assert_cmpuint(active(m, "task_struct"), ==, 2);
+		g_assert_cmpuint(m->kstacks.freed, ==, 1);
+		assert_slub_ok(m);
+		exit_mmap(&c0, mm);
+		count_stacks(m, stacks);
+		g_assert_cmpuint(stacks[0] + stacks[THREAD_SIZE_ORDER], ==, 0);
+		g_assert_cmpuint(active(m, "task_struct"), ==, 0);
+		g_assert_cmpuint(m->kstacks.freed, ==, 3);
+		assert_slub_ok(m);
+		machine_destroy(m);
+	}
+}
+
+/* 1500-byte fragments: 21 fit an order-3 block; the 22nd moves the cache
+ * to a new block, and the first goes back with its last fragment.  With
+ * no free order-3 block left, the refill falls back to an order-0 page. */
+static void test_page_frag(void)
+{
+	struct machine *m = test_machine(256 * MiB, false);
+	struct mm_ctx c0 = mm_ctx_null(0);
+	struct page_frag_stats st;
+	pfn_t frags[22];
+
+	for (unsigned i = 0; i < 22; i++)
+		frags[i] = page_frag_alloc(&c0, m, 1500, GFP_ATOMIC);
+	g_assert_cmpuint(frags[0], ==, frags[20]);
+	g_assert_cmpuint(frags[21], !=, frags[0]);
+	g_assert_cmpuint(page_order(&m->mm, frags[0]), ==, PAGE_FRAG_CACHE_MAX_ORDER);
+	g_assert_cmpuint(page_frag_blocks(m), ==, 2);
+	for (unsigned i = 0; i < 21; i++) {
+		g_assert_cmpuint(page_kind(&m->mm, frags[0]), ==, PG_KIND_ALLOC);
+		g_assert_cmpint(page_frag_free(&c0, m, frags[i]), ==, 0);
+	}
+	g_assert_cmpuint(page_kind(&m->mm, frags[0]), !=, PG_KIND_ALLOC);
+	g_assert_cmpint(page_frag_free(&c0, m, frags[0]), ==, -1);
+	page_frag_stats(m, &st);
+	g_assert_cmpuint(st.allocated, ==, 22);
+	g_assert_cmpuint(st.freed, ==, 21);
+	g_assert_cmpuint(st.alive, ==, 1);
+	g_assert_cmpuint(st.order0_refills, ==, 0);
+	/* Take every page, then give back every other one, and take what is
+	 * left of order 3 and up: free memory, but in order-0 blocks only. */
+	GArray *pages = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	pfn_t pfn;
+
+	while ((pfn = __alloc_pages(&c0, m, GFP_ATOMIC, 0, 0, 0, 0)) != PFN_NONE)
+		g_array_append_val(pages, pfn);
+	for (unsigned i = 0; i < pages->len; i += 2)
+		__free_pages(&c0, m, g_array_index(pages, pfn_t, i));
+	/* The blocks of order 3 and up the atomic reserve kept. */
+	while ((pfn = __alloc_pages(&c0, m, GFP_ATOMIC, PAGE_FRAG_CACHE_MAX_ORDER, 0, 0, 0)) !=
+	       PFN_NONE)
+		g_array_append_val(pages, pfn);
+	/* The 22nd block has room for 20 more. */
+	for (unsigned i = 0; i < 21; i++)
+		pfn = page_frag_alloc(&c0, m, 1500, GFP_ATOMIC);
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	g_assert_cmpuint(page_order(&m->mm, pfn), ==, 0);
+	page_frag_stats(m, &st);
+	g_assert_cmpuint(st.order0_refills, ==, 1);
+	g_assert_cmpuint(st.alive, ==, 22);
+	assert_slub_ok(m);
+	g_array_free(pages, TRUE);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -308,5 +422,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/slub/shrinker_frees_in_lru_order", test_shrinker_frees_in_lru_order);
 	g_test_add_func("/slub/shrink_slab_defers_small_scans", test_shrink_slab_defers_small_scans);
 	g_test_add_func("/slub/xa_nodes_follow_the_page_cache", test_xa_nodes_follow_the_page_cache);
+	g_test_add_func("/slub/kernel_stacks", test_kernel_stacks);
+	g_test_add_func("/slub/page_frag", test_page_frag);
 	return g_test_run();
 }

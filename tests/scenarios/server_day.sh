@@ -1,0 +1,27 @@
+#!/bin/sh
+# Every kernel object of a small server day is accounted at the end: the
+# invariant checker (--check-invariants) holds, slab caches included (in
+# each, the objects in its slabs are its active objects and allocations
+# minus frees), every thread's stack and every fragment block; slabinfo's
+# active objects add up to the allocations minus frees; the day made
+# stacks, network buffers and jobs.
+set -eu
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+(cd "$MMSIM_SRCDIR" && "$MMSIM" --check-invariants --out "$out/r" scenarios/server-day.lua \
+	-D policy=spb -D mem_per_node=2G -D cpus_per_socket=4 -D duration=24ms) \
+	> "$out/stdout" 2> "$out/stderr" || { cat "$out/stderr"; exit 1; }
+grep -q "invariants hold on 1 machine" "$out/stderr"
+figure() {
+	awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR == 2 { print $(c[k]) }' "$out/r/summary.csv"
+}
+echo "stacks $(figure results.slab.stacks), fragment blocks $(figure results.slab.frag_blocks), jobs $(figure results.jobs), packets $(figure results.packets)"
+test "$(figure results.slab.stacks)" -gt 0
+test "$(figure results.slab.frag_blocks)" -gt 0
+test "$(figure results.jobs)" -eq 192
+test "$(figure results.packets)" -gt 1000
+# slabinfo: task_struct objects alive are the stacks alive (one per thread).
+tasks=$(awk '$1 == "task_struct" { print $2 }' "$out/r/slabinfo")
+echo "task_struct active $tasks"
+test "$tasks" -eq "$(figure results.slab.stacks)"
