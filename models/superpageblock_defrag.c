@@ -96,7 +96,7 @@ static void migrate_pageblock(struct mm_ctx *ctx, struct compact_control *cc, pf
 			break;
 		g_assert(nr <= COMPACT_CLUSTER_MAX);   /* order-0 pages, one batch */
 		ret = migrate_pages(ctx, m, (const pfn_t *)(void *)cc->migratepages->data, nr,
-				    get_new_folio, NULL, private, cc->mode, status, NULL);
+				    get_new_folio, NULL, private, cc->mode, MR_COMPACTION, status, NULL);
 		putback_movable_pages(ctx, status, nr);
 		g_array_set_size(cc->migratepages, 0);
 		cc->nr_migratepages = 0;
