@@ -1097,7 +1097,7 @@ unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigne
 	struct thp_folio *f = thp_folio_of(m, src);
 	struct mm_struct *mm = f && f->head == src ? mm_find(m, f->pid) : NULL;
 	unsigned order, block_order;
-	unsigned long entries = 0, mapped;
+	unsigned long entries = 0;
 	bool pud_mapped;
 	uint64_t haddr;
 
@@ -1106,7 +1106,6 @@ unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigne
 	order = f->order;
 	block_order = MIN(order, (unsigned)MAX_PAGE_ORDER);
 	haddr = f->haddr;
-	mapped = f->mapped;
 	*pid = f->pid;
 	pud_mapped = order == HPAGE_PUD_ORDER && pud_entry(mm, haddr) && pud_entry(mm, haddr)->huge;
 	/* Each table over the folio, huge or not, names its pages by pfn; a
@@ -1131,8 +1130,10 @@ unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigne
 		*block_word_a(&m->mm, dst + p, block_order) = *block_word_a(&m->mm, src + p, block_order);
 		*block_word_b(&m->mm, dst + p, block_order) = *block_word_b(&m->mm, src + p, block_order);
 	}
-	folio_forget(m, f);
-	folio_record(m, dst, order, *pid, haddr, mapped);
+	/* The record moves with the folio, under its new head. */
+	g_hash_table_steal(m->thp_state->folios, GUINT_TO_POINTER(src));
+	f->head = dst;
+	g_hash_table_insert(m->thp_state->folios, GUINT_TO_POINTER(dst), f);
 	return entries;
 }
 

@@ -101,10 +101,9 @@ mmsim.result("target_gb_obtainable_after", r.yield.movable_obtainable)
 mmsim.result("thp_migration_success", vmstat("thp_migration_success"))
 mmsim.result("thp_migration_fail", vmstat("thp_migration_fail"))
 mmsim.result("thp_migration_split", vmstat("thp_migration_split"))
-if r.status then
-  mmsim.result("pages_moved", r.status.moved)
-  mmsim.result("pages_busy", r.status.busy)
-end
+-- The syscalls' page statuses (0 under NUMA balancing, which has none).
+mmsim.result("pages_moved", r.status and r.status.moved or 0)
+mmsim.result("pages_busy", r.status and r.status.busy or 0)
 print(string.format("numa-1g, %s, gb_thp_migration %s: %d of %d 1 GiB mappings kept, "
   .. "%.0f MiB copied in %.1f ms, %.0f%% of the pages on node 1; node 1 has %d free "
   .. "gigabytes after (%d obtainable)", p.how, p.gb_thp_migration, r.gb_after, r.gb_before,
