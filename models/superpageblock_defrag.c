@@ -199,6 +199,9 @@ static void spb_defrag_walk(struct mm_ctx *ctx, struct zone *zone, pfn_t start, 
 					evacuate_pageblock(ctx, zone, (pfn_t)pfn, true);
 				else
 					compact_pageblock_in_spb(ctx, zone, start, (pfn_t)pfn);
+				/* The kernel's, after each batch: here after each
+				 * pageblock, with nothing isolated. */
+				cond_resched(ctx);
 			}
 		}
 		pfn += pageblock_nr_pages;

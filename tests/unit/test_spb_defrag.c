@@ -111,6 +111,15 @@ static uint16_t pbf(struct machine *m, pfn_t pfn)
 	return m->mm.pb_flags[pfn_to_pb(pfn)];
 }
 
+/* The cond_resched() calls of a context that counts them. */
+static unsigned nr_resched;
+
+static void count_resched(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	nr_resched++;
+}
+
 /* sb0 tainted below its reserve: its first order-10 block is unmovable,
  * the rest movable fillers except PB 2-3, which hold 1024 page-cache
  * pages read while PB 2-7 were free; sb1 has PB 0-3 free.  An unmovable allocation in sb0 queues it
@@ -122,11 +131,14 @@ static uint16_t pbf(struct machine *m, pfn_t pfn)
  * pageblock in this pass: the back-off is armed, and the walk went round
  * once, visiting its first pageblock twice, to stop at the second.
  * Draining the pageset frees both pageblocks whole, and the pages freed
- * lift the back-off: sb0, still below its reserve, is queued again. */
+ * lift the back-off: sb0, still below its reserve, is queued again.  The
+ * pass is one long call of the kevacuate thread: it offers the engine a
+ * cond_resched() after every pageblock it evacuated. */
 static void test_tainted_evacuated(void)
 {
 	struct machine *m = defrag_machine(6 * GiB, POLICY_SPB);
-	struct mm_ctx ctx = mm_ctx_null(0);
+	struct mm_ctx ctx = mm_ctx_null(0), resched_ctx = ctx;
+	struct mm_env resched_env = *ctx.env;
 	struct zone *z = normal(m);
 	struct superpageblock *sb0 = &z->superpageblocks[0];
 	pfn_t u, src[2];
@@ -168,7 +180,14 @@ static void test_tainted_evacuated(void)
 	g_assert_true(sb0->defrag_active);
 	g_assert_true(spb_defrag_pending(m, 0));
 
-	g_assert_true(spb_defrag_run_one(&ctx, m, 0));
+	resched_env.cond_resched = count_resched;
+	resched_ctx.env = &resched_env;
+	g_assert_true(spb_defrag_run_one(&resched_ctx, m, 0));
+	/* A cond_resched() after each of the 506 pageblocks evacuated: 512
+	 * but PB 0-1 (the unmovable block) and the 4 of the reserve (taken
+	 * as unmovable, never movable); the walk's second visit to PB 0
+	 * evacuates nothing. */
+	g_assert_cmpuint(nr_resched, ==, 506);
 	g_assert_false(spb_defrag_pending(m, 0));
 	g_assert_false(sb0->defrag_active);
 	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 1024);
