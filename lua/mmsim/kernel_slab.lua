@@ -121,7 +121,7 @@ function M.start(m, o)
       end
       while not stopped and (not stop or mmsim.now() < stop) do
         local now = mmsim.now()
-        while heap:top() and heap:top()[1] <= now do
+        while heap:due(now) do
           heap:pop()[2]()
           stats.freed = stats.freed + 1
         end
