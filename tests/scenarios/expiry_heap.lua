@@ -1,5 +1,6 @@
 -- mmsim.expiry_heap: entries come out earliest first, due() says whether
--- the top one has expired, an empty heap pops nil, and entries of equal
+-- the top one has expired, an empty heap pops nil, an entry without a time
+-- is refused, and entries of equal
 -- expiry come out in the order a plain binary heap of the entries gives
 -- (the order the heap kept before its times moved to an array of their
 -- own: kernel_slab's and network's frees, and so the goldens, depend on it).
@@ -55,4 +56,6 @@ while h:due(math.huge) do
   n = n - 1
 end
 assert(n == 0 and #ref == 0 and h:top() == nil)
+local ok, err = pcall(h.push, h, { "soon" })
+assert(not ok and err:find("first field is its expiry time"), err)
 print("ok: expiry_heap")
