@@ -1,9 +1,8 @@
 -- mmsim.expiry_heap: entries come out earliest first, due() says whether
 -- the top one has expired, an empty heap pops nil, an entry without a time
--- is refused, and entries of equal
--- expiry come out in the order a plain binary heap of the entries gives
--- (the order the heap kept before its times moved to an array of their
--- own: kernel_slab's and network's frees, and so the goldens, depend on it).
+-- is refused, and entries of equal expiry come out in the order of a plain
+-- binary heap of the entries, the heap's first version in Lua (kernel_slab's
+-- and network's frees, and so the goldens, depend on it).
 local Heap = require("mmsim.expiry_heap")
 
 -- The reference: a binary heap comparing the entries' first fields.
