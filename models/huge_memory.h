@@ -69,12 +69,15 @@ unsigned folio_order(struct machine *m, pfn_t pfn);
 /* folio_test_partially_mapped(): the THP at head is partly unmapped and
  * waits on the deferred split queue. */
 bool thp_partially_mapped(struct machine *m, pfn_t head);
-/* A 1 GiB folio from the contiguous allocator on node nid (on spb, seed
- * 005's spb_try_alloc_contig first), naturally aligned, owned by owner;
- * PFN_NONE if none can be had. */
-pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t owner);
+/* A 1 GiB folio from the contiguous allocator (alloc_contig_pages: on
+ * spb, seed 005's spb_try_alloc_contig first) with the THP mask gfp, in
+ * node nid's zonelist order on the nodes of nodemask (NODE_MASK_NONE:
+ * any), naturally aligned, owned by owner; PFN_NONE if none can be had. */
+pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+			 nodemask_t nodemask, uint32_t owner);
 /* alloc_thp_gigabyte() for the copy of a migrating 1 GiB THP. */
-pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, int nid);
+pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+				       nodemask_t nodemask);
 /* A whole THP's migration once copied, with no engine call
  * (folio_migrate_mapping and remove_migration_pmd, and the PUD twin):
  * every entry mapping the THP at src names the same page of dst, an

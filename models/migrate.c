@@ -374,19 +374,9 @@ pfn_t alloc_thp_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t sr
 {
 	unsigned order = folio_order(m, src);
 
-	if (order != HPAGE_PUD_ORDER)
-		return __alloc_pages_nodemask(ctx, m, gfp, order, nid, nodemask, OWNER_NONE, 0);
-	if (!nodemask || node_isset((unsigned)nid, nodemask))
-		return alloc_gigantic_migration_target(ctx, m, nid);
-	for (nodemask_t n = nodemask; n; n &= n - 1) {
-		unsigned node = first_node(n);
-		pfn_t dst = node < m->nr_nodes ? alloc_gigantic_migration_target(ctx, m, (int)node)
-					       : PFN_NONE;
-
-		if (dst != PFN_NONE)
-			return dst;
-	}
-	return PFN_NONE;
+	if (order == HPAGE_PUD_ORDER)
+		return alloc_gigantic_migration_target(ctx, m, gfp, nid, nodemask);
+	return __alloc_pages_nodemask(ctx, m, gfp, order, nid, nodemask, OWNER_NONE, 0);
 }
 
 pfn_t alloc_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private)

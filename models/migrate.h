@@ -113,9 +113,8 @@ pfn_t alloc_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, v
 /* alloc_migration_target()'s branch for a THP, which every destination
  * callback takes: a 2 MiB THP's order-9 block, with gfp, from nid's
  * zonelist restricted to nodemask (NODE_MASK_NONE: any node); a 1 GiB
- * THP's gigabyte from the contiguous allocator, on nid if nodemask
- * allows it, else on the first node it allows that has one.  PFN_NONE if
- * none. */
+ * THP's gigabyte from the contiguous allocator, likewise (migrating pages
+ * out of a range only if gfp may reclaim directly).  PFN_NONE if none. */
 pfn_t alloc_thp_migration_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, gfp_t gfp,
 				 int nid, nodemask_t nodemask);
 /* The flags alloc_migration_target gives a large folio's destination: the
