@@ -114,6 +114,9 @@ struct mm_struct {
 	unsigned next_token;    /* tags the placeholders of each munmap or exit */
 	unsigned map_count;     /* live VMAs */
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
+	/* The index find_live_vma found last, tried first (a fault looks its
+	 * VMA up three times, a range of faults the same one): a cache. */
+	unsigned vma_hint;
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
 	/* THP mappings: PMD entries mapping 2 MiB (outside PUD mappings) and

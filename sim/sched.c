@@ -56,6 +56,7 @@ void cpu_acquire(struct sim_thread *t)
 			/* cpu_release made t curr and dequeued it. */
 			t->on_cpu = true;
 			rq->slice_start = t->clock;
+			thread_limit_reset(t);
 			return;
 		}
 	}
@@ -67,6 +68,7 @@ void cpu_acquire(struct sim_thread *t)
 	rq->curr = t;
 	rq->slice_start = t->clock + t->debt;
 	t->on_cpu = true;
+	thread_limit_reset(t);
 }
 
 void cpu_release(struct sim_thread *t)
@@ -77,6 +79,7 @@ void cpu_release(struct sim_thread *t)
 	if (!t->on_cpu)
 		return;
 	t->on_cpu = false;
+	thread_limit_reset(t);
 	if (!next) {
 		rq->curr = NULL;
 		rq->free_at = t->clock + t->debt;
