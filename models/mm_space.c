@@ -185,14 +185,20 @@ static void mm_struct_free(struct mm_struct *mm)
 
 struct spinlock *pte_lockptr(struct mm_struct *mm, uint64_t addr)
 {
-	gpointer key = GSIZE_TO_POINTER((gsize)(addr >> PTE_TABLE_SHIFT));
-	struct spinlock *ptl = g_hash_table_lookup(mm->ptlocks, key);
+	gsize index = (gsize)(addr >> PTE_TABLE_SHIFT);
+	gpointer key = GSIZE_TO_POINTER(index);
+	struct spinlock *ptl;
 
+	if (mm->ptl_last && mm->ptl_last_key == index)
+		return mm->ptl_last;
+	ptl = g_hash_table_lookup(mm->ptlocks, key);
 	if (!ptl) {
 		ptl = g_new(struct spinlock, 1);
 		spin_lock_init(ptl, LOCK_CLASS_PTL);
 		g_hash_table_insert(mm->ptlocks, key, ptl);
 	}
+	mm->ptl_last = ptl;
+	mm->ptl_last_key = index;
 	return ptl;
 }
 

@@ -137,6 +137,10 @@ struct mm_struct {
 	 * kernel keeps each in its table's ptdesc; here they outlive the
 	 * tables, so that no thread waits on a lock a free made disappear. */
 	GHashTable *ptlocks;
+	/* The PTE table lock pte_lockptr found last (they live as long as
+	 * the mm): a fault and its neighbours ask for the same one. */
+	struct spinlock *ptl_last;
+	gsize ptl_last_key;
 };
 
 /* The machine's process table. */
