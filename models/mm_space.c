@@ -61,11 +61,17 @@ static unsigned next_live(const struct mm_struct *mm, uint64_t addr)
 /* find_vma_intersection for one address, placeholders excluded. */
 struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr)
 {
-	unsigned i = vma_lower_bound(mm, addr);
+	unsigned i = mm->vma_hint;
 	struct vm_area_struct *vma;
 
-	if (i == mm->vmas->len)
-		return NULL;
+	/* The VMAs do not overlap: one that holds addr is the lower bound. */
+	if (i >= mm->vmas->len || vma_at(mm, i)->vm_start > addr || vma_at(mm, i)->vm_end <= addr) {
+		i = vma_lower_bound(mm, addr);
+		if (i == mm->vmas->len)
+			return NULL;
+		/* Only the cache changes: mm is never a const object. */
+		((struct mm_struct *)mm)->vma_hint = i;
+	}
 	vma = vma_at(mm, i);
 	return vma->vm_start <= addr && !vma->dying ? vma : NULL;
 }
@@ -179,14 +185,20 @@ static void mm_struct_free(struct mm_struct *mm)
 
 struct spinlock *pte_lockptr(struct mm_struct *mm, uint64_t addr)
 {
-	gpointer key = GSIZE_TO_POINTER((gsize)(addr >> PTE_TABLE_SHIFT));
-	struct spinlock *ptl = g_hash_table_lookup(mm->ptlocks, key);
+	gsize index = (gsize)(addr >> PTE_TABLE_SHIFT);
+	gpointer key = GSIZE_TO_POINTER(index);
+	struct spinlock *ptl;
 
+	if (mm->ptl_last && mm->ptl_last_key == index)
+		return mm->ptl_last;
+	ptl = g_hash_table_lookup(mm->ptlocks, key);
 	if (!ptl) {
 		ptl = g_new(struct spinlock, 1);
 		spin_lock_init(ptl, LOCK_CLASS_PTL);
 		g_hash_table_insert(mm->ptlocks, key, ptl);
 	}
+	mm->ptl_last = ptl;
+	mm->ptl_last_key = index;
 	return ptl;
 }
 

@@ -114,6 +114,9 @@ struct mm_struct {
 	unsigned next_token;    /* tags the placeholders of each munmap or exit */
 	unsigned map_count;     /* live VMAs */
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
+	/* The index find_live_vma found last, tried first (a fault looks its
+	 * VMA up three times, a range of faults the same one): a cache. */
+	unsigned vma_hint;
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
 	/* THP mappings: PMD entries mapping 2 MiB (outside PUD mappings) and
@@ -134,6 +137,10 @@ struct mm_struct {
 	 * kernel keeps each in its table's ptdesc; here they outlive the
 	 * tables, so that no thread waits on a lock a free made disappear. */
 	GHashTable *ptlocks;
+	/* The PTE table lock pte_lockptr found last (they live as long as
+	 * the mm): a fault and its neighbours ask for the same one. */
+	struct spinlock *ptl_last;
+	gsize ptl_last_key;
 };
 
 /* The machine's process table. */

@@ -319,19 +319,40 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		uint64_t *faulted)
 {
-	uint64_t end = addr + len, n = 0;
+	uint64_t end = addr + len, n = 0, pt_end = 0;
+	/* The PTE table of the last page, while it stays in a writable VMA and
+	 * no engine call (none in a present page's access, nor in
+	 * task_tick_numa with NUMA balancing off) lets anything change: the
+	 * next pages' fault_check without its lookups. */
+	struct pte_table *pt = NULL;
 	int ret = 0;
 
 	if (end < addr)
 		return -MM_EINVAL;
 	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
+		unsigned i = level_index(a, PGTABLE_PTE);
 		unsigned long installed;
 
 		task_tick_numa(ctx, mm);
+		if (pt && a < pt_end && pt->pte[i] != PFN_NONE && !pte_protnone(pt, i)) {
+			touch_present(mm, pt, i, true);
+			continue;
+		}
 		ret = do_fault(ctx, mm, a, true, &installed);
 		if (ret)
 			break;
 		n += installed;
+		pt = NULL;
+		if (!mm->m->numab.enabled) {
+			struct vm_area_struct *vma = find_live_vma(mm, a);
+
+			pt = pte_table_lookup(mm, a);
+			if (vma && access_ok(vma->prot, true))
+				pt_end = MIN(vma->vm_end, (a & ~(level_span(PGTABLE_PTE) - 1)) +
+					     level_span(PGTABLE_PTE));
+			else
+				pt = NULL;
+		}
 	}
 	if (faulted)
 		*faulted = n;
