@@ -210,3 +210,59 @@ do
   p:exit()
   check(m)
 end
+
+-- Migration of a shared page (move_pages from the child, which the owner
+-- records do not name) moves every mapping: both processes map the new
+-- page, and the old one is freed.
+do
+  local m = machine({ sockets = 2, mem_per_node = "512M" })
+  local p = m:process()
+  local a = p:mmap(16 * K)
+  p:touch(a, 16 * K)
+  local c = p:fork()
+  local old = p:follow_page(a)
+  local node = m:page(old).node
+  local r = c:move_pages(a, 16 * K, 1 - node)
+  assert(r.moved == 16, r.moved)
+  local new = c:follow_page(a)
+  assert(new ~= old and p:follow_page(a) == new and m:page(new).node == 1 - node)
+  assert(c:stats().Shared_Dirty == 64)
+  check(m)
+  -- still copy-on-write after the move
+  c:touch(a, K)
+  assert(c:follow_page(a) ~= new and p:follow_page(a) == new)
+  check(m)
+  p:exit()
+  c:exit()
+  check(m)
+end
+
+-- A server forks workers that share its memory; each writes an eighth of
+-- it; all exit, the server last.  Pages: the server's 4096, one copy per
+-- page written, all freed in the end.
+do
+  local m = machine()
+  local s = m:process()
+  local a = s:mmap(16 << 20)
+  s:touch(a, 16 << 20)
+  local alloc = pgalloc(m)
+  local workers = {}
+  for w = 1, 8 do
+    workers[w] = s:fork()
+    workers[w]:touch(a + (w - 1) * (2 << 20), 2 << 20)
+    assert(workers[w]:stats().Private_Dirty == 2048)
+  end
+  -- 8 x 512 copies, besides the workers' page tables
+  local tables = 0
+  for w = 1, 8 do tables = tables + workers[w]:stats().pgtable_pages end
+  assert(pgalloc(m) - alloc - tables == 8 * 512, pgalloc(m) - alloc - tables)
+  check(m)
+  local free0 = vmstat(m, "pgfree")
+  for w = 1, 8 do workers[w]:exit() end
+  -- only the copies and the workers' tables went
+  assert(vmstat(m, "pgfree") - free0 == 8 * 512 + tables, vmstat(m, "pgfree") - free0)
+  assert(s:stats().Shared_Dirty == 0 and s:stats().rss == 4096)
+  check(m)
+  s:exit()
+  check(m)
+end
