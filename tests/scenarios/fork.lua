@@ -266,3 +266,32 @@ do
   s:exit()
   check(m)
 end
+
+-- khugepaged leaves a block with more than max_ptes_shared (256) pages
+-- shared with another process; once the child is gone it collapses it.
+-- MADV_COLLAPSE has no such limit: it copies the shared pages, and the
+-- child keeps its own.
+do
+  local m = machine({ thp = "madvise" })
+  local p = m:process()
+  local a = p:mmap(4 * M)
+  a = (a + M - 1) & ~(M - 1)
+  assert(p:touch(a, M) == 512)
+  assert(p:madvise(a, M, "hugepage"))
+  local c = p:fork()
+  local pfn = c:follow_page(a)
+  local r = m:khugepaged_scan()
+  assert(r.collapsed == 0 and p:stats().AnonHugePages == 0 and c:stats().AnonHugePages == 0)
+  assert(p:madvise(a, M, "collapse"))
+  assert(p:stats().AnonHugePages == 2048 and p:follow_page(a) ~= pfn)
+  assert(c:follow_page(a) == pfn and c:stats().Shared_Dirty == 0 and c:stats().rss == 512)
+  check(m)
+  p:exit()
+  check(m)
+  -- the child's block is its own now; its VMA kept the parent's advice
+  r = m:khugepaged_scan()
+  assert(r.collapsed == 1 and c:stats().AnonHugePages == 2048, r.collapsed)
+  check(m)
+  c:exit()
+  check(m)
+end
