@@ -295,3 +295,60 @@ do
   c:exit()
   check(m)
 end
+
+-- Under the engine: three threads of a process touch, MADV_DONTNEED and
+-- MADV_FREE its THP-backed regions (some pages pinned) while a fourth
+-- forks it 20 times, each child writing into the shared memory and the
+-- oldest exiting; every page comes back at the end.
+do
+  local m = machine({ sockets = 2, mem_per_node = "256M", thp = "always", pinned_share = 0.05 })
+  local function used()
+    local i = m:info()
+    return -(i.free_pages + i.pcp_pages)
+  end
+  local used0 = used()
+  local p = m:process()
+  local regions = {}
+  for i = 1, 8 do regions[i] = p:mmap(2 * M) end
+  math.randomseed(3)
+  for cpu = 0, 2 do
+    m:spawn{ cpu = cpu, fn = function()
+      for _ = 1, 200 do
+        local r, off = regions[math.random(8)], math.random(0, 511) * K
+        local op, len = math.random(4), math.random(1, 64) * K
+        if op <= 2 then
+          pcall(p.touch, p, r + off, math.min(len * 8, 2 * M - off))
+        else
+          p:madvise(r + off, len, op == 3 and "dontneed" or "free")
+        end
+        mmsim.work("20us")
+      end
+    end }
+  end
+  local children, forks, copies = {}, 0, 0
+  m:spawn{ cpu = 3, fn = function()
+    for _ = 1, 20 do
+      local c = assert(p:fork())
+      forks = forks + 1
+      for _ = 1, 5 do
+        local at = regions[math.random(8)] + math.random(0, 411) * K
+        local before = c:follow_page(at)
+        c:touch(at, 100 * K)
+        if before and c:follow_page(at) ~= before then copies = copies + 1 end
+      end
+      children[#children + 1] = c
+      if #children > 3 then table.remove(children, 1):exit() end
+      mmsim.work("100us")
+    end
+  end }
+  m:run()
+  assert(forks == 20 and copies > 0, copies)
+  assert(vmstat(m, "thp_split_pmd") > 0)
+  check(m)
+  for _, c in ipairs(children) do c:exit() end
+  check(m)
+  p:exit()
+  check(m)
+  m:drain()
+  assert(used() == used0, used() - used0)
+end
