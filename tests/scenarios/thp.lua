@@ -152,6 +152,28 @@ for _, mode in ipairs({ "pte", "pmd" }) do
   check(m)
 end
 
+-- The same under the RFC's smaller deposits: the child's copy takes what
+-- the knob says (none: its PGD and PUD table; pmd_only: and a PMD table),
+-- and the write's split allocates the tables no deposit holds (513 or 512)
+-- besides the page copied.
+for dep, tables in pairs({ none = 0, pmd_only = 1 }) do
+  local m = machine{ thp_deposit = dep }
+  local p = m:process()
+  local a = pud_region(p)
+  p:touch(a, 4096)
+  local u = used(m)
+  local c = p:fork()
+  assert(used(m) - u == 2 + tables and c:stats().pgtable_pages == 2 + tables, used(m) - u)
+  u = used(m)
+  c:touch(a + 3 * M + 4096, 4096)
+  assert(used(m) - u == 1 + 513 - tables, used(m) - u)
+  assert(p:stats().AnonHugePages == 1048576 and c:stats().AnonHugePages == 0)
+  check(m)
+  c:exit()
+  p:exit()
+  check(m)
+end
+
 -- 2 MiB THPs: 4 MiB at a 2 MiB boundary get two.
 do
   local m = machine{ thp = "always" }
