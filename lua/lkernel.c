@@ -127,13 +127,15 @@ static int l_online_memory(lua_State *L)
 	return 1;
 }
 
-/* m:offline_memory{node =, size =} -> bytes offlined, or nil, "EBUSY",
- * {offlined =, fail_pfn =, reason =, migrated =}: memory blocks taken off
- * the top of the node one at a time (offline_pages), until size or the
- * first that stays busy.  Bad input raises, nothing changed. */
+/* m:offline_memory{node =, size = [, timeout =]} -> bytes offlined, or
+ * nil, "EBUSY", {offlined =, fail_pfn =, reason =, migrated =}: memory
+ * blocks taken off the top of the node one at a time (offline_pages), each
+ * given timeout, until size or the first that stays busy.  Bad input
+ * raises, nothing changed. */
 static int l_offline_memory(lua_State *L)
 {
-	static const char *const keys[] = { "node", "size", "cpu", NULL };
+	static const char *const keys[] = { "node", "size", "cpu", "timeout", NULL };
+	uint64_t timeout = OFFLINE_TIMEOUT_NS;
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct mm_ctx buf, *ctx;
 	struct offline_stats st;
@@ -148,6 +150,9 @@ static int l_offline_memory(lua_State *L)
 	lua_getfield(L, 2, "size");
 	size = check_size(L, -1, "offline_memory");
 	unsigned node = (unsigned)check_node(L, lm->m, opt_int_field(L, 2, "node", 0));
+	if (lua_getfield(L, 2, "timeout") != LUA_TNIL)
+		timeout = check_time(L, -1, "offline_memory: timeout");
+	lua_pop(L, 1);
 	if (!size || size % lm->memory_block_size)
 		return luaL_error(L, "offline_memory: size %I is not a whole number of memory blocks "
 				  "(%I bytes each)", (lua_Integer)size,
@@ -159,7 +164,7 @@ static int l_offline_memory(lua_State *L)
 		return lua_error(L);
 	}
 	while (done < size) {
-		ret = offline_pages(ctx, lm->m, node, lm->memory_block_size, &st, &err);
+		ret = offline_pages(ctx, lm->m, node, lm->memory_block_size, timeout, &st, &err);
 		g_assert(ret != -MM_EINVAL);
 		migrated += st.migrated;
 		if (ret)

@@ -66,6 +66,12 @@ static inline struct mm_ctx *lua_thread_ctx(lua_State *L)
 
 /* A size: bytes, or a string with a K/M/G/T suffix. */
 uint64_t check_size(lua_State *L, int idx, const char *what);
+/* A time argument in ns: a number, or a string with a unit ("10ms"). */
+uint64_t check_time(lua_State *L, int idx, const char *what);
+struct per_cpu_pages;
+/* {node =, zone =, count =, high =, high_min =, high_max =, batch =}: a
+ * CPU's pageset pcp of zone z, as m:pagesets lists them. */
+void push_pageset(lua_State *L, const struct zone *z, const struct per_cpu_pages *pcp);
 /* Raise an error naming the fields of the table at t not in keys (NULL-ended). */
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what);
 /* An optional integer field of the table at t. */

@@ -802,6 +802,18 @@ static int l_zones(lua_State *L)
 	return 1;
 }
 
+void push_pageset(lua_State *L, const struct zone *z, const struct per_cpu_pages *pcp)
+{
+	lua_createtable(L, 0, 7);
+	set_int(L, "node", z->node);
+	set_str(L, "zone", z->name);
+	set_int(L, "count", pcp->count);
+	set_int(L, "high", pcp->high);
+	set_int(L, "high_min", pcp->high_min);
+	set_int(L, "high_max", pcp->high_max);
+	set_int(L, "batch", pcp->batch);
+}
+
 /* m:pagesets(cpu) -> array of {node=, zone=, count=, high=, high_min=,
  * high_max=, batch=} for the CPU's pageset of every populated zone */
 static int l_pagesets(lua_State *L)
@@ -815,16 +827,7 @@ static int l_pagesets(lua_State *L)
 				  (int)m->nr_cpus - 1);
 	lua_newtable(L);
 	for_each_populated_zone(m, z) {
-		struct per_cpu_pages *pcp = zone_pcp(z, (unsigned)cpu);
-
-		lua_createtable(L, 0, 7);
-		set_int(L, "node", z->node);
-		set_str(L, "zone", z->name);
-		set_int(L, "count", pcp->count);
-		set_int(L, "high", pcp->high);
-		set_int(L, "high_min", pcp->high_min);
-		set_int(L, "high_max", pcp->high_max);
-		set_int(L, "batch", pcp->batch);
+		push_pageset(L, z, zone_pcp(z, (unsigned)cpu));
 		lua_seti(L, -2, ++i);
 	}
 	return 1;

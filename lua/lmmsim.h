@@ -6,6 +6,8 @@
 #include <lua.h>
 
 int luaopen_mmsim(lua_State *L);
+/* require("mmsim.expiry_heap") (lua/lheap.c), preloaded. */
+int luaopen_expiry_heap(lua_State *L);
 /* Run the invariant checker on every machine the script built that is
  * still alive; appends violations to report, returns how many were checked. */
 int lmmsim_check_all(lua_State *L, GString *report);

@@ -27,7 +27,7 @@ struct lthread {
 /* A time is a number of nanoseconds or a string with a unit ("0" needs
  * none), 0 to INT64_MAX ns (a Lua integer: 292 years). */
 #define TIME_RANGE "valid range 0 to 9223372036854775807 ns"
-static uint64_t check_time(lua_State *L, int idx, const char *what)
+uint64_t check_time(lua_State *L, int idx, const char *what)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },

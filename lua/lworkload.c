@@ -5,6 +5,7 @@
 
 #include "sim/workload_jemalloc.h"
 #include "sim/workload_kernel_noise.h"
+#include "sim/workload_mass_exit.h"
 #include "sim/workload_page_cache.h"
 #include "sim/workload_page_fault1.h"
 
@@ -272,6 +273,115 @@ static int l_start_page_fault1(lua_State *L)
 	return h->w ? 1 : start_failed(L, what, err);
 }
 
+/* A list of the pagesets each process recorded, by process (holes where
+ * none is recorded yet), as m:pagesets gives them. */
+static void push_pagesets(lua_State *L, struct mass_exit_pageset *const *by_process,
+			  unsigned processes, unsigned nr)
+{
+	lua_newtable(L);
+	for (unsigned i = 0; i < processes; i++) {
+		if (!by_process[i])
+			continue;
+		lua_createtable(L, (int)nr, 0);
+		for (unsigned k = 0; k < nr; k++) {
+			push_pageset(L, by_process[i][k].zone, &by_process[i][k].pcp);
+			lua_seti(L, -2, k + 1);
+		}
+		lua_seti(L, -2, i + 1);
+	}
+}
+
+static void push_exit_stats(lua_State *L, const void *w)
+{
+	const struct mass_exit_stats *s = mass_exit_stats(w);
+	unsigned n = mass_exit_processes(w);
+
+	lua_createtable(L, 0, 12);
+	set_int(L, "processes", n);
+	set_int(L, "pages_touched", (lua_Integer)s->pages_touched);
+	set_int(L, "pgtable_pages", (lua_Integer)s->pgtable_pages);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "live_ns", (lua_Integer)s->live_ns);
+	if (s->touched) {
+		set_int(L, "touch_end_ns", (lua_Integer)s->touch_end_ns);
+		set_int(L, "exit_start_ns", (lua_Integer)s->exit_start_ns);
+	}
+	set_int(L, "exit_end_ns", (lua_Integer)s->exit_end_ns);
+	lua_newtable(L);
+	for (unsigned i = 0; i < n; i++) {
+		if (!s->exited[i])
+			continue;
+		lua_pushinteger(L, (lua_Integer)s->exit_ns[i]);
+		lua_seti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "exit_ns");
+	push_pagesets(L, s->pagesets_touched, n, s->nr_pagesets);
+	lua_setfield(L, -2, "pagesets_touched");
+	push_pagesets(L, s->pagesets_before_exit, n, s->nr_pagesets);
+	lua_setfield(L, -2, "pagesets_before_exit");
+	if (!s->done)
+		return;
+	lua_createtable(L, 0, 6);
+	set_int(L, "slowest_ns", (lua_Integer)s->slowest_ns);
+	set_int(L, "median_ns", (lua_Integer)s->median_ns);
+	lua_createtable(L, 0, 6);
+	set_int(L, "acquisitions", (lua_Integer)s->zone_lock.acquisitions);
+	set_int(L, "contentions", (lua_Integer)s->zone_lock.contentions);
+	set_int(L, "wait_ns_total", (lua_Integer)s->zone_lock.wait_ns_total);
+	set_int(L, "hold_ns_total", (lua_Integer)s->zone_lock.hold_ns_total);
+	set_num(L, "wait_ms_per_process", (double)s->zone_lock.wait_ns_total / n / 1e6);
+	/* An integer 0 without exit time, as Lua's `and/or` gave it. */
+	if (s->exit_time_ns)
+		set_num(L, "wait_share", (double)s->zone_lock.wait_ns_total / (double)s->exit_time_ns);
+	else
+		set_int(L, "wait_share", 0);
+	lua_setfield(L, -2, "zone_lock");
+	set_int(L, "pages_freed", (lua_Integer)s->pages_freed);
+	set_int(L, "pages_to_buddy", (lua_Integer)s->pages_to_buddy);
+	set_int(L, "pages_kept_on_pcp", (lua_Integer)s->pages_kept_on_pcp);
+	lua_setfield(L, -2, "exit");
+}
+
+static void put_exit(void *w)
+{
+	mass_exit_put(w);
+}
+
+static void exit_phase(void *arg, const char *name, uint64_t at_ns)
+{
+	lresults_phase(arg, name, at_ns);
+}
+
+/* m:start_mass_exit{cpus = {...}, size =, live =} -> the workload, whose
+ * :stats() are lua/mmsim/mass_exit.lua's stats. */
+static int l_start_mass_exit(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "size", "live", NULL };
+	static const char what[] = "start_mass_exit";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct mass_exit_opts o = { .m = lm->m, .phase = exit_phase, .phase_arg = lm,
+				    .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	lua_getfield(L, 2, "size");
+	o.bytes = check_size(L, -1, what);
+	lua_getfield(L, 2, "live");
+	o.live_ns = check_time(L, -1, what);
+	lua_pop(L, 2);
+	if (!o.bytes)
+		return luaL_error(L, "%s: 'size' must be more than 0", what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_exit_stats, put_exit);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = mass_exit_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
 static struct lworkload *check_workload(lua_State *L)
 {
 	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
@@ -466,6 +576,8 @@ void lworkload_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "start_jemalloc_churn");
 	lua_pushcfunction(L, l_start_page_fault1);
 	lua_setfield(L, methods, "start_page_fault1");
+	lua_pushcfunction(L, l_start_mass_exit);
+	lua_setfield(L, methods, "start_mass_exit");
 	lua_pushcfunction(L, l_start_kernel_noise);
 	lua_setfield(L, methods, "start_kernel_noise");
 	lua_pushcfunction(L, l_start_page_cache_readers);

@@ -299,6 +299,10 @@ int scenario_run(const struct scenario_opts *o)
 	lsim_coroutines(L);
 	luaL_requiref(L, "mmsim", luaopen_mmsim, 1);
 	lua_pop(L, 1);
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+	lua_pushcfunction(L, luaopen_expiry_heap);
+	lua_setfield(L, -2, "mmsim.expiry_heap");
+	lua_pop(L, 1);
 
 	/* math.random is seeded from the run's seed, never from the clock. */
 	lua_getglobal(L, "math");

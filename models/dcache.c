@@ -22,6 +22,7 @@ struct dcache {
 	GHashTable *by_file;            /* file -> struct dentry */
 	struct dcache_node *node;
 	GHashTable *xa;                 /* file << 32 | chunk -> struct xa_leaf */
+	struct kmem_cache *xa_cache;    /* radix_tree_node, once looked up */
 };
 
 struct xa_leaf {
@@ -123,13 +124,28 @@ static uint64_t xa_key(uint32_t file, uint32_t index)
 	return (uint64_t)file << 32 | index >> XA_CHUNK_SHIFT;
 }
 
+/* The radix_tree_node cache, or NULL before the slab model starts.  Kept
+ * once found: every page cached asks, and a lookup by name hashes the
+ * string (caches live as long as the machine). */
+static struct kmem_cache *xa_cache(struct machine *m)
+{
+	struct kmem_cache *s;
+
+	if (m->dcache && m->dcache->xa_cache)
+		return m->dcache->xa_cache;
+	s = kmem_cache_find(m, "radix_tree_node");
+	if (s)
+		dcache_get(m)->xa_cache = s;
+	return s;
+}
+
 int xa_node_get(struct mm_ctx *ctx, struct machine *m, uint32_t file, uint32_t index)
 {
-	struct kmem_cache *s = kmem_cache_find(m, "radix_tree_node");
+	struct kmem_cache *s = xa_cache(m);
 
 	if (!s)
 		return 0;
-	GHashTable *xa = dcache_get(m)->xa;
+	GHashTable *xa = m->dcache->xa;
 	uint64_t key = xa_key(file, index);
 	struct xa_leaf *leaf = g_hash_table_lookup(xa, &key);
 

@@ -13,6 +13,11 @@
 
 #define PMD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PMD_ORDER))
 #define PUD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PUD_ORDER))
+/* A THP's allocation flags: no reserves, no warning, and no reclaim or
+ * compaction unless the caller adds them (GFP_TRANSHUGE: direct). */
+#define GFP_TRANSHUGE_LIGHT ((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) & \
+			     ~__GFP_RECLAIM)
+#define GFP_TRANSHUGE (GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
 /* The shrinker's batch (SHRINK_BATCH): folios split per reclaim pass. */
 #define DEFERRED_SPLIT_BATCH 128
 
@@ -305,21 +310,19 @@ bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma
  * warning) plus what the defrag mode lets this VMA's fault do. */
 static gfp_t vma_thp_gfp_mask(const struct machine *m, const struct vm_area_struct *vma)
 {
-	const gfp_t light = (GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) &
-			    ~__GFP_RECLAIM;
 	bool madvised = vma->vm_flags & VM_HUGEPAGE;
 
 	switch (m->thp_opts.defrag) {
 	case THP_DEFRAG_ALWAYS:
-		return light | __GFP_DIRECT_RECLAIM | (madvised ? 0 : __GFP_NORETRY);
+		return GFP_TRANSHUGE | (madvised ? 0 : __GFP_NORETRY);
 	case THP_DEFRAG_DEFER:
-		return light | __GFP_KSWAPD_RECLAIM;
+		return GFP_TRANSHUGE_LIGHT | __GFP_KSWAPD_RECLAIM;
 	case THP_DEFRAG_DEFER_MADVISE:
-		return light | (madvised ? __GFP_DIRECT_RECLAIM : __GFP_KSWAPD_RECLAIM);
+		return GFP_TRANSHUGE_LIGHT | (madvised ? __GFP_DIRECT_RECLAIM : __GFP_KSWAPD_RECLAIM);
 	case THP_DEFRAG_MADVISE:
-		return light | (madvised ? __GFP_DIRECT_RECLAIM : 0);
+		return GFP_TRANSHUGE_LIGHT | (madvised ? __GFP_DIRECT_RECLAIM : 0);
 	default:
-		return light;
+		return GFP_TRANSHUGE_LIGHT;
 	}
 }
 
@@ -421,16 +424,19 @@ static int huge_install(struct mm_struct *mm, enum thp_size size, uint64_t haddr
 
 /* A 1 GiB folio through the contiguous allocator (the RFC's path, as
  * gigantic hugetlb pages are taken without CMA; on spb, seed 005's
- * spb_try_alloc_contig first), on the faulting CPU's node, zero pages of
- * it cleared as clear_huge_page does; each block's owner offset is its
- * virtual page number. */
-static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr,
+ * spb_try_alloc_contig first), where the memory policy at haddr puts it
+ * (alloc_contig_mpol), zero pages of it cleared as clear_huge_page does;
+ * each block's owner offset is its virtual page number.  gfp is the THP
+ * mask: its direct reclaim decides whether pages may be migrated out of
+ * the range (else only a wholly free range will do); alloc_contig_range
+ * takes no __GFP_NORETRY or __GFP_NOMEMALLOC, so they are dropped (one
+ * pass over the ranges either way). */
+static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr, gfp_t gfp,
 			     unsigned long zero)
 {
 	struct machine *m = mm->m;
-	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
-	pfn_t pfn = alloc_contig_pages(ctx, m, HPAGE_PUD_NR, GFP_HIGHUSER_MOVABLE, nid,
-				       make_owner(OWNER_KIND_ANON, mm->pid), NULL);
+	pfn_t pfn = alloc_contig_mpol(ctx, mm, gfp & ~(__GFP_NORETRY | __GFP_NOMEMALLOC),
+				      HPAGE_PUD_ORDER, haddr, make_owner(OWNER_KIND_ANON, mm->pid));
 
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
@@ -535,7 +541,7 @@ static int huge_fault_size(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_si
 	int ret = 1;
 
 	if (size == THP_PUD)
-		folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR);
+		folio = alloc_pud_folio(ctx, mm, haddr, gfp, HPAGE_PUD_NR);
 	else
 		folio = alloc_pages_mpol(ctx, mm, gfp | __GFP_ZERO, HPAGE_PMD_ORDER, haddr,
 					 make_owner(OWNER_KIND_ANON, mm->pid),
@@ -900,8 +906,7 @@ static bool collapse_install(struct mm_struct *mm, uint64_t haddr, struct pte_ta
 int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 {
 	struct machine *m = mm->m;
-	const gfp_t gfp = ((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) &
-			   ~__GFP_RECLAIM) | __GFP_DIRECT_RECLAIM;
+	const gfp_t gfp = GFP_TRANSHUGE;
 	struct pte_table *pt = pte_table_lookup(mm, haddr);
 	pfn_t snapshot[PTRS_PER_TABLE], old[PTRS_PER_TABLE], folio, old_table;
 	unsigned present = 0, to_free;
@@ -1061,7 +1066,8 @@ static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr
 		fresh[j] = PFN_NONE;
 	}
 	drop = g_array_new(FALSE, FALSE, sizeof(pfn_t));
-	folio = alloc_pud_folio(ctx, mm, haddr, HPAGE_PUD_NR - (unsigned long)present);
+	folio = alloc_pud_folio(ctx, mm, haddr, GFP_TRANSHUGE,
+				HPAGE_PUD_NR - (unsigned long)present);
 	for (unsigned j = 0; folio != PFN_NONE && m->thp_opts.deposit == THP_DEPOSIT_FULL &&
 			     j < PTRS_PER_TABLE; j++) {
 		if (pud_entry(mm, haddr) != pmd || pmd->entry[j])

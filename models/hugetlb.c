@@ -12,7 +12,8 @@ pfn_t alloc_gigantic_folio(struct mm_ctx *ctx, struct machine *m, int nid,
 
 		if (nid >= 0 && n != (unsigned)nid)
 			continue;
-		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n, owner, stats);
+		pfn = alloc_contig_pages(ctx, m, GIGANTIC_NR_PAGES, GFP_HIGHUSER, (int)n,
+					 nodemask_of_node(n), owner, stats);
 		if (pfn != PFN_NONE) {
 			m->nr_gigantic++;
 			return pfn;

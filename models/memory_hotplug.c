@@ -88,8 +88,10 @@ static pfn_t alloc_offline_target(struct mm_ctx *ctx, struct machine *m, pfn_t s
 }
 
 /* scan_movable_pages() and do_migrate_range() over the whole range: the
- * pages moved, or -1 if an allocated page that is not movable is found
- * (*fail set to it). */
+ * pages moved, or -1 if a huge page that stays whole is found (*fail set
+ * to it: the kernel's "unmovable page").  A page left where it is (on no
+ * LRU, or its migration failed) sets *stuck and *fail: a later round
+ * tries it again. */
 static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t end,
 			     unsigned nid, pfn_t *fail, bool *stuck)
 {
@@ -108,8 +110,14 @@ static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start,
 			continue;
 		if (!isolate_migratepage(ctx, m, pfn)) {
 			*fail = pfn;
-			g_array_free(pfns, TRUE);
-			return -1;
+			if (page_order(&m->mm, pfn)) {
+				g_array_free(pfns, TRUE);
+				return -1;
+			}
+			/* Isolated by someone else, or between unmap and
+			 * free: scan_movable_pages skips a page on no LRU. */
+			*stuck = true;
+			continue;
 		}
 		g_array_append_val(pfns, pfn);
 		pfn += (1u << page_order(&m->mm, pfn)) - 1;
@@ -187,11 +195,12 @@ static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct
 }
 
 int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes,
-		  struct offline_stats *st, char **err)
+		  uint64_t timeout_ns, struct offline_stats *st, char **err)
 {
 	struct zone *z = NULL;
 	pfn_t start, end;
 	unsigned idle = 0;
+	uint64_t t0;
 	int ret;
 
 	*st = (struct offline_stats){ .fail_pfn = PFN_NONE };
@@ -208,10 +217,21 @@ int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t 
 		return ret;
 	}
 	drain_all_pages(ctx, m, z);
+	t0 = mm_now(ctx);
 	for (;;) {
+		uint64_t elapsed = mm_now(ctx) - t0;
 		bool stuck;
-		long moved = do_migrate_range(ctx, m, start, end, nid, &st->fail_pfn, &stuck);
+		long moved;
 
+		/* Where the kernel checks for a fatal signal.  No time passes
+		 * without an engine: there idle rounds stand for the timeout. */
+		if (st->rounds && (elapsed >= timeout_ns ||
+				   (!elapsed && idle == OFFLINE_MAX_IDLE_ROUNDS))) {
+			st->reason = "timeout";
+			ret = -MM_EBUSY;
+			break;
+		}
+		moved = do_migrate_range(ctx, m, start, end, nid, &st->fail_pfn, &stuck);
 		st->rounds++;
 		if (moved < 0) {
 			st->reason = "unmovable page";
@@ -219,16 +239,17 @@ int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t 
 			break;
 		}
 		st->migrated += (unsigned long)moved;
+		/* scan_movable_pages and test_pages_isolated read every frame. */
+		mm_charge(ctx, COST_PB_SCAN, end - start);
 		if (!stuck && !test_pages_isolated(ctx, m, start, end, &st->fail_pfn)) {
 			ret = 0;
 			break;
 		}
 		idle = moved ? 0 : idle + 1;
-		if (idle == OFFLINE_MAX_IDLE_ROUNDS) {
-			st->reason = "timeout";
-			ret = -MM_EBUSY;
-			break;
-		}
+		/* The kernel rescans at once, again and again; the model looks
+		 * once for OFFLINE_IDLE_SCANS of its scans and charges them all. */
+		if (!moved)
+			mm_charge(ctx, COST_PB_SCAN, (unsigned long)(end - start) * (OFFLINE_IDLE_SCANS - 1));
 	}
 	if (ret) {
 		undo_isolate_page_range(ctx, m, start, end);

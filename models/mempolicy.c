@@ -1,7 +1,9 @@
 /* NUMA memory policies (mm/mempolicy.c): set_mempolicy, mbind, and the
  * node choice of every anonymous fault (get_vma_policy, policy_nodemask,
- * interleave_nid, weighted_interleave_nid, alloc_pages_mpol). */
+ * interleave_nid, weighted_interleave_nid, alloc_pages_mpol, and its
+ * contiguous twin for 1 GiB THPs). */
 #include "mempolicy.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
@@ -135,17 +137,65 @@ nodemask_t policy_nodemask(const struct machine *m, const struct mempolicy *pol,
 	}
 }
 
+/* get_vma_policy() and policy_nodemask() for a folio of order at addr:
+ * the nodes allowed, the node to start from in *nid, and in *local_first
+ * whether a huge folio tries that node alone first.  An anonymous VMA's
+ * vm_pgoff is its start's page number, so the interleave index is the
+ * virtual page number in folios of this order. */
+static nodemask_t mpol_folio_nodes(struct mm_ctx *ctx, struct mm_struct *mm, unsigned order,
+				   uint64_t addr, unsigned *nid, bool *local_first)
+{
+	const struct mempolicy *pol = get_vma_policy(mm, addr);
+	nodemask_t mask = policy_nodemask(mm->m, pol, addr >> (PAGE_SHIFT + order),
+					  topology_cpu_to_node(&mm->m->topo, ctx->cpu), nid);
+
+	/* A THP far from its user costs more in remote accesses than it
+	 * saves, so unless the policy spreads pages on purpose or excludes
+	 * this node, the node is tried alone first. */
+	*local_first = pol->mode != MPOL_INTERLEAVE && pol->mode != MPOL_WEIGHTED_INTERLEAVE &&
+		       (!mask || node_isset(*nid, mask));
+	return mask;
+}
+
 pfn_t alloc_pages_mpol(struct mm_ctx *ctx, struct mm_struct *mm, gfp_t gfp, unsigned order,
 		       uint64_t addr, uint32_t owner, uint32_t offset)
 {
 	struct machine *m = mm->m;
 	unsigned nid;
-	/* An anonymous VMA's vm_pgoff is its start's page number, so the
-	 * interleave index get_vma_policy computes is the virtual page number. */
-	nodemask_t mask = policy_nodemask(m, get_vma_policy(mm, addr), addr >> (PAGE_SHIFT + order),
-					  topology_cpu_to_node(&m->topo, ctx->cpu), &nid);
+	bool local_first;
+	nodemask_t mask = mpol_folio_nodes(ctx, mm, order, addr, &nid, &local_first);
 
+	if (order == HPAGE_PMD_ORDER && local_first) {
+		pfn_t pfn = __alloc_pages_nodemask(ctx, m, gfp | __GFP_NORETRY, order, (int)nid,
+						   nodemask_of_node(nid), owner, offset);
+
+		/* Remote memory only for a fault that may reclaim and compact. */
+		if (pfn != PFN_NONE || !(gfp & __GFP_DIRECT_RECLAIM))
+			return pfn;
+	}
 	return __alloc_pages_nodemask(ctx, m, gfp, order, (int)nid, mask, owner, offset);
+}
+
+pfn_t alloc_contig_mpol(struct mm_ctx *ctx, struct mm_struct *mm, gfp_t gfp, unsigned order,
+			uint64_t addr, uint32_t owner)
+{
+	struct machine *m = mm->m;
+	unsigned nid;
+	bool local_first;
+	nodemask_t mask = mpol_folio_nodes(ctx, mm, order, addr, &nid, &local_first);
+	pfn_t pfn;
+
+	if (local_first) {
+		pfn = alloc_contig_pages(ctx, m, 1UL << order, gfp, (int)nid, nodemask_of_node(nid),
+					 owner, NULL);
+		if (pfn != PFN_NONE || !(gfp & __GFP_DIRECT_RECLAIM))
+			return pfn;
+		/* The node's ranges were all tried, migration included. */
+		mask = (mask ? mask : ~NODE_MASK_NONE) & ~nodemask_of_node(nid);
+		if (!mask)
+			return PFN_NONE;
+	}
+	return alloc_contig_pages(ctx, m, 1UL << order, gfp, (int)nid, mask, owner, NULL);
 }
 
 int mpol_misplaced(const struct mm_struct *mm, uint64_t addr, unsigned this_nid)

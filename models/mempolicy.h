@@ -67,9 +67,20 @@ unsigned interleave_nid(const struct machine *m, const struct mempolicy *pol, ui
 nodemask_t policy_nodemask(const struct machine *m, const struct mempolicy *pol, uint64_t ilx,
 			   unsigned local, unsigned *nid);
 /* alloc_pages_mpol(): a page of order for a fault at addr of mm under the
- * policy in force there, or PFN_NONE. */
+ * policy in force there, or PFN_NONE.  A 2 MiB THP under a policy that is
+ * not interleave and allows the starting node (the faulting CPU's, or the
+ * preferred one) is tried on that node alone first (__GFP_THISNODE |
+ * __GFP_NORETRY); other nodes only if gfp may reclaim directly. */
 pfn_t alloc_pages_mpol(struct mm_ctx *ctx, struct mm_struct *mm, gfp_t gfp, unsigned order,
 		       uint64_t addr, uint32_t owner, uint32_t offset);
+/* The same for a folio of order above MAX_PAGE_ORDER (a 1 GiB THP) through
+ * alloc_contig_pages: the policy's nodes, interleave by addr's index in
+ * folios of that order, the same node-alone first pass, after which only
+ * the other allowed nodes are tried (the first pass already tried every
+ * range of its node, migrating if gfp allows).  The first block's pfn, or
+ * PFN_NONE. */
+pfn_t alloc_contig_mpol(struct mm_ctx *ctx, struct mm_struct *mm, gfp_t gfp, unsigned order,
+			uint64_t addr, uint32_t owner);
 
 /* mpol_misplaced() for a hinting fault at addr on node this_nid: the node
  * the page should be on, or -1 to leave it.  Only the default policy

@@ -106,6 +106,10 @@ struct mm_env {
 	void (*unlock)(struct mm_ctx *ctx, struct spinlock *l);
 	/* Simulated nanoseconds since the start of the run, as this CPU sees it. */
 	uint64_t (*now)(struct mm_ctx *ctx);
+	/* Optional: a point in a long model call where no lock is held and
+	 * the machine is consistent, at which the thread may stop with the
+	 * run (the engine's safepoint). */
+	void (*cond_resched)(struct mm_ctx *ctx);
 };
 
 /* The execution context of one simulated CPU (a thread running on it). */
@@ -145,6 +149,14 @@ static inline void spin_unlock(struct mm_ctx *ctx, struct spinlock *l)
 static inline uint64_t mm_now(struct mm_ctx *ctx)
 {
 	return ctx->env->now(ctx);
+}
+
+/* cond_resched() in a loop that may run long: a run that ends meanwhile
+ * need not wait for the loop's end. */
+static inline void cond_resched(struct mm_ctx *ctx)
+{
+	if (ctx->env->cond_resched)
+		ctx->env->cond_resched(ctx);
 }
 
 /* No time, no contention: locks only check they are not taken twice. */

@@ -726,9 +726,10 @@ void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigne
 
 /* pfn_range_valid_contig(): all in the zone, no page reserved at boot
  * and no gigantic page already there (the kernel's PageReserved and
- * PageHuge tests). */
+ * PageHuge tests); for a caller that may not migrate, no page allocated
+ * at all (free pages cached on the pagesets are drained into the range). */
 static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t start,
-				   unsigned long nr_pages)
+				   unsigned long nr_pages, bool may_migrate)
 {
 	struct memmap *mm = &m->mm;
 
@@ -738,7 +739,8 @@ static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t s
 	for (pfn_t pfn = start; pfn < start + nr_pages; pfn++) {
 		enum page_kind kind = page_kind(mm, pfn);
 
-		if (kind == PG_KIND_ALLOC && (owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB ||
+		if (kind == PG_KIND_ALLOC && (!may_migrate ||
+					      owner_kind(page_owner(m, pfn)) == OWNER_KIND_HUGETLB ||
 					      owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED))
 			return false;
 		if (kind != PG_KIND_NONE)
@@ -747,24 +749,27 @@ static bool pfn_range_valid_contig(struct machine *m, struct zone *zone, pfn_t s
 	return true;
 }
 
-/* The node's own zones only (hugetlb's nodemask), highest first. */
-static bool contig_zone_allowed(const struct zone *zone, gfp_t gfp, int nid)
+/* The zones of nid's zonelist on the nodes of nodemask (NODE_MASK_NONE:
+ * every node) that gfp allows. */
+static bool contig_zone_allowed(const struct zone *zone, gfp_t gfp, nodemask_t nodemask)
 {
-	return zone->node == (unsigned)nid && (int)zone->idx <= (int)gfp_zone(gfp) &&
-	       populated_zone(zone);
+	return (!nodemask || node_isset(zone->node, nodemask)) &&
+	       (int)zone->idx <= (int)gfp_zone(gfp) && populated_zone(zone);
 }
 
 pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
-			 int nid, uint32_t owner, struct migrate_stats *stats)
+			 int nid, nodemask_t nodemask, uint32_t owner, struct migrate_stats *stats)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
+	bool may_migrate = gfp & __GFP_DIRECT_RECLAIM;
 
-	/* Superpageblocks first: their lists name the ranges worth trying. */
-	for (unsigned i = 0; i < pgdat->nr_zonelist; i++) {
+	/* Superpageblocks first: their lists name the ranges worth trying
+	 * (worth migrating for; without migration any free range will do). */
+	for (unsigned i = 0; may_migrate && i < pgdat->nr_zonelist; i++) {
 		struct zone *zone = pgdat->zonelist[i];
 		pfn_t pfn;
 
-		if (!contig_zone_allowed(zone, gfp, nid))
+		if (!contig_zone_allowed(zone, gfp, nodemask))
 			continue;
 		pfn = spb_try_alloc_contig(ctx, zone, nr_pages, gfp, owner, stats);
 		if (pfn != PFN_NONE)
@@ -774,10 +779,10 @@ pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr
 		struct zone *zone = pgdat->zonelist[i];
 		uint64_t pfn = ((uint64_t)zone->zone_start_pfn + nr_pages - 1) & ~(uint64_t)(nr_pages - 1);
 
-		if (!contig_zone_allowed(zone, gfp, nid))
+		if (!contig_zone_allowed(zone, gfp, nodemask))
 			continue;
 		for (; pfn + nr_pages <= zone_end_pfn(zone); pfn += nr_pages) {
-			if (!pfn_range_valid_contig(m, zone, (pfn_t)pfn, nr_pages))
+			if (!pfn_range_valid_contig(m, zone, (pfn_t)pfn, nr_pages, may_migrate))
 				continue;
 			if (!alloc_contig_range(ctx, m, (pfn_t)pfn, (pfn_t)(pfn + nr_pages),
 						gfp_migratetype(gfp), owner, stats, NULL))

@@ -87,11 +87,15 @@ void free_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, unsigne
 /* alloc_contig_pages(): with superpageblocks, first the ranges
  * spb_try_alloc_contig picks in each allowed zone; then the first
  * naturally aligned range of nr_pages (a power of two, MAX_PAGE_ORDER
- * blocks or more) in node nid's zones that gfp allows, highest zone
- * first, lowest address first, that alloc_contig_range can take; PFN_NONE
- * if none. */
+ * blocks or more) that alloc_contig_range can take, zone by zone in node
+ * nid's zonelist (nearest node first, highest zone first), lowest address
+ * first.  The zones allowed: those gfp allows on the nodes of nodemask
+ * (NODE_MASK_NONE: all).  A gfp without __GFP_DIRECT_RECLAIM may not
+ * migrate (alloc_contig_range sleeps): only a range with no page
+ * allocated is taken, and superpageblocks are not consulted.  PFN_NONE if
+ * none. */
 pfn_t alloc_contig_pages(struct mm_ctx *ctx, struct machine *m, unsigned long nr_pages, gfp_t gfp,
-			 int nid, uint32_t owner, struct migrate_stats *stats);
+			 int nid, nodemask_t nodemask, uint32_t owner, struct migrate_stats *stats);
 
 /* The owner record of the allocated block starting at pfn. */
 static inline uint32_t page_owner(struct machine *m, pfn_t pfn)

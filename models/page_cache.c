@@ -13,10 +13,12 @@
 
 /* A node's LRU: a ring of pfns, oldest at head.  Every page pushed gets
  * the next sequence number; head_seq is the head's, so the page with
- * sequence s sits s - head_seq places after the head. */
+ * sequence s sits s - head_seq places after the head.  A page taken off
+ * anywhere but the head leaves a hole (PFN_NONE), dropped when the head
+ * reaches it: len counts the holes. */
 struct lru {
 	pfn_t *ring;
-	unsigned long head, len, cap;
+	unsigned long head, len, cap, holes;
 	uint32_t head_seq;
 };
 
@@ -61,14 +63,25 @@ static void lru_push(struct page_cache *pc, struct lru *l, pfn_t pfn)
 	l->ring[(l->head + l->len++) % l->cap] = pfn;
 }
 
+/* The pages on l. */
+static unsigned long lru_pages(const struct lru *l)
+{
+	return l->len - l->holes;
+}
+
+/* The oldest page; l holds one. */
 static pfn_t lru_pop(struct lru *l)
 {
-	pfn_t pfn = l->ring[l->head];
+	for (;;) {
+		pfn_t pfn = l->ring[l->head];
 
-	l->head = (l->head + 1) % l->cap;
-	l->len--;
-	l->head_seq++;
-	return pfn;
+		l->head = (l->head + 1) % l->cap;
+		l->len--;
+		l->head_seq++;
+		if (pfn != PFN_NONE)
+			return pfn;
+		l->holes--;
+	}
 }
 
 pfn_t page_cache_add(struct mm_ctx *ctx, struct machine *m, int nid, uint32_t file,
@@ -105,6 +118,18 @@ static long lru_find(const struct page_cache *pc, const struct lru *l, pfn_t pfn
 	return l->ring[slot] == pfn ? (long)slot : -1;
 }
 
+/* Take pfn off l wherever it is; false if it is not there. */
+static bool lru_del(struct page_cache *pc, struct lru *l, pfn_t pfn)
+{
+	long slot = lru_find(pc, l, pfn);
+
+	if (slot < 0)
+		return false;
+	l->ring[slot] = PFN_NONE;
+	l->holes++;
+	return true;
+}
+
 bool page_cache_on_lru(struct machine *m, pfn_t pfn)
 {
 	return m->page_cache &&
@@ -129,22 +154,44 @@ bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new)
 		pc->seq[new] = pc->seq[old];
 		return true;
 	}
-	/* Close the gap, then the new node's LRU takes the page as a new one. */
-	for (unsigned long i = ((unsigned long)slot + from->cap - from->head) % from->cap;
-	     i + 1 < from->len; i++) {
-		pfn_t moved = from->ring[(from->head + i + 1) % from->cap];
-
-		from->ring[(from->head + i) % from->cap] = moved;
-		pc->seq[moved]--;
-	}
-	from->len--;
+	/* The new node's LRU takes the page as a new one. */
+	lru_del(pc, from, old);
 	lru_push(pc, to, new);
 	return true;
 }
 
 unsigned long page_cache_pages(const struct machine *m, int nid)
 {
-	return m->page_cache ? m->page_cache->lru[nid].len : 0;
+	return m->page_cache ? lru_pages(&m->page_cache->lru[nid]) : 0;
+}
+
+unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pfn_t *pfns,
+				       unsigned nr)
+{
+	pfn_t batch[PAGEVEC_SIZE];
+	unsigned kept = 0, n = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		pfn_t pfn = pfns[i];
+
+		/* Looked at and taken off with no engine call between. */
+		if (!m->page_cache || page_kind(&m->mm, pfn) != PG_KIND_ALLOC ||
+		    owner_kind(page_owner(m, pfn)) != OWNER_KIND_FILE ||
+		    !lru_del(m->page_cache, &m->page_cache->lru[pfn_zone(m, pfn)->node], pfn)) {
+			pfns[kept++] = pfn;
+			continue;
+		}
+		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
+		xa_node_put(ctx, m, page_owner(m, pfn) & OWNER_ID_MASK, page_owner_offset(m, pfn));
+		batch[n++] = pfn;
+		if (n == PAGEVEC_SIZE) {
+			free_unref_folios(ctx, m, batch, n);
+			n = 0;
+		}
+	}
+	if (n)
+		free_unref_folios(ctx, m, batch, n);
+	return nr - kept;
 }
 
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
@@ -157,11 +204,11 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	if (!m->page_cache)
 		return split;
 	struct lru *l = &m->page_cache->lru[nid];
-	unsigned long eligible = l->len, freed = 0;
+	unsigned long eligible = lru_pages(l), freed = 0;
 	unsigned n = 0;
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
-	while (freed < nr && l->len) {
+	while (freed < nr && lru_pages(l)) {
 		mm_charge(ctx, COST_RECLAIM_SCAN, 1);
 		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
 		batch[n++] = lru_pop(l);

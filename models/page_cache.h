@@ -28,6 +28,14 @@ bool page_cache_on_lru(struct machine *m, pfn_t pfn);
  * new's node.  false if old is not on an LRU. */
 bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new);
 
+/* reclaim_clean_pages_from_list(): of the nr pages at pfns, isolated for
+ * migration, the clean page-cache ones (every file page of the model: no
+ * dirty page, none mapped) are freed instead, as shrink_folio_list frees
+ * them (COST_RECLAIM_UNMAP each, through the per-CPU lists); the others
+ * stay at the front of pfns, in order.  Returns how many were freed. */
+unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pfn_t *pfns,
+				       unsigned nr);
+
 /* shrink_inactive_list() reduced: free up to nr of the node's oldest file
  * pages (clean: no writeback), in batches through the per-CPU lists,
  * each page charged a scan and an unmap (COST_RECLAIM_*); counted as

@@ -9,14 +9,15 @@
  * anywhere on the node (evacuate_pageblock); a clean one has its partly
  * used pageblocks moved into its own free space
  * (compact_pageblock_in_spb).  Both walk the superpageblock's pageblocks
- * from where the last pass stopped, wrapping once.
- *
- * Not modelled: reclaim_clean_pages_from_list (clean page-cache pages are
- * migrated, not dropped, as in alloc_contig_range). */
+ * from where the last pass stopped, wrapping once.  Both drop the clean
+ * page-cache pages they isolate rather than move them
+ * (reclaim_clean_pages_from_list; alloc_contig_range's model still moves
+ * them). */
 #include "superpageblock_internal.h"
 #include "compaction.h"
 #include "migrate.h"
 #include "page_alloc.h"
+#include "page_cache.h"
 #include "pcp.h"
 
 void pageblock_evacuate_init(struct machine *m)
@@ -95,9 +96,15 @@ static void migrate_pageblock(struct mm_ctx *ctx, struct compact_control *cc, pf
 		if (!nr)
 			break;
 		g_assert(nr <= COMPACT_CLUSTER_MAX);   /* order-0 pages, one batch */
-		ret = migrate_pages(ctx, m, (const pfn_t *)(void *)cc->migratepages->data, nr,
-				    get_new_folio, NULL, private, cc->mode, status, NULL);
-		putback_movable_pages(ctx, status, nr);
+		/* Clean page cache is dropped, not moved. */
+		nr -= reclaim_clean_pages_from_list(ctx, m, (pfn_t *)(void *)cc->migratepages->data,
+						    nr);
+		ret = 0;
+		if (nr) {
+			ret = migrate_pages(ctx, m, (const pfn_t *)(void *)cc->migratepages->data,
+					    nr, get_new_folio, NULL, private, cc->mode, status, NULL);
+			putback_movable_pages(ctx, status, nr);
+		}
 		g_array_set_size(cc->migratepages, 0);
 		cc->nr_migratepages = 0;
 		if (ret)
@@ -199,6 +206,9 @@ static void spb_defrag_walk(struct mm_ctx *ctx, struct zone *zone, pfn_t start, 
 					evacuate_pageblock(ctx, zone, (pfn_t)pfn, true);
 				else
 					compact_pageblock_in_spb(ctx, zone, start, (pfn_t)pfn);
+				/* The kernel's, after each batch: here after each
+				 * pageblock, with nothing isolated. */
+				cond_resched(ctx);
 			}
 		}
 		pfn += pageblock_nr_pages;

@@ -137,6 +137,7 @@ const struct mm_env engine_env = {
 	.trylock = engine_trylock,
 	.unlock = engine_unlock,
 	.now = engine_now,
+	.cond_resched = engine_safepoint,
 };
 
 /* Set from a signal handler: every engine stops at its threads' next
@@ -771,6 +772,21 @@ bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out)
 uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_class_id cls)
 {
 	return cpu < e->nr_cpus ? e->cpu_wait[cls * e->nr_cpus + cpu] : 0;
+}
+
+const char *engine_thread_schedstat(const struct engine *e, unsigned i, unsigned *cpu,
+				    struct engine_schedstat *out)
+{
+	const struct sim_thread *t = e->threads->pdata[i];
+
+	*cpu = t->ctx.cpu;
+	*out = t->sched;
+	return t->name;
+}
+
+void engine_cpu_schedstat(const struct engine *e, unsigned cpu, struct engine_schedstat *out)
+{
+	*out = e->rq[cpu].sched;
 }
 
 double engine_thread_time_ns(const struct engine *e)

@@ -213,6 +213,14 @@ struct lock_stats {
 	uint64_t contending_point[NR_LOCK_SITES];
 };
 
+/* A thread's or a CPU's scheduler figures, as /proc/<pid>/schedstat
+ * gives them: simulated ns on the CPU, ns runnable waiting for it, and
+ * turns on it. */
+struct engine_schedstat {
+	double run_ns, run_delay_ns;
+	uint64_t pcount;
+};
+
 /* "&zone->lock", "&pcp->lock" */
 const char *lock_class_name(enum lock_class_id cls);
 
@@ -233,6 +241,11 @@ unsigned engine_nr_threads(const struct engine *e);
  * cpu: what a plot's title and cpu_wait.csv count as the run's threads. */
 unsigned engine_nr_workload_threads(const struct engine *e);
 bool engine_cpu_ran_workload(const struct engine *e, unsigned cpu);
+/* Thread i's (in spawn order: i < engine_nr_threads) name, CPU and
+ * figures, and the sums of the threads' turns on cpu. */
+const char *engine_thread_schedstat(const struct engine *e, unsigned i, unsigned *cpu,
+				    struct engine_schedstat *out);
+void engine_cpu_schedstat(const struct engine *e, unsigned cpu, struct engine_schedstat *out);
 /* Sum over threads of the simulated time from their start to their end,
  * or to the current clock for threads still alive. */
 double engine_thread_time_ns(const struct engine *e);

@@ -31,6 +31,8 @@ struct sim_thread {
 	bool queued;                /* runnable, waiting in its CPU's run queue */
 	sg_sem_t run;               /* the CPU is handed over through it */
 	struct sim_thread *next_runnable;
+	struct engine_schedstat sched; /* sched.c's accounting */
+	double on_cpu_since, queued_since;
 	bool safe;                  /* at a safepoint: no lock held, no model call half done */
 	bool parked;                /* stopped at a safepoint until the next engine_run */
 	sg_sem_t park;
@@ -67,6 +69,7 @@ struct cpu_rq {
 	struct sim_thread *first, *last;
 	double slice_start;         /* simulated time curr got the CPU */
 	double free_at;             /* simulated time the CPU last went idle */
+	struct engine_schedstat sched; /* its threads' sums */
 };
 
 /* spinlock.owner while the lock passes to a woken waiter that has not run

@@ -924,7 +924,33 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	write_gib_maps(rep, m, e, s->now, &s->y);
 }
 
-/* lock_stat, cpu_wait.csv and the plots of a run that had an engine,
+/* The scheduler's figures, per CPU then per thread that ran, each as
+ * "run_ns run_delay_ns pcount" (the CPU lines: /proc/schedstat's last
+ * three fields; the thread lines: /proc/<pid>/schedstat after the
+ * thread's name and CPU). */
+static void write_schedstat(const struct engine *e, GString *out)
+{
+	struct engine_schedstat st;
+	unsigned cpu;
+
+	g_string_append(out, "# cpu<N> run_ns run_delay_ns pcount\n");
+	for (cpu = 0; cpu < engine_nr_cpus(e); cpu++) {
+		engine_cpu_schedstat(e, cpu, &st);
+		if (st.pcount)
+			g_string_append_printf(out, "cpu%u %.0f %.0f %" G_GUINT64_FORMAT "\n", cpu,
+					       st.run_ns, st.run_delay_ns, st.pcount);
+	}
+	g_string_append(out, "# thread cpu run_ns run_delay_ns pcount\n");
+	for (unsigned i = 0; i < engine_nr_threads(e); i++) {
+		const char *name = engine_thread_schedstat(e, i, &cpu, &st);
+
+		if (st.pcount)
+			g_string_append_printf(out, "%s %u %.0f %.0f %" G_GUINT64_FORMAT "\n", name,
+					       cpu, st.run_ns, st.run_delay_ns, st.pcount);
+	}
+}
+
+/* lock_stat, cpu_wait.csv, schedstat and the plots of a run that had an engine,
  * those the scenario asked for that have something to show (sampled:
  * timeseries.csv has rows to draw); the time-series plots (zone->lock,
  * NUMA migration) shade the phases if phases.csv was written. */
@@ -952,6 +978,8 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 					       cpu, zw, pw);
 	}
 	write_file(rep, "cpu_wait.csv", out);
+	write_schedstat(e, out);
+	write_file(rep, "schedstat", out);
 	if (rep->plots & 1u << PLOT_LOCK_TIMESERIES && sampled && zone->st.wait.nr)
 		plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv",
 				       rep->plot_format, title, phase_args));

@@ -13,7 +13,12 @@
  * The CPU is handed over as a contended spinlock is (spinlock.c): the
  * thread giving it up settles its debt first, so the next one starts at
  * the right time.  A CPU with one runnable thread costs no SimGrid call:
- * taking an idle CPU and leaving one nobody waits for only set fields. */
+ * taking an idle CPU and leaving one nobody waits for only set fields.
+ *
+ * Each thread and each CPU keeps schedstat's three figures (sched_info in
+ * kernel/sched/stats.h): time on the CPU, time runnable in the queue
+ * (run_delay, from the enqueue or the CPU still busy in simulated time
+ * to the start of the turn) and turns. */
 #include "engine_impl.h"
 
 #include <simgrid/actor.h>
@@ -32,6 +37,25 @@ double sched_slice_ns(unsigned nr_cpus)
 	return SCHED_BASE_SLICE_NS * factor;
 }
 
+/* sched_info_arrive(): t starts a turn at at after waiting delay. */
+static void sched_info_arrive(struct sim_thread *t, struct cpu_rq *rq, double at, double delay)
+{
+	t->on_cpu_since = at;
+	t->sched.run_delay_ns += delay;
+	t->sched.pcount++;
+	rq->sched.run_delay_ns += delay;
+	rq->sched.pcount++;
+}
+
+/* sched_info_depart(): t's turn ends at at. */
+static void sched_info_depart(struct sim_thread *t, struct cpu_rq *rq, double at)
+{
+	double ran = MAX(at - t->on_cpu_since, 0.0);
+
+	t->sched.run_ns += ran;
+	rq->sched.run_ns += ran;
+}
+
 void cpu_acquire(struct sim_thread *t)
 {
 	struct cpu_rq *rq = &t->e->rq[t->ctx.cpu];
@@ -44,6 +68,7 @@ void cpu_acquire(struct sim_thread *t)
 		thread_settle(t);
 		if (rq->curr) {
 			t->queued = true;
+			t->queued_since = t->clock;
 			t->next_runnable = NULL;
 			if (rq->last)
 				rq->last->next_runnable = t;
@@ -56,6 +81,7 @@ void cpu_acquire(struct sim_thread *t)
 			/* cpu_release made t curr and dequeued it. */
 			t->on_cpu = true;
 			rq->slice_start = t->clock;
+			sched_info_arrive(t, rq, t->clock, t->clock - t->queued_since);
 			return;
 		}
 	}
@@ -67,6 +93,7 @@ void cpu_acquire(struct sim_thread *t)
 	rq->curr = t;
 	rq->slice_start = t->clock + t->debt;
 	t->on_cpu = true;
+	sched_info_arrive(t, rq, rq->slice_start, rq->slice_start - now);
 }
 
 void cpu_release(struct sim_thread *t)
@@ -77,6 +104,7 @@ void cpu_release(struct sim_thread *t)
 	if (!t->on_cpu)
 		return;
 	t->on_cpu = false;
+	sched_info_depart(t, rq, t->clock + t->debt);
 	if (!next) {
 		rq->curr = NULL;
 		rq->free_at = t->clock + t->debt;
@@ -110,6 +138,8 @@ void cpu_forget(struct sim_thread *t)
 	/* Handed the CPU by cpu_release but killed before it woke to take
 	 * it: curr without on_cpu, which would keep the CPU for good. */
 	if (t->on_cpu || rq->curr == t) {
+		if (t->on_cpu)
+			sched_info_depart(t, rq, t->clock + t->debt);
 		t->on_cpu = false;
 		rq->curr = NULL;
 		rq->free_at = t->clock + t->debt;

@@ -3,29 +3,16 @@
 
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
+#include "sim/expiry_heap.h"
 #include "sim/workload.h"
 
 #include <glib.h>
 #include <math.h>
 
-/* A live allocation, freed at `expires` (ns, fractional as drawn). */
-struct expiry {
-	double expires;
-	pfn_t pfn;
-};
-
-/* A binary heap of expiries, the earliest on top.  Ties go as
- * lua/mmsim/expiry_heap.lua breaks them, which the Lua version of this
- * workload used: equal times free in the same order. */
-struct expiry_heap {
-	struct expiry *e;               /* e[1..n] */
-	size_t n, cap;
-};
-
 struct noise_thread {
 	struct workload_thread base;
 	unsigned cpu;
-	struct expiry_heap heap;
+	struct expiry_heap heap;        /* value: the pfn */
 };
 
 struct kernel_noise {
@@ -35,46 +22,6 @@ struct kernel_noise {
 	struct kernel_noise_stats stats;
 	bool stopped;
 };
-
-static void heap_swap(struct expiry_heap *h, size_t a, size_t b)
-{
-	struct expiry t = h->e[a];
-
-	h->e[a] = h->e[b];
-	h->e[b] = t;
-}
-
-static void heap_push(struct expiry_heap *h, struct expiry x)
-{
-	if (h->n + 1 >= h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 256;
-		h->e = g_renew(struct expiry, h->e, h->cap);
-	}
-	h->e[++h->n] = x;
-	for (size_t i = h->n; i > 1 && h->e[i / 2].expires > h->e[i].expires; i /= 2)
-		heap_swap(h, i, i / 2);
-}
-
-static struct expiry heap_pop(struct expiry_heap *h)
-{
-	struct expiry top = h->e[1];
-	size_t i = 1;
-
-	h->e[1] = h->e[h->n--];
-	for (;;) {
-		size_t l = 2 * i, r = l + 1, s = i;
-
-		if (l <= h->n && h->e[l].expires < h->e[s].expires)
-			s = l;
-		if (r <= h->n && h->e[r].expires < h->e[s].expires)
-			s = r;
-		if (s == i)
-			break;
-		heap_swap(h, i, s);
-		i = s;
-	}
-	return top;
-}
 
 /* An order by the weights, from a uniform draw r in [0, 1). */
 static unsigned pick_order(const struct kernel_noise_opts *o, double r)
@@ -105,9 +52,9 @@ static void noise_thread(struct mm_ctx *ctx, void *arg)
 	while (!kn->stopped && mm_now(ctx) < o->until_ns) {
 		uint64_t now = mm_now(ctx);
 
-		while (t->heap.n && t->heap.e[1].expires <= (double)now) {
+		while (expiry_heap_due(&t->heap, (double)now)) {
 			engine_safepoint(ctx);
-			if (__free_pages(ctx, m, heap_pop(&t->heap).pfn))
+			if (__free_pages(ctx, m, (pfn_t)expiry_heap_pop(&t->heap).value))
 				g_error("kernel_noise: freed a page it did not hold");
 			kn->stats.freed++;
 		}
@@ -127,7 +74,7 @@ static void noise_thread(struct mm_ctx *ctx, void *arg)
 			} else {
 				double life = (double)o->lifetime_ns * log(1 - rng_double(o->rng));
 
-				heap_push(&t->heap, (struct expiry){ (double)now - life, pfn });
+				expiry_heap_push(&t->heap, (struct expiry){ (double)now - life, pfn });
 			}
 		}
 		engine_sleep(ctx, (uint64_t)(gap * (0.5 + rng_double(o->rng))));
@@ -139,7 +86,7 @@ static void noise_destroy(struct workload *w)
 	struct kernel_noise *kn = (struct kernel_noise *)w;
 
 	for (unsigned i = 0; i < kn->o.nr_cpus; i++)
-		g_free(kn->threads[i].heap.e);
+		expiry_heap_free(&kn->threads[i].heap);
 	g_free(kn->threads);
 	g_free(kn);
 }

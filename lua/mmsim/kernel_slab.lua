@@ -59,18 +59,28 @@ local LONG_LIVED = { kmalloc = 0.05, packet = 0.01, thread = 0.02, pgtable = 0.0
 local FILE_BASE = 1 << 24      -- file ids apart from mmsim.page_cache's
 local PMD = 2 << 20
 
+-- A draw of items by weight: r in [0, 1) picks the first item whose
+-- running weight reaches r times the total (the weights taken once).
 local function weighted(items, weight_of)
-  local total = 0
-  for _, it in ipairs(items) do total = total + weight_of(it) end
+  local w, total, n = {}, 0, #items
+  for i, it in ipairs(items) do
+    w[i] = weight_of(it)
+    total = total + w[i]
+  end
   return function(r)
     local x = r * total
-    for _, it in ipairs(items) do
-      x = x - weight_of(it)
-      if x <= 0 then return it end
+    for i = 1, n do
+      x = x - w[i]
+      if x <= 0 then return items[i] end
     end
-    return items[#items]
+    return items[n]
   end
 end
+
+-- What an expired entry {expires, release, a, b} runs: release(a, b).
+local function kfree(m, obj) m:kmem_cache_free(obj) end
+local function exit_thread(p, tid) p:exit_thread(tid) end
+local function unmap(p, a) p:munmap(a, PMD) end
 
 function M.start(m, o)
   o = o or {}
@@ -102,13 +112,15 @@ function M.start(m, o)
     local rx = network.receiver(m, { packet_bytes = o.packet_bytes, lifetime = life.packet,
       long_lived_share = forever.packet, frag_share = o.frag_share or 0.5 }, stats)
     m:spawn{ cpu = cpu, name = "kernel_slab" .. cpu, fn = function()
-      local heap = require("mmsim.expiry_heap").new()   -- {expires, release function}
+      local heap = require("mmsim.expiry_heap").new()   -- {expires, release, a, b}
       local daemon
-      local function keep(source, release, now)
+      -- Entries carry a shared release function and its arguments rather
+      -- than a closure each: fewer objects for the collector to sweep.
+      local function keep(source, now, release, a, b)
         if math.random() < forever[source] then
           stats.long_lived = stats.long_lived + 1
         else
-          heap:push({ now + life[source](), release })
+          heap:push({ now + life[source](), release, a, b })
         end
       end
       local function count(ok)
@@ -121,15 +133,16 @@ function M.start(m, o)
       end
       while not stopped and (not stop or mmsim.now() < stop) do
         local now = mmsim.now()
-        while heap:top() and heap:top()[1] <= now do
-          heap:pop()[2]()
+        while heap:due(now) do
+          local e = heap:pop()
+          e[2](e[3], e[4])
           stats.freed = stats.freed + 1
         end
         rx:reap(now)
         local source = pick_source(math.random())
         if source == "kmalloc" then
           local obj = m:kmalloc(pick_size(math.random())[1])
-          if count(obj) then keep("kmalloc", function() m:kmem_cache_free(obj) end, now) end
+          if count(obj) then keep("kmalloc", now, kfree, m, obj) end
         elseif source == "file" then
           if #hot > 0 and math.random() < hot_share then
             m:open_file(hot[math.random(#hot)])
@@ -145,14 +158,14 @@ function M.start(m, o)
           local tid = p and p:clone()
           if count(tid) then
             stats.threads = stats.threads + 1
-            keep("thread", function() p:exit_thread(tid) end, now)
+            keep("thread", now, exit_thread, p, tid)
           end
         else
           local p = the_daemon()
           local a = p and p:mmap(PMD)
           if count(a and p:touch(a, 4096) == 1) then
             stats.pgtables = stats.pgtables + 1
-            keep("pgtable", function() p:munmap(a, PMD) end, now)
+            keep("pgtable", now, unmap, p, a)
           elseif a then
             p:munmap(a, PMD)
           end

@@ -63,7 +63,7 @@ function M.receiver(m, o, stats)
 
   m:kmem_cache_init()
   function rx.reap(_, now)
-    while heap:top() and heap:top()[1] <= now do
+    while heap:due(now) do
       local e = heap:pop()
       if e[2] then m:page_frag_free(e[3]) else m:kmem_cache_free(e[3]) end
       stats.freed = stats.freed + 1

@@ -59,6 +59,24 @@ local m1, r1, why1, info1 = offline_pinned(nil)
 assert(r1 == nil and why1 == "EBUSY" and info1.reason == "timeout" and info1.offlined == 0)
 assert(m1:page(info1.fail_pfn).pinned)
 m1:check_invariants()
+-- On a simulated thread the retries last the caller's timeout of simulated
+-- time (each round tries every pinned page again and, moving nothing,
+-- charges 3.3 ms of scanning: it ends past the timeout by up to a round),
+-- then EBUSY, the block still online.
+local spent, why_t, info_t
+m1:spawn{ cpu = 2, fn = function()
+  local t0 = mmsim.now()
+  local r
+  r, why_t, info_t = m1:offline_memory{ node = 1, size = "128M", timeout = "20ms" }
+  assert(r == nil)
+  spent = mmsim.now() - t0
+end }
+m1:run()
+assert(why_t == "EBUSY" and info_t.reason == "timeout", tostring(info_t and info_t.reason))
+assert(spent >= 20e6 and spent < 100e6, "offline took " .. tostring(spent) .. " ns")
+fails("offline_memory: timeout", m1.offline_memory, m1, { node = 1, size = "128M",
+                                                          timeout = "soon" })
+m1:check_invariants()
 local m2, r2 = offline_pinned("512M")
 assert(r2 == 128 * 1048576)
 m2:check_invariants()

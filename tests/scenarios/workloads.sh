@@ -32,7 +32,7 @@ echo "jemalloc churn, 16 CPUs: zone->lock contentions upstream $up, pcp_buddy $p
 awk -v a="$up" -v b="$pb" -v c="$up_share" -v d="$pb_share" \
 	'BEGIN { exit !(a > 0 && b < a && d < c) }'
 for f in timeseries.csv summary.json summary.csv vmstat lock_stat buddyinfo pagetypeinfo \
-	zoneinfo cpu_wait.csv lock_timeseries.png cpu_wait.png; do
+	zoneinfo cpu_wait.csv schedstat lock_timeseries.png cpu_wait.png; do
 	test -s "$dir/jc-upstream/$f"
 done
 
@@ -43,7 +43,7 @@ cat "$dir/exit.out"
 
 "$MMSIM" --seed 3 --out "$dir/again" "$MMSIM_SRCDIR/scenarios/jemalloc-churn.lua" \
 	-D cpus=16 -D policy=pcp_buddy > /dev/null 2>&1
-for f in timeseries.csv vmstat lock_stat buddyinfo pagetypeinfo zoneinfo cpu_wait.csv; do
+for f in timeseries.csv vmstat lock_stat buddyinfo pagetypeinfo zoneinfo cpu_wait.csv schedstat; do
 	cmp "$dir/jc-pcp_buddy/$f" "$dir/again/$f"
 done
 grep -v '"wall_time_s"' "$dir/jc-pcp_buddy/summary.json" > "$dir/a.json"

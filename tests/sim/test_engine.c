@@ -654,6 +654,91 @@ static void test_sched_oversubscribed(void)
 	g_assert_cmpfloat(fabs(narrow.mean_life_ns / 304.5e6 - 1), <, 0.01);
 }
 
+/* 2 ms of work in 1 us charges, with no safepoint. */
+static void two_ms(struct mm_ctx *ctx, void *arg)
+{
+	(void)arg;
+	for (unsigned n = 0; n < 2000; n++)
+		mm_charge(ctx, COST_LIST_OP, 200);
+}
+
+/* Two threads of 2 ms on CPU 0 (2 CPUs: 1.5 ms slices), hand-worked:
+ * the first runs 0-1.5 ms, the second 1.5-3, the first 3-3.5 and ends,
+ * the second 3.5-4.  Each ran 2 ms in two turns; the first waited 1.5 ms,
+ * the second 1.5 + 0.5; CPU 0 sums them, CPU 1 had no turn. */
+static void schedstat_child(void *arg)
+{
+	struct engine *e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	struct engine_schedstat st[2], cpu;
+	char *err = NULL;
+	unsigned on;
+
+	engine_spawn(e, 0, "first", two_ms, NULL, NULL);
+	engine_spawn(e, 0, "second", two_ms, NULL, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_cmpuint(engine_clock(e), ==, 4000000);
+	g_assert_cmpstr(engine_thread_schedstat(e, 0, &on, &st[0]), ==, "first");
+	g_assert_cmpuint(on, ==, 0);
+	g_assert_cmpstr(engine_thread_schedstat(e, 1, &on, &st[1]), ==, "second");
+	for (unsigned i = 0; i < 2; i++) {
+		g_assert_cmpfloat(fabs(st[i].run_ns - 2e6), <, 1);
+		g_assert_cmpuint(st[i].pcount, ==, 2);
+	}
+	g_assert_cmpfloat(fabs(st[0].run_delay_ns - 1.5e6), <, 1);
+	g_assert_cmpfloat(fabs(st[1].run_delay_ns - 2e6), <, 1);
+	engine_cpu_schedstat(e, 0, &cpu);
+	g_assert_cmpfloat(fabs(cpu.run_ns - 4e6), <, 1);
+	g_assert_cmpfloat(fabs(cpu.run_delay_ns - 3.5e6), <, 1);
+	g_assert_cmpuint(cpu.pcount, ==, 4);
+	engine_cpu_schedstat(e, 1, &cpu);
+	g_assert_cmpuint(cpu.pcount, ==, 0);
+	engine_destroy(e);
+	*(bool *)arg = true;
+}
+
+static void test_sched_schedstat(void)
+{
+	bool ok = false;
+
+	run_forked(schedstat_child, &ok, sizeof(ok));
+	g_assert_true(ok);
+}
+
+/* 10 ms of work in 1 ms steps, each followed by cond_resched(). */
+static void resched_steps(struct mm_ctx *ctx, void *arg)
+{
+	(void)arg;
+	for (unsigned step = 0; step < 10; step++) {
+		for (unsigned n = 0; n < 1000; n++)
+			mm_charge(ctx, COST_LIST_OP, 200);
+		cond_resched(ctx);
+	}
+}
+
+/* A run to 2.5 ms stops at the long call's next cond_resched, 3 ms, not
+ * at its end (10 ms), and the next run finishes it. */
+static void cond_resched_child(void *arg)
+{
+	struct engine *e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	char *err = NULL;
+
+	engine_spawn(e, 0, "long", resched_steps, NULL, NULL);
+	g_assert_cmpint(engine_run(e, 2500000, &err), ==, 0);
+	g_assert_cmpuint(engine_clock(e), ==, 3000000);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_cmpuint(engine_clock(e), ==, 10000000);
+	engine_destroy(e);
+	*(bool *)arg = true;
+}
+
+static void test_cond_resched(void)
+{
+	bool ok = false;
+
+	run_forked(cond_resched_child, &ok, sizeof(ok));
+	g_assert_true(ok);
+}
+
 /* Two threads on CPU 0 take the CPU's pcp->lock by trylock, as the
  * allocator does.  Holding it, A works 5 ms, longer than the 1.5 ms slice
  * (2 CPUs): it is not preempted, so B, which would otherwise run then,
@@ -956,6 +1041,8 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/engine/sched/pcp-trylock", &quanta[0], test_sched_pcp_trylock);
 	g_test_add_data_func("/engine/sched/pcp-trylock-exact", &quanta[1], test_sched_pcp_trylock);
 	g_test_add_func("/engine/sched/sleep-and-spin", test_sched_sleep_and_spin);
+	g_test_add_func("/engine/sched/schedstat", test_sched_schedstat);
+	g_test_add_func("/engine/cond-resched", test_cond_resched);
 	g_test_add_data_func("/engine/syncs/local", &flags[0], test_syncs);
 	g_test_add_data_func("/engine/syncs/quantum", &flags[1], test_syncs);
 	g_test_add_data_func("/engine/fast-forward/timed", &flags[0], test_fast_forward);

@@ -6,6 +6,7 @@
 #include "helpers.h"
 #include "recorder.h"
 #include "models/huge_memory.h"
+#include "models/mempolicy.h"
 #include "models/page_alloc.h"
 
 #include <string.h>
@@ -401,6 +402,198 @@ static void test_collapse_pud(void)
 	machine_destroy(m);
 }
 
+/* nodes nodes of mem bytes (4 CPUs each: CPU 4 is node 1's first), 2 MiB
+ * THPs pmd, 1 GiB THPs always, defrag as given. */
+static struct machine *defrag_machine(unsigned nodes, uint64_t mem, enum thp_enabled pmd,
+				      enum thp_defrag defrag)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+	struct machine *m;
+
+	topology_uniform(&t, nodes, 1, 4, mem);
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	p.thp = pmd;
+	p.thp_opts.pud_enabled = THP_ALWAYS;
+	p.thp_opts.defrag = defrag;
+	m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	memset(cost, 0, sizeof(cost));
+	recorder_hooks.charged = count_cost;
+	return m;
+}
+
+static unsigned node_of(struct machine *m, struct mm_struct *mm, uint64_t addr)
+{
+	pfn_t pfn = follow_page(mm, addr);
+
+	g_assert_cmpuint(pfn, !=, PFN_NONE);
+	return pfn_zone(m, pfn)->node;
+}
+
+/* A 3 GiB machine has two 1 GiB ranges (GiB 1 and 2; GiB 0 spans two
+ * zones).  A process without THPs fills them from the bottom up, then
+ * gives back all but one 2 MiB chunk in each range: neither range is
+ * free, but what holds them can move.  defrag never (no direct reclaim)
+ * may not migrate: the 1 GiB fault falls back, nothing migrated.  defrag
+ * always migrates a chunk out and maps the gigabyte. */
+static void test_pud_defrag(void)
+{
+	for (int always = 0; always <= 1; always++) {
+		struct machine *m = defrag_machine(1, 3 * GiB, THP_NEVER,
+						   always ? THP_DEFRAG_ALWAYS : THP_DEFRAG_NEVER);
+		struct mm_ctx c = cpu_ctx(0);
+		struct mm_struct *filler = mm_alloc(&c, m), *mm = mm_alloc(&c, m);
+		uint64_t len = 2 * GiB + 256 * MiB, f = aligned_region(filler, len);
+		uint64_t a = aligned_region(mm, 1 * GiB), faulted, kept = 0;
+
+		g_assert_cmpint(do_madvise(&c, filler, f, len, MADV_NOHUGEPAGE), ==, 0);
+		g_assert_cmpint(touch_range(&c, filler, f, len, &faulted), ==, 0);
+		for (uint64_t x = f; x < f + len; x += 2 * MiB) {
+			unsigned gib = (unsigned)(follow_page(filler, x) >> HPAGE_PUD_ORDER);
+
+			if (gib && !(kept & (1u << gib)))
+				kept |= 1u << gib;
+			else
+				g_assert_cmpint(do_madvise(&c, filler, x, 2 * MiB, MADV_DONTNEED), ==, 0);
+		}
+		g_assert_cmpuint(kept, ==, 6);
+		g_assert_cmpuint(mm_rss(filler), ==, 2 * 512);
+		g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+		g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_ANON_FAULT_FALLBACK), ==, !always);
+		g_assert_cmpuint(mm_thp_mappings(mm, THP_PUD), ==, always);
+		g_assert_cmpuint(faulted, ==, always ? HPAGE_PUD_NR : 1);
+		g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, always ? 512 : 0);
+		assert_all_ok(m);
+		machine_destroy(m);
+	}
+}
+
+/* Hold an unmovable block in every 1 GiB range of node nid: each range is
+ * lost to any 1 GiB allocation, migrating or not. */
+static void spoil_node(struct machine *m, unsigned nid)
+{
+	struct mm_ctx c = cpu_ctx(0);
+	GArray *got = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	uint64_t held = 0;
+	pfn_t pfn;
+
+	while ((pfn = __alloc_pages_nodemask(&c, m, GFP_KERNEL & ~__GFP_DIRECT_RECLAIM,
+					     MAX_PAGE_ORDER, (int)nid, nodemask_of_node(nid),
+					     OWNER_NONE, 0)) != PFN_NONE)
+		g_array_append_val(got, pfn);
+	for (unsigned i = 0; i < got->len; i++) {
+		pfn = g_array_index(got, pfn_t, i);
+		if (held & (1ULL << (pfn >> HPAGE_PUD_ORDER)))
+			g_assert_cmpint(__free_pages(&c, m, pfn), ==, 0);
+		held |= 1ULL << (pfn >> HPAGE_PUD_ORDER);
+	}
+	g_array_free(got, TRUE);
+}
+
+/* Memory policy picks the 1 GiB folio's node, on two nodes of 2 GiB
+ * (node 0's GiB 1, node 1's GiBs 2 and 3 are the ranges).  From CPU 0:
+ * default is node 0, mbind to node 1 gives node 1, interleave over both
+ * puts consecutive gigabytes on alternate nodes by the address's index. */
+static void test_pud_mempolicy(void)
+{
+	struct machine *m = defrag_machine(2, 2 * GiB, THP_NEVER, THP_DEFRAG_NEVER);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 2 * GiB), faulted;
+	struct mempolicy pol;
+
+	g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+	g_assert_cmpuint(faulted, ==, HPAGE_PUD_NR);
+	g_assert_cmpuint(node_of(m, mm, a), ==, 0);
+	g_assert_cmpint(mpol_new(m, MPOL_BIND, nodemask_of_node(1), &pol), ==, 0);
+	g_assert_cmpint(do_mbind(mm, a + GiB, GiB, &pol), ==, 0);
+	g_assert_cmpint(touch_range(&c, mm, a + GiB, PG, &faulted), ==, 0);
+	g_assert_cmpuint(faulted, ==, HPAGE_PUD_NR);
+	g_assert_cmpuint(node_of(m, mm, a + GiB), ==, 1);
+	assert_all_ok(m);
+	exit_mmap(&c, mm);
+
+	mm = mm_alloc(&c, m);
+	a = aligned_region(mm, 2 * GiB);
+	g_assert_cmpint(mpol_new(m, MPOL_INTERLEAVE, nodemask_of_node(0) | nodemask_of_node(1),
+				 &pol), ==, 0);
+	do_set_mempolicy(mm, &pol);
+	g_assert_cmpint(touch_range(&c, mm, a, 2 * GiB, &faulted), ==, 0);
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PUD), ==, 2);
+	g_assert_cmpuint(node_of(m, mm, a), ==, (a >> 30) % 2);
+	g_assert_cmpuint(node_of(m, mm, a + GiB), ==, ((a >> 30) + 1) % 2);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* Bound to node 1, every range of which holds an unmovable block: the
+ * 1 GiB fault falls back to 2 MiB on node 1, although node 0 has a free
+ * gigabyte and defrag always may migrate. */
+static void test_pud_bind_full(void)
+{
+	struct machine *m = defrag_machine(2, 2 * GiB, THP_ALWAYS, THP_DEFRAG_ALWAYS);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 1 * GiB), faulted;
+	struct mempolicy pol;
+
+	spoil_node(m, 1);
+	g_assert_cmpint(mpol_new(m, MPOL_BIND, nodemask_of_node(1), &pol), ==, 0);
+	do_set_mempolicy(mm, &pol);
+	g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+	g_assert_cmpuint(faulted, ==, HPAGE_PMD_NR);
+	g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_ANON_FAULT_FALLBACK), ==, 1);
+	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_ANON_FAULT_ALLOC), ==, 1);
+	g_assert_cmpuint(node_of(m, mm, a), ==, 1);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* A THP stays on the faulting CPU's node unless the fault may reclaim
+ * directly (alloc_pages_mpol's node-alone first pass).  Node 0's range is
+ * spoiled: under defrag never the 1 GiB fault from CPU 0 falls back
+ * rather than take node 1's free gigabyte; under always it takes it.
+ * The same for 2 MiB once node 0 has no order-9 block left to give. */
+static void test_thp_local_first(void)
+{
+	for (int always = 0; always <= 1; always++) {
+		struct machine *m = defrag_machine(2, 2 * GiB, THP_NEVER,
+						   always ? THP_DEFRAG_ALWAYS : THP_DEFRAG_NEVER);
+		struct mm_ctx c = cpu_ctx(0);
+		struct mm_struct *mm = mm_alloc(&c, m);
+		uint64_t a = aligned_region(mm, 1 * GiB), faulted;
+
+		spoil_node(m, 0);
+		g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+		g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_ANON_FAULT_FALLBACK), ==, !always);
+		g_assert_cmpuint(faulted, ==, always ? HPAGE_PUD_NR : 1);
+		if (always)
+			g_assert_cmpuint(node_of(m, mm, a), ==, 1);
+		assert_all_ok(m);
+		machine_destroy(m);
+
+		m = defrag_machine(2, 2 * GiB, THP_ALWAYS,
+				   always ? THP_DEFRAG_ALWAYS : THP_DEFRAG_NEVER);
+		m->thp_opts.pud_enabled = THP_NEVER;
+		mm = mm_alloc(&c, m);
+		a = aligned_region(mm, 2 * MiB);
+		while (__alloc_pages_nodemask(&c, m, GFP_KERNEL & ~__GFP_DIRECT_RECLAIM,
+					      HPAGE_PMD_ORDER, 0, nodemask_of_node(0), OWNER_NONE,
+					      0) != PFN_NONE)
+			;
+		g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+		g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_ANON_FAULT_FALLBACK), ==, !always);
+		g_assert_cmpuint(faulted, ==, always ? HPAGE_PMD_NR : 1);
+		if (always)
+			g_assert_cmpuint(node_of(m, mm, a), ==, 1);
+		assert_invariants(m);
+		machine_destroy(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -412,5 +605,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/huge_memory/pud-split-pmd", test_pud_split_pmd);
 	g_test_add_func("/huge_memory/collapse", test_collapse);
 	g_test_add_func("/huge_memory/collapse-pud", test_collapse_pud);
+	g_test_add_func("/huge_memory/pud-defrag", test_pud_defrag);
+	g_test_add_func("/huge_memory/pud-mempolicy", test_pud_mempolicy);
+	g_test_add_func("/huge_memory/pud-bind-full", test_pud_bind_full);
+	g_test_add_func("/huge_memory/thp-local-first", test_thp_local_first);
 	return g_test_run();
 }

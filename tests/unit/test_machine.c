@@ -21,6 +21,12 @@ static void test_presets(void)
 	g_assert_cmpuint(topology_nr_cpus(&t), ==, 384);
 	g_assert_cmpuint(topology_cpu_to_node(&t, 95), ==, 0);
 	g_assert_cmpuint(topology_cpu_to_node(&t, 96), ==, 1);
+	/* Two nodes per socket (SNC): each takes half of its socket's CPUs. */
+	topology_uniform(&t, 2, 2, 8, 1 * GiB);
+	g_assert_cmpuint(topology_cpu_to_node(&t, 3), ==, 0);
+	g_assert_cmpuint(topology_cpu_to_node(&t, 4), ==, 1);
+	g_assert_cmpuint(topology_cpu_to_node(&t, 8), ==, 2);
+	g_assert_cmpuint(topology_cpu_to_node(&t, 15), ==, 3);
 	g_assert_cmpint(topology_preset(&t, "nope"), ==, -1);
 }
 

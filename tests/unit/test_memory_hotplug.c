@@ -2,7 +2,8 @@
  * 512 MiB Normal zone above node 0's 4 GiB (DMA and DMA32):
  * a block holding only movable pages goes offline and leaves no page
  * behind, its pages moved to the other node; a block holding one
- * unmovable page or a pinned one stays online with its data; bad input is
+ * unmovable page or a pinned one stays online with its data; a page off
+ * its LRU for a while is retried, not fatal, until the timeout; bad input is
  * refused with the numbers and changes nothing; offline then online gives
  * the memory back; under spb a superpageblock offlined whole leaves the
  * defrag worker's queue.  The checkers run after each. */
@@ -21,8 +22,10 @@
 #define BLOCK (128 * MiB)
 #define BLOCK_PAGES (BLOCK / PG)
 
-/* Node 0 of 4 GiB, node 1 of node1 bytes above it, CPUs 4-7 node 1's. */
-static struct machine *nodes(enum mm_policy policy, uint64_t node1, double pinned)
+/* Node 0 of 4 GiB, node 1 of node1 bytes above it (the top movable1 of
+ * them its ZONE_MOVABLE), CPUs 4-7 node 1's. */
+static struct machine *nodes(enum mm_policy policy, uint64_t node1, uint64_t movable1,
+			     double pinned)
 {
 	struct topology t;
 	struct machine_params p;
@@ -31,6 +34,7 @@ static struct machine *nodes(enum mm_policy policy, uint64_t node1, double pinne
 
 	topology_uniform(&t, 2, 1, 4, node1);
 	t.node_mem[0] = 4 * GiB;
+	t.movable_mem[1] = movable1;
 	machine_params_default(&p);
 	p.policy = policy;
 	/* Offline takes the node's top blocks, where boot puts the memmap (never offlinable). */
@@ -45,7 +49,7 @@ static struct machine *nodes(enum mm_policy policy, uint64_t node1, double pinne
 
 static struct machine *two_nodes(double pinned)
 {
-	return nodes(POLICY_UPSTREAM, 512 * MiB, pinned);
+	return nodes(POLICY_UPSTREAM, 512 * MiB, 0, pinned);
 }
 
 static struct zone *normal(struct machine *m, unsigned nid)
@@ -93,7 +97,7 @@ static void test_offline_movable(void)
 
 	in_block = allocated_in(m, start, end);
 	g_assert_cmpuint(in_block, >, 1000);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, 0);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, 0);
 	g_assert_null(err);
 	g_assert_cmpuint(st.start_pfn, ==, start);
 	g_assert_cmpuint(st.migrated, ==, in_block);
@@ -153,7 +157,7 @@ static void test_offline_unmovable(void)
 
 	for (uint64_t i = 0; i < (448 * MiB) / PG; i++)
 		before[i] = follow_page(mm, addr + i * PG);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, -MM_EBUSY);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EBUSY);
 	g_assert_cmpuint(st.fail_pfn, ==, kpage);
 	g_assert_cmpstr(st.reason, ==, "failure to isolate range");
 	g_assert_cmpuint(st.migrated, ==, 0);
@@ -165,7 +169,7 @@ static void test_offline_unmovable(void)
 	g_assert_cmpuint(zone_end_pfn(z), ==, end);
 	assert_all_ok(m);
 	g_assert_cmpint(__free_pages(&ctx, m, kpage), ==, 0);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, 0);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, 0);
 	g_assert_cmpuint(allocated_in(m, start, end), ==, 0);
 	assert_all_ok(m);
 	g_free(before);
@@ -174,8 +178,9 @@ static void test_offline_unmovable(void)
 }
 
 /* Every anonymous page pinned: isolation passes (a pinned page is on an
- * LRU), but migration fails on each; after OFFLINE_MAX_IDLE_ROUNDS rounds
- * that moved nothing the offline gives up with EBUSY on a pinned page,
+ * LRU), but migration fails on each; where no time passes (no engine),
+ * after OFFLINE_MAX_IDLE_ROUNDS rounds that moved nothing the offline
+ * gives up with EBUSY on a pinned page,
  * which is still mapped where it was, and the block is back online. */
 static void test_offline_pinned(void)
 {
@@ -192,7 +197,7 @@ static void test_offline_pinned(void)
 	char *err = NULL;
 
 	in_block = allocated_in(m, start, end);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, &st, &err), ==, -MM_EBUSY);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EBUSY);
 	g_assert_cmpstr(st.reason, ==, "timeout");
 	g_assert_cmpuint(st.rounds, ==, OFFLINE_MAX_IDLE_ROUNDS);
 	g_assert_cmpuint(st.migrated, ==, 0);
@@ -218,20 +223,20 @@ static void test_offline_bad_input_and_online(void)
 	struct offline_stats st;
 	char *err = NULL;
 
-	g_assert_cmpint(offline_pages(&ctx, m, 2, BLOCK, &st, &err), ==, -MM_EINVAL);
+	g_assert_cmpint(offline_pages(&ctx, m, 2, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EINVAL);
 	g_assert_nonnull(strstr(err, "node 2 does not exist (the machine has nodes 0-1)"));
 	g_free(err);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, 64 * MiB, &st, &err), ==, -MM_EINVAL);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 64 * MiB, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EINVAL);
 	g_assert_nonnull(strstr(err, "67108864 bytes is not a whole number of 128 MiB sections"));
 	g_free(err);
-	g_assert_cmpint(offline_pages(&ctx, m, 1, 512 * MiB, &st, &err), ==, -MM_EINVAL);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 512 * MiB, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EINVAL);
 	g_assert_nonnull(strstr(err, "node 1 has CPUs: its last 512 MiB cannot go offline"));
 	g_free(err);
 	g_assert_cmpuint(z->managed_pages, ==, managed);
 	g_assert_cmpuint(zone_page_state(z, NR_FREE_PAGES), ==, free);
 	assert_all_ok(m);
 
-	g_assert_cmpint(offline_pages(&ctx, m, 1, 2 * BLOCK, &st, &err), ==, 0);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, 2 * BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, 0);
 	g_assert_cmpuint(z->managed_pages, ==, managed - 2 * BLOCK_PAGES);
 	assert_all_ok(m);
 	g_assert_cmpint(online_memory_block(&ctx, m, 1, 2 * BLOCK), ==, 0);
@@ -252,7 +257,7 @@ static void test_offline_bad_input_and_online(void)
  * the zone keeps one superpageblock and every checker passes. */
 static void test_offline_spb_queued(void)
 {
-	struct machine *m = nodes(POLICY_SPB, 2 * GiB, 0);
+	struct machine *m = nodes(POLICY_SPB, 2 * GiB, 0, 0);
 	struct mm_ctx ctx = mm_ctx_null(4);
 	struct zone *z = normal(m, 1);
 	struct mm_struct *mm = mm_alloc(&ctx, m);
@@ -282,7 +287,7 @@ static void test_offline_spb_queued(void)
 	g_assert_nonnull(g_queue_find(&wq->queue, top));
 	assert_all_ok(m);
 
-	g_assert_cmpint(offline_pages(&ctx, m, 1, GiB, &st, &err), ==, 0);
+	g_assert_cmpint(offline_pages(&ctx, m, 1, GiB, OFFLINE_TIMEOUT_NS, &st, &err), ==, 0);
 	g_assert_null(err);
 	g_assert_cmpuint(st.migrated, >, 0);
 	g_assert_cmpuint(z->nr_superpageblocks, ==, 1);
@@ -297,12 +302,132 @@ static void test_offline_spb_queued(void)
 	machine_destroy(m);
 }
 
+/* A CPU on which time passes: 1 ns per unit charged, and a hook after
+ * each charge for what other CPUs do meanwhile. */
+static uint64_t clock_ns;
+static void (*after_charge)(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n);
+static struct mm_env clock_env;
+
+static void clock_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+{
+	clock_ns += n;
+	if (after_charge)
+		after_charge(ctx, kind, n);
+}
+
+static uint64_t clock_now(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	return clock_ns;
+}
+
+static struct mm_ctx clock_ctx(unsigned cpu)
+{
+	clock_env = mm_env_null;
+	clock_env.charge = clock_charge;
+	clock_env.now = clock_now;
+	clock_ns = 0;
+	after_charge = NULL;
+	return (struct mm_ctx){ .env = &clock_env, .cpu = cpu };
+}
+
+/* A movable page in the block that no LRU holds (in a per-CPU folio batch,
+ * taken off its LRU by another CPU, or unmapped and not yet freed): in
+ * ZONE_MOVABLE isolation lets it pass, migration cannot take it. */
+static pfn_t off_lru_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+{
+	for (pfn_t pfn = start; pfn < end; pfn++) {
+		if (!PageBuddy(&m->mm, pfn))
+			continue;
+		unsigned order = page_order(&m->mm, pfn);
+		int mt = get_pfnblock_migratetype(&m->mm, pfn);
+
+		page_del_and_expand(z, pfn, 0, order, mt);
+		page_set(&m->mm, pfn, PG_KIND_ALLOC, 0, MIGRATE_MOVABLE);
+		*block_word_a(&m->mm, pfn, 0) = OWNER_NONE;
+		*block_word_b(&m->mm, pfn, 0) = 0;
+		pbstat_alloc(m->pbstat, pfn, 0, MIGRATE_MOVABLE);
+		return pfn;
+	}
+	g_assert_not_reached();
+}
+
+static struct machine *busy_machine;
+static pfn_t busy_page;
+
+/* The other CPU frees the page once the first round's scan is charged. */
+static void free_busy_page(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
+{
+	if (kind != COST_PB_SCAN || n != BLOCK_PAGES || busy_page == PFN_NONE)
+		return;
+	g_assert_cmpint(__free_pages(ctx, busy_machine, busy_page), ==, 0);
+	busy_page = PFN_NONE;
+}
+
+/* In node 1's 256 MiB ZONE_MOVABLE, a page off its LRU at the first
+ * round is skipped, not fatal: the
+ * offline retries, and once the page is freed (by another CPU, after the
+ * first round) the block goes offline in the second round, every other
+ * page moved.  Left busy, the page keeps the block until the timeout
+ * (10 ms of simulated time: the rounds after the first move nothing and
+ * charge OFFLINE_IDLE_SCANS scans of the block each, 3.3 ms); then EBUSY
+ * on that page, the block online again, the page where it was and the
+ * pages moved in the first round staying moved. */
+static void test_offline_transient(void)
+{
+	for (int freed = 1; freed >= 0; freed--) {
+		struct machine *m = nodes(POLICY_UPSTREAM, 512 * MiB, 256 * MiB, 0);
+		struct mm_ctx ctx = clock_ctx(4);
+		struct zone *z = &m->node_data[1].node_zones[ZONE_MOVABLE];
+		pfn_t end = zone_end_pfn(z), start = end - BLOCK_PAGES;
+		struct offline_stats st;
+		uint64_t addr;
+		pfn_t page = off_lru_page_in(m, z, start, end);
+		struct mm_struct *mm = fill_node1(m, &ctx, &addr);
+		unsigned long in_block = allocated_in(m, start, end);
+		char *err = NULL;
+
+		busy_machine = m;
+		busy_page = page;
+		after_charge = freed ? free_busy_page : NULL;
+		clock_ns = 0;
+		if (freed) {
+			g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err),
+					==, 0);
+			g_assert_cmpuint(st.rounds, ==, 2);
+			g_assert_cmpuint(allocated_in(m, start, end), ==, 0);
+			g_assert_cmpuint(zone_end_pfn(z), ==, start);
+		} else {
+			g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, 10000000, &st, &err), ==,
+					-MM_EBUSY);
+			g_assert_cmpstr(st.reason, ==, "timeout");
+			g_assert_cmpuint(st.fail_pfn, ==, page);
+			g_assert_cmpuint(clock_ns, >=, 10000000);
+			g_assert_cmpuint(st.rounds, ==, 1 + 3);
+			g_assert_cmpuint(allocated_in(m, start, end), ==, 1);
+			g_assert_cmpint(page_kind(&m->mm, page), ==, PG_KIND_ALLOC);
+			for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages)
+				g_assert_cmpint(get_pfnblock_migratetype(&m->mm, pfn), !=,
+						MIGRATE_ISOLATE);
+			g_assert_cmpuint(zone_end_pfn(z), ==, end);
+			g_assert_cmpint(__free_pages(&ctx, m, page), ==, 0);
+		}
+		g_assert_cmpuint(st.migrated, ==, in_block - 1);
+		g_assert_cmpuint(mm_rss(mm), ==, (448 * MiB) / PG);
+		assert_all_ok(m);
+		after_charge = NULL;
+		exit_mmap(&ctx, mm);
+		machine_destroy(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/memory_hotplug/offline-movable", test_offline_movable);
 	g_test_add_func("/memory_hotplug/offline-unmovable", test_offline_unmovable);
 	g_test_add_func("/memory_hotplug/offline-pinned", test_offline_pinned);
+	g_test_add_func("/memory_hotplug/offline-transient", test_offline_transient);
 	g_test_add_func("/memory_hotplug/bad-input-and-online", test_offline_bad_input_and_online);
 	g_test_add_func("/memory_hotplug/offline-spb-queued", test_offline_spb_queued);
 	return g_test_run();

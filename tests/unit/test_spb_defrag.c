@@ -111,24 +111,39 @@ static uint16_t pbf(struct machine *m, pfn_t pfn)
 	return m->mm.pb_flags[pfn_to_pb(pfn)];
 }
 
+/* The cond_resched() calls of a context that counts them. */
+static unsigned nr_resched;
+
+static void count_resched(struct mm_ctx *ctx)
+{
+	(void)ctx;
+	nr_resched++;
+}
+
 /* sb0 tainted below its reserve: its first order-10 block is unmovable,
  * the rest movable fillers except PB 2-3, which hold 1024 page-cache
  * pages read while PB 2-7 were free; sb1 has PB 0-3 free.  An unmovable allocation in sb0 queues it
  * (nr_free 0 < 4, movable pageblocks).  The worker walks sb0 from its
  * start: PB 0-1 have no movable bit; every filler pageblock isolates
  * nothing (the fillers are not on an LRU) and is skip-marked; PB 2-3 have
- * their 1024 pages moved to sb1, the only clean superpageblock with free
- * memory.  The old pages go to CPU 0's pageset, so sb0 gains no free
+ * their 1024 pages isolated and, clean page cache, dropped
+ * (reclaim_clean_pages_from_list) rather than moved to sb1, the only
+ * clean superpageblock with free memory, which keeps it.  The pages go
+ * to CPU 0's pageset, so sb0 gains no free
  * pageblock in this pass: the back-off is armed, and the walk went round
  * once, visiting its first pageblock twice, to stop at the second.
  * Draining the pageset frees both pageblocks whole, and the pages freed
- * lift the back-off: sb0, still below its reserve, is queued again. */
+ * lift the back-off: sb0, still below its reserve, is queued again.  The
+ * pass is one long call of the kevacuate thread: it offers the engine a
+ * cond_resched() after every pageblock it evacuated. */
 static void test_tainted_evacuated(void)
 {
 	struct machine *m = defrag_machine(6 * GiB, POLICY_SPB);
-	struct mm_ctx ctx = mm_ctx_null(0);
+	struct mm_ctx ctx = mm_ctx_null(0), resched_ctx = ctx;
+	struct mm_env resched_env = *ctx.env;
 	struct zone *z = normal(m);
 	struct superpageblock *sb0 = &z->superpageblocks[0];
+	unsigned long sb1_free;
 	pfn_t u, src[2];
 
 	g_assert_cmpuint(take(m, z, MAX_PAGE_ORDER, MIGRATE_UNMOVABLE), ==, PB(0));
@@ -168,13 +183,24 @@ static void test_tainted_evacuated(void)
 	g_assert_true(sb0->defrag_active);
 	g_assert_true(spb_defrag_pending(m, 0));
 
-	g_assert_true(spb_defrag_run_one(&ctx, m, 0));
+	sb1_free = z->superpageblocks[1].nr_free_pages;
+	resched_env.cond_resched = count_resched;
+	resched_ctx.env = &resched_env;
+	g_assert_true(spb_defrag_run_one(&resched_ctx, m, 0));
+	/* A cond_resched() after each of the 506 pageblocks evacuated: 512
+	 * but PB 0-1 (the unmovable block) and the 4 of the reserve (taken
+	 * as unmovable, never movable); the walk's second visit to PB 0
+	 * evacuates nothing. */
+	g_assert_cmpuint(nr_resched, ==, 506);
 	g_assert_false(spb_defrag_pending(m, 0));
 	g_assert_false(sb0->defrag_active);
-	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 1024);
+	/* Isolated, then dropped: nothing migrated, nothing in sb1. */
+	g_assert_cmpuint(m->vm_events[COMPACTISOLATED], ==, 1024);
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 0);
 	g_assert_cmpuint(file_pages_in(m, SB0, SB1), ==, 0);
-	g_assert_cmpuint(file_pages_in(m, SB1, SB1 + 2048), ==, 1024);
-	g_assert_cmpuint(page_cache_pages(m, 0), ==, 1024);
+	g_assert_cmpuint(file_pages_in(m, SB1, SB1 + 2048), ==, 0);
+	g_assert_cmpuint(z->superpageblocks[1].nr_free_pages, ==, sb1_free);
+	g_assert_cmpuint(page_cache_pages(m, 0), ==, 0);
 	assert_all_ok(m);
 	/* No free pageblock yet: backed off, from here. */
 	g_assert_cmpuint(sb0->defrag_last_no_progress_ns, !=, 0);
@@ -197,13 +223,13 @@ static void test_tainted_evacuated(void)
  * PB 4-263 free (260 order-8 blocks, 66560 pages).  A movable page taken
  * in sb0 (splitting one of the halves) queues it: fewer than 2 free
  * pageblocks, 66559 free pages, a quarter of the superpageblock or more.
- * The worker compacts the first page-cache pageblock into the halves (the
- * targets come from sb0's own lists); the old pages wait on CPU 0's
- * pageset, so sb0 has 66047 free pages left, still enough, and the second
- * is compacted too; then 65535, below the quarter: done.  No pageblock
- * came free during the pass (back-off armed, cursor at the pageblock
- * after the second); draining the pageset frees both whole, two free
- * pageblocks: sb0 is not queued again. */
+ * The worker walks sb0: the two page-cache pageblocks have their 1024
+ * pages isolated and, clean, dropped (reclaim_clean_pages_from_list)
+ * rather than moved into the halves; the pages wait on CPU 0's pageset,
+ * so sb0 still has 66559 free pages and no free pageblock, and the walk
+ * goes on (the fillers isolate nothing) round to PB 1.  No pageblock came
+ * free during the pass (back-off armed); draining the pageset frees both
+ * whole, two free pageblocks: sb0 is not queued again. */
 static void test_clean_compacted(void)
 {
 	struct machine *m = defrag_machine(6 * GiB, POLICY_SPB);
@@ -235,12 +261,13 @@ static void test_clean_compacted(void)
 	g_assert_true(pfn >= PB(4) && pfn < PB(264));
 	g_assert_true(spb_defrag_pending(m, 0));
 	g_assert_true(spb_defrag_run_one(&ctx, m, 0));
-	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 1024);
-	g_assert_cmpuint(file_pages_in(m, PB(0), PB(4)), ==, 0);
-	g_assert_cmpuint(file_pages_in(m, PB(4), PB(264)), ==, 1024);
+	g_assert_cmpuint(m->vm_events[COMPACTISOLATED], ==, 1024);
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 0);
+	g_assert_cmpuint(file_pages_in(m, PB(0), PB(264)), ==, 0);
+	g_assert_cmpuint(page_cache_pages(m, 0), ==, 0);
 	g_assert_cmpint(spb_get_category(sb0), ==, SB_CLEAN);
-	g_assert_cmpuint(sb0->nr_free_pages, ==, 260 * 256 - 1 - 1024);
-	g_assert_cmpuint(sb0->defrag_cursor, ==, src[1] + pageblock_nr_pages);
+	g_assert_cmpuint(sb0->nr_free_pages, ==, 260 * 256 - 1);
+	g_assert_cmpuint(sb0->defrag_cursor, ==, PB(1));
 	g_assert_cmpuint(sb0->defrag_last_no_progress_ns, !=, 0);
 	g_assert_false(sb0->defrag_active);
 	assert_all_ok(m);
