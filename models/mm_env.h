@@ -88,6 +88,8 @@ enum lock_site {
 	SITE_VM_MMAP_PGOFF,         /* mmap's mmap_lock (write) */
 	SITE_VM_MUNMAP,             /* munmap's mmap_lock (write) */
 	SITE_EXIT_MMAP,
+	SITE_DUP_MMAP,              /* fork's mmap_lock (write) of the parent */
+	SITE_WP_PAGE_COPY,          /* a copy-on-write fault's PTE under its table's lock */
 	SITE_OTHER,
 	NR_LOCK_SITES
 };
