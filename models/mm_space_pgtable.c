@@ -333,7 +333,8 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	/* The PTE table of the last page, while it stays in a writable VMA and
 	 * no engine call (none in a present page's access, nor in
 	 * task_tick_numa with NUMA balancing off) lets anything change: the
-	 * next pages' fault_check without its lookups. */
+	 * next pages' fault_check without its lookups.  A write-protected
+	 * (copy-on-write) entry still takes the fault. */
 	struct pte_table *pt = NULL;
 	int ret = 0;
 
@@ -344,7 +345,8 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 		unsigned long installed;
 
 		task_tick_numa(ctx, mm);
-		if (pt && a < pt_end && pt->pte[i] != PFN_NONE && !pte_protnone(pt, i)) {
+		if (pt && a < pt_end && pt->pte[i] != PFN_NONE && !pte_protnone(pt, i) &&
+		    !pte_wrprotected(pt, i)) {
 			touch_present(mm, pt, i, true);
 			continue;
 		}
