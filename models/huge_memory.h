@@ -66,6 +66,9 @@ pfn_t thp_head(struct machine *m, pfn_t pfn);
 /* folio_order(): a THP's order (9 or 18) for its head, else the order of
  * the block at pfn. */
 unsigned folio_order(struct machine *m, pfn_t pfn);
+/* The THP at head is shared by a fork (mapped by more than one process):
+ * the model does not migrate it. */
+bool thp_shared(struct machine *m, pfn_t head);
 /* folio_test_partially_mapped(): the THP at head is partly unmapped and
  * waits on the deferred split queue. */
 bool thp_partially_mapped(struct machine *m, pfn_t head);
@@ -89,8 +92,9 @@ pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp
 unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid);
 /* try_split_folio() for a migration: every mapping of the THP at pfn
  * split to PTEs and the folio to 4 KiB pages, which migrate one by one;
- * its pages nothing maps are freed.  false if not a THP or a table could
- * not be had (the mappings split so far stay split). */
+ * its pages nothing maps are freed.  false if not a THP, shared by a
+ * fork, or a table could not be had (the mappings split so far stay
+ * split). */
 bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* Folios queued for a deferred split on node nid (deferred_split_count). */
 unsigned long deferred_split_count(const struct machine *m, int nid);

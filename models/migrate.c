@@ -26,9 +26,10 @@ bool folio_test_lru(struct machine *m, pfn_t pfn)
 
 	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
 		return false;
-	/* A THP is on its LRU as long as something maps it. */
+	/* A THP is on its LRU as long as something maps it; one a fork
+	 * shares is left alone (the model remaps one process's tables). */
 	if (page_order(&m->mm, pfn) != 0)
-		return thp_head(m, pfn) == pfn;
+		return thp_head(m, pfn) == pfn && !thp_shared(m, pfn);
 	switch (owner_kind(page_owner(m, pfn))) {
 	case OWNER_KIND_ANON:
 		return rmap_walk_anon(m, pfn, &mm, &addr);

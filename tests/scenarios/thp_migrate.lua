@@ -70,6 +70,24 @@ do
   check(m)
 end
 
+-- A THP a fork shares stays (busy: the model remaps one process's
+-- tables); once the child has exited it moves whole.
+do
+  local m = machine()
+  local p = m:process()
+  local a = pmd_thp(p)
+  local child = p:fork()
+  local r = p:move_pages(a, M, 1)
+  assert(r.busy == 512 and r.moved == 0, r.busy)
+  assert(m:page(p:follow_page(a)).node == 0)
+  check(m)
+  child:exit()
+  r = p:move_pages(a, M, 1)
+  assert(r.moved == 512 and m:page(p:follow_page(a)).node == 1)
+  assert(vmstat(m, "thp_migration_success") == 1 and p:stats().thp_pmd == 1)
+  check(m)
+end
+
 -- No order-9 block on node 1 (one unmovable page kept in every 2 MiB of
 -- it, and watermarks too low to leave 512 pages untaken): the THP is
 -- split (thp_migration_fail and _split +1, thp_split_page +1) and its 512
