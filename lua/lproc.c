@@ -88,29 +88,57 @@ static void bulk_end(struct mm_ctx *ctx)
 		engine_set_local(ctx, false);
 }
 
+/* A process object for mm (NULL: nil, "ENOMEM"), kept with the machine's
+ * userdata, which is on the stack at machine_idx. */
+static int push_process(lua_State *L, struct lmachine *lm, int machine_idx,
+			struct mm_struct *mm)
+{
+	struct lprocess *p;
+
+	if (!mm) {
+		lua_pushnil(L);
+		lua_pushliteral(L, "ENOMEM");
+		return 2;
+	}
+	machine_idx = lua_absindex(L, machine_idx);
+	p = lua_newuserdatauv(L, sizeof(*p), 1);
+	p->lm = lm;
+	p->m = lm->m;
+	p->mm = mm;
+	luaL_setmetatable(L, PROCESS_MT);
+	/* Keep the machine alive as long as the process object. */
+	lua_pushvalue(L, machine_idx);
+	lua_setiuservalue(L, -2, 1);
+	return 1;
+}
+
 /* m:process() -> a new process with an empty address space, or nil,
  * "ENOMEM" */
 static int l_process(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
-	struct machine *m = lm->m;
-	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
-	struct lprocess *p = lua_newuserdatauv(L, sizeof(*p), 1);
+	struct mm_ctx buf, *ctx = call_ctx(L, lm->m, 0, &buf);
 
-	p->lm = lm;
-	p->m = m;
-	p->mm = NULL;
-	luaL_setmetatable(L, PROCESS_MT);
-	/* Keep the machine alive as long as the process object. */
-	lua_pushvalue(L, 1);
-	lua_setiuservalue(L, -2, 1);
-	p->mm = mm_alloc(ctx, m);
-	if (!p->mm) {
-		lua_pushnil(L);
-		lua_pushliteral(L, "ENOMEM");
-		return 2;
-	}
-	return 1;
+	return push_process(L, lm, 1, mm_alloc(ctx, lm->m));
+}
+
+/* p:fork() -> the child process (its VMAs and pages shared copy-on-write),
+ * or nil, "ENOMEM" */
+static int l_fork(lua_State *L)
+{
+	struct lprocess *p = check_process(L, 1);
+	struct mm_ctx buf, *ctx;
+	struct mm_struct *child;
+
+	if (lua_gettop(L) > 1)
+		return luaL_error(L, "fork: takes no arguments (the child copies the whole "
+				  "address space)");
+	ctx = call_ctx(L, p->m, 0, &buf);
+	bulk_begin(ctx);
+	child = dup_mm(ctx, p->mm);
+	bulk_end(ctx);
+	lua_getiuservalue(L, 1, 1);
+	return push_process(L, p->lm, -1, child);
 }
 
 /* p:mmap(size [, prot [, addr]]) -> address, or nil, "ENOMEM"; with addr,
@@ -261,13 +289,15 @@ static int l_follow_page(lua_State *L)
 }
 
 /* p:stats() -> {pid =, threads =, rss =, pgtable_pages =, lazyfree_pages =,
- * AnonHugePages = (kB), thp_pmd =, thp_pud =} */
+ * AnonHugePages = (kB), thp_pmd =, thp_pud =, Anonymous =, Shared_Dirty =,
+ * Private_Dirty = (kB)} */
 static int l_stats(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
 	unsigned long pmd = mm_thp_mappings(p->mm, THP_PMD), pud = mm_thp_mappings(p->mm, THP_PUD);
+	unsigned long shared = mm_shared_pages(p->mm);
 
-	lua_createtable(L, 0, 8);
+	lua_createtable(L, 0, 11);
 	set_int(L, "pid", mm_pid(p->mm));
 	set_int(L, "threads", mm_threads(p->mm));
 	set_int(L, "rss", (lua_Integer)mm_rss(p->mm));
@@ -277,6 +307,10 @@ static int l_stats(lua_State *L)
 	set_int(L, "AnonHugePages", (lua_Integer)(pmd * 2048 + pud * 1048576));
 	set_int(L, "thp_pmd", (lua_Integer)pmd);
 	set_int(L, "thp_pud", (lua_Integer)pud);
+	/* smaps_rollup's, in kB: every anonymous page counts as dirty. */
+	set_int(L, "Anonymous", (lua_Integer)mm_rss(p->mm) * 4);
+	set_int(L, "Shared_Dirty", (lua_Integer)shared * 4);
+	set_int(L, "Private_Dirty", (lua_Integer)(mm_rss(p->mm) - shared) * 4);
 	return 1;
 }
 
@@ -316,6 +350,7 @@ void lproc_open(lua_State *L, int methods)
 		{ "touch", l_touch },
 		{ "exit", l_exit },
 		{ "clone", l_clone },
+		{ "fork", l_fork },
 		{ "exit_thread", l_exit_thread },
 		{ "stats", l_stats },
 		{ "follow_page", l_follow_page },

@@ -51,14 +51,24 @@ int thp_option_parse(const char *const *names, int n, const char *value)
 	return -1;
 }
 
-/* A THP: its pages, the process mapping them (no fork shares one), and
- * how many of its pages are still mapped. */
+/* A process a fork shared a THP with, and how many of its pages it maps. */
+struct thp_sharer {
+	unsigned pid;
+	unsigned long mapped;
+};
+
+/* A THP: its pages, the process its owner records name and how many of
+ * its pages that process maps, and the processes a fork shared it with
+ * (all map it at haddr).  The model splits only a THP one process maps:
+ * a shared one is not queued for a deferred split nor split for
+ * migration until the others have unmapped it. */
 struct thp_folio {
 	pfn_t head;
 	unsigned order;
 	unsigned pid;
 	uint64_t haddr;
 	unsigned long mapped;
+	GArray *sharers;        /* struct thp_sharer; NULL if none */
 	bool queued;            /* on its node's deferred split queue */
 };
 
@@ -69,12 +79,21 @@ struct thp_state {
 	unsigned long huge_mapped;  /* pages mapped by PMD or PUD entries */
 };
 
+static void folio_free(gpointer p)
+{
+	struct thp_folio *f = p;
+
+	if (f->sharers)
+		g_array_free(f->sharers, TRUE);
+	g_free(f);
+}
+
 static struct thp_state *thp_state(struct machine *m)
 {
 	if (!m->thp_state) {
 		struct thp_state *s = g_new0(struct thp_state, 1);
 
-		s->folios = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+		s->folios = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, folio_free);
 		s->deferred = g_new0(GQueue, m->nr_nodes);
 		m->thp_state = s;
 	}
@@ -174,17 +193,61 @@ static void folio_forget(struct machine *m, struct thp_folio *f)
 	g_hash_table_remove(s->folios, GUINT_TO_POINTER(f->head));
 }
 
-/* folio_remove_rmap_*: n pages of f unmapped; the last mapping frees it
- * whole through tlb, one order-9 or gigantic free. */
+/* The count of f's pages process pid maps, or NULL if it maps none. */
+static unsigned long *mapper_count(struct thp_folio *f, unsigned pid)
+{
+	if (f->pid == pid)
+		return &f->mapped;
+	for (guint k = 0; f->sharers && k < f->sharers->len; k++)
+		if (g_array_index(f->sharers, struct thp_sharer, k).pid == pid)
+			return &g_array_index(f->sharers, struct thp_sharer, k).mapped;
+	return NULL;
+}
+
+/* Process pid, which shared f, maps none of it any more: gone from the
+ * sharers, or, if the owner records named it, replaced there by the first
+ * sharer. */
+static void folio_drop_mapper(struct machine *m, struct thp_folio *f, unsigned pid)
+{
+	guint k = 0;
+
+	if (f->pid == pid) {
+		struct thp_sharer next = g_array_index(f->sharers, struct thp_sharer, 0);
+		unsigned block_order = MIN(f->order, (unsigned)MAX_PAGE_ORDER);
+
+		f->pid = next.pid;
+		f->mapped = next.mapped;
+		for (pfn_t b = f->head; b < f->head + (1u << f->order); b += 1u << block_order)
+			*block_word_a(&m->mm, b, block_order) = make_owner(OWNER_KIND_ANON, next.pid);
+	} else {
+		while (g_array_index(f->sharers, struct thp_sharer, k).pid != pid)
+			k++;
+	}
+	g_array_remove_index(f->sharers, k);
+	if (!f->sharers->len) {
+		g_array_free(f->sharers, TRUE);
+		f->sharers = NULL;
+	}
+}
+
+/* folio_remove_rmap_*: n pages of f unmapped by tlb's process; the last
+ * mapping frees it whole through tlb, one order-9 or gigantic free. */
 static void folio_unmap(struct mmu_gather *tlb, struct thp_folio *f, unsigned long n)
 {
 	struct machine *m = tlb->mm->m;
+	unsigned long *count = mapper_count(f, tlb->mm->pid);
 	pfn_t head = f->head;
 	unsigned order = f->order;
 
-	f->mapped -= n;
+	g_assert(count && *count >= n);
+	*count -= n;
+	if (!*count && f->sharers)
+		folio_drop_mapper(m, f, tlb->mm->pid);
+	if (f->sharers)
+		return;
 	if (f->mapped) {
-		deferred_split_folio(m, f);
+		if (f->mapped < (1UL << order))
+			deferred_split_folio(m, f);
 		return;
 	}
 	m->thp_state->stats[order_size(order)][MTHP_STAT_FREE_WHOLE]++;
@@ -203,6 +266,34 @@ bool thp_unmap_page(struct mmu_gather *tlb, pfn_t pfn)
 		return false;
 	folio_unmap(tlb, f, 1);
 	return true;
+}
+
+bool thp_mapped_shared(struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+
+	return f && f->sharers;
+}
+
+void thp_dup_rmap(struct machine *m, pfn_t pfn, unsigned pid, unsigned long n)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	unsigned long *count = mapper_count(f, pid);
+
+	if (!count) {
+		struct thp_sharer sh = { .pid = pid };
+
+		if (!f->sharers)
+			f->sharers = g_array_new(FALSE, FALSE, sizeof(struct thp_sharer));
+		g_array_append_val(f->sharers, sh);
+		count = &g_array_index(f->sharers, struct thp_sharer, f->sharers->len - 1).mapped;
+		/* Shared, it waits off the queue until one process maps it again. */
+		if (f->queued) {
+			g_queue_remove(&m->thp_state->deferred[pfn_zone(m, f->head)->node], f);
+			f->queued = false;
+		}
+	}
+	*count += n;
 }
 
 bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma,
@@ -369,6 +460,73 @@ static void free_thp_folio(struct mm_ctx *ctx, struct machine *m, pfn_t pfn, enu
 		__free_pages(ctx, m, pfn);
 }
 
+unsigned thp_deposit_alloc(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_size size,
+			   uint64_t haddr, pfn_t *dep, unsigned *want)
+{
+	unsigned got;
+
+	*want = deposit_count(mm->m, size);
+	for (got = 0; got < *want; got++) {
+		int level = size == THP_PUD && got == 0 ? PGTABLE_PMD : PGTABLE_PTE;
+		uint64_t at = haddr + (size == THP_PUD && got ? (got - 1) * PMD_SIZE : 0);
+
+		dep[got] = fault_alloc(ctx, mm, level, at);
+		if (dep[got] == PFN_NONE)
+			break;
+	}
+	return got;
+}
+
+/* A PMD mapping's table copied, write-protected, with deposit frame page. */
+static struct pte_table *copy_huge_table(struct pte_table *src, pfn_t page)
+{
+	struct pte_table *pt = huge_pte_table(src->pte[0], page);
+
+	memset(src->wrprotect, 0xff, sizeof(src->wrprotect));
+	memset(pt->wrprotect, 0xff, sizeof(pt->wrprotect));
+	return pt;
+}
+
+/* The counters of a THP mapping of pages made in dst (a fork's share). */
+static void huge_copy_account(struct mm_struct *dst, unsigned long pages, unsigned ndep)
+{
+	dst->rss += pages;
+	dst->nr_pgtables += ndep;
+	thp_state(dst->m)->huge_mapped += pages;
+}
+
+unsigned long copy_huge_pmd(struct mm_struct *dst, struct mm_struct *src, struct pt_dir *dir,
+			    uint64_t haddr, const pfn_t *dep, unsigned ndep)
+{
+	struct pte_table *spt = pte_table_lookup(src, haddr);
+
+	dir->entry[level_index(haddr, PGTABLE_PMD)] = copy_huge_table(spt, ndep ? dep[0] :
+								       PFN_NONE);
+	dir->nr++;
+	dst->nr_thp_pmd++;
+	huge_copy_account(dst, HPAGE_PMD_NR, ndep);
+	thp_dup_rmap(dst->m, spt->pte[0], dst->pid, HPAGE_PMD_NR);
+	return 2;
+}
+
+unsigned long copy_huge_pud(struct mm_struct *dst, struct mm_struct *src, struct pt_dir *dir,
+			    uint64_t haddr, const pfn_t *dep, unsigned ndep)
+{
+	struct pt_dir *spmd = dir_lookup(src, PGTABLE_PMD, haddr);
+	struct pt_dir *pmd = pt_dir_new(ndep ? dep[0] : PFN_NONE);
+
+	pmd->huge = true;
+	for (unsigned j = 0; j < PTRS_PER_TABLE; j++)
+		pmd->entry[j] = copy_huge_table(spmd->entry[j], ndep > 1 ? dep[1 + j] : PFN_NONE);
+	pmd->nr = PTRS_PER_TABLE;
+	dir->entry[level_index(haddr, PGTABLE_PUD)] = pmd;
+	dir->nr++;
+	dst->nr_thp_pud++;
+	huge_copy_account(dst, HPAGE_PUD_NR, ndep);
+	thp_dup_rmap(dst->m, ((struct pte_table *)spmd->entry[0])->pte[0], dst->pid, HPAGE_PUD_NR);
+	return 2;
+}
+
 /* do_huge_pmd_anonymous_page and its PUD twin: the folio, its deposit,
  * the upper tables, then the entry.  0 mapped, 1 fell back (counted), 2
  * the slot was taken meanwhile, or -errno. */
@@ -388,14 +546,8 @@ static int huge_fault_size(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_si
 		folio = alloc_pages_mpol(ctx, mm, gfp | __GFP_ZERO, HPAGE_PMD_ORDER, haddr,
 					 make_owner(OWNER_KIND_ANON, mm->pid),
 					 (uint32_t)(haddr >> PAGE_SHIFT));
-	for (; folio != PFN_NONE && got < ndep; got++) {
-		int level = size == THP_PUD && got == 0 ? PGTABLE_PMD : PGTABLE_PTE;
-		uint64_t at = haddr + (size == THP_PUD && got ? (got - 1) * PMD_SIZE : 0);
-
-		dep[got] = fault_alloc(ctx, mm, level, at);
-		if (dep[got] == PFN_NONE)
-			break;
-	}
+	if (folio != PFN_NONE)
+		got = thp_deposit_alloc(ctx, mm, size, haddr, dep, &ndep);
 	if (folio == PFN_NONE || got < ndep) {
 		m->vm_events[THP_FAULT_FALLBACK]++;
 		thp_state(m)->stats[size][MTHP_STAT_ANON_FAULT_FALLBACK]++;
@@ -731,6 +883,7 @@ static bool collapse_install(struct mm_struct *mm, uint64_t haddr, struct pte_ta
 		return false;
 	mm->nr_lazyfree -= lazyfree_count(pt);
 	memset(pt->lazyfree, 0, sizeof(pt->lazyfree));
+	memset(pt->wrprotect, 0, sizeof(pt->wrprotect));
 	for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
 		pt->pte[i] = folio + i;
 		pte_numa_reset(pt, i);
@@ -756,7 +909,7 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	const gfp_t gfp = GFP_TRANSHUGE;
 	struct pte_table *pt = pte_table_lookup(mm, haddr);
 	pfn_t snapshot[PTRS_PER_TABLE], old[PTRS_PER_TABLE], folio, old_table;
-	unsigned present = 0;
+	unsigned present = 0, to_free;
 
 	if (!pt || pt->huge)
 		return 1;
@@ -782,11 +935,13 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 		__free_pages(ctx, m, folio);
 		return -MM_EAGAIN;
 	}
+	/* Pages a fork shared stay with the other processes. */
+	to_free = anon_unshare_pages(m, mm->pid, old, present);
 	m->vm_events[THP_COLLAPSE_ALLOC]++;
 	mm_charge(ctx, COST_PTE, present + 1);
 	mm_charge(ctx, COST_TLB_FLUSH, 1);
-	for (unsigned i = 0; i < present; i += PAGEVEC_SIZE)
-		folios_put_refs(ctx, m, old + i, MIN(PAGEVEC_SIZE, present - i));
+	for (unsigned i = 0; i < to_free; i += PAGEVEC_SIZE)
+		folios_put_refs(ctx, m, old + i, MIN(PAGEVEC_SIZE, to_free - i));
 	if (old_table != PFN_NONE)
 		__free_pages(ctx, m, old_table);
 	return 0;
@@ -861,6 +1016,7 @@ static bool collapse_pud_install(struct mm_struct *mm, uint64_t haddr, struct pt
 		present += pt->nr_present;
 		mm->nr_lazyfree -= lazyfree_count(pt);
 		memset(pt->lazyfree, 0, sizeof(pt->lazyfree));
+		memset(pt->wrprotect, 0, sizeof(pt->wrprotect));
 		for (unsigned i = 0; i < PTRS_PER_TABLE; i++) {
 			pt->pte[i] = folio + j * PTRS_PER_TABLE + i;
 			pte_numa_reset(pt, i);
@@ -933,12 +1089,14 @@ static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr
 		if (folio != PFN_NONE)
 			free_contig_range(ctx, m, folio, HPAGE_PUD_NR);
 	} else {
+		long to_free = anon_unshare_pages(m, mm->pid, old, (unsigned)present);
+
 		m->vm_events[THP_COLLAPSE_ALLOC]++;
 		mm_charge(ctx, COST_MIGRATE_COPY, (unsigned long)present);
 		mm_charge(ctx, COST_PTE, (unsigned long)present + 1);
 		mm_charge(ctx, COST_TLB_FLUSH, 1);
-		for (long i = 0; i < present; i += PAGEVEC_SIZE)
-			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, present - i));
+		for (long i = 0; i < to_free; i += PAGEVEC_SIZE)
+			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, to_free - i));
 		for (guint i = 0; i < drop->len; i++)
 			__free_pages(ctx, m, g_array_index(drop, pfn_t, i));
 	}
@@ -1053,8 +1211,8 @@ bool thp_migratable(struct machine *m, pfn_t pfn)
 {
 	struct thp_folio *f = thp_folio_of(m, pfn);
 
-	return f && (f->order == HPAGE_PMD_ORDER ||
-		     m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK);
+	return f && !f->sharers && (f->order == HPAGE_PMD_ORDER ||
+				    m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK);
 }
 
 bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
@@ -1074,7 +1232,8 @@ bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
 		struct mm_struct *mm = mm_find(m, pid);
 
-		if (!mm || thp_folio_of(m, pfn) != f || split_huge_at(ctx, mm, a + PAGE_SIZE))
+		if (!mm || thp_folio_of(m, pfn) != f || f->sharers ||
+		    split_huge_at(ctx, mm, a + PAGE_SIZE))
 			return false;
 	}
 	split_folio(ctx, m, f);
@@ -1113,11 +1272,11 @@ const char *thp_check_page(struct machine *m, pfn_t pfn, unsigned pid, uint64_t 
 
 	if (!f)
 		return "not a page of a THP";
-	if (f->pid != pid || f->haddr + ((uint64_t)(pfn - f->head) << PAGE_SHIFT) != addr)
+	if (!mapper_count(f, pid) || f->haddr + ((uint64_t)(pfn - f->head) << PAGE_SHIFT) != addr)
 		return "a page of another process's or another address's THP";
 	block = pfn & ~((1u << MIN(f->order, (unsigned)MAX_PAGE_ORDER)) - 1);
 	if (page_kind(&m->mm, block) != PG_KIND_ALLOC ||
-	    page_owner(m, block) != make_owner(OWNER_KIND_ANON, pid) ||
+	    page_owner(m, block) != make_owner(OWNER_KIND_ANON, f->pid) ||
 	    page_owner_offset(m, block) != (uint32_t)((addr >> PAGE_SHIFT) - (pfn - block)))
 		return "a THP page whose block's owner record is wrong";
 	return NULL;
@@ -1133,13 +1292,20 @@ void thp_check_folios(struct machine *m, GString *out)
 	g_hash_table_iter_init(&it, m->thp_state->folios);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		struct thp_folio *f = v;
-		struct mm_struct *mm = mm_find(m, f->pid);
-		unsigned long n = mm ? piece_mapped(mm, f->head, f->order, f->haddr) : 0;
+		guint nr = f->sharers ? f->sharers->len : 0;
 
-		if (n != f->mapped)
-			g_string_append_printf(out, "THP at pfn %u (pid %u): %lu pages mapped, "
-					       "counted %lu\n", f->head, f->pid, n, f->mapped);
-		if (!f->mapped || (f->mapped < (1UL << f->order)) != f->queued)
+		for (guint k = 0; k <= nr; k++) {
+			unsigned pid = k ? g_array_index(f->sharers, struct thp_sharer, k - 1).pid :
+				       f->pid;
+			unsigned long c = *mapper_count(f, pid);
+			struct mm_struct *mm = mm_find(m, pid);
+			unsigned long n = mm ? piece_mapped(mm, f->head, f->order, f->haddr) : 0;
+
+			if (n != c || !c)
+				g_string_append_printf(out, "THP at pfn %u (pid %u): %lu pages mapped, "
+						       "counted %lu\n", f->head, pid, n, c);
+		}
+		if (((f->mapped < (1UL << f->order)) && !f->sharers) != f->queued)
 			g_string_append_printf(out, "THP at pfn %u (pid %u): %s the deferred split "
 					       "queue with %lu of %lu pages mapped\n", f->head,
 					       f->pid, f->queued ? "on" : "not on", f->mapped,

@@ -25,6 +25,7 @@ static bool scan_pmd(struct mm_struct *mm, uint64_t h, unsigned max_ptes_none)
 {
 	struct pte_table *pt = pte_table_lookup(mm, h);
 	struct machine *m = mm->m;
+	unsigned shared = 0;
 
 	if (!pt || pt->huge || !pt->nr_present ||
 	    (unsigned)(PTRS_PER_TABLE - pt->nr_present) > max_ptes_none)
@@ -34,6 +35,9 @@ static bool scan_pmd(struct mm_struct *mm, uint64_t h, unsigned max_ptes_none)
 
 		if (p != PFN_NONE && (page_kind(&m->mm, p) != PG_KIND_ALLOC ||
 				      page_order(&m->mm, p) != 0))
+			return false;
+		if (p != PFN_NONE && anon_mapped_shared(m, p) &&
+		    ++shared > KHUGEPAGED_MAX_PTES_SHARED)
 			return false;
 	}
 	return true;

@@ -3,8 +3,9 @@
  * tables (512 per 2 MiB block, present or not), processes in pid order
  * from where the last pass stopped, and collapses each 2 MiB block that a
  * VMA allowing THPs covers (`thp` always, or madvise and MADV_HUGEPAGE)
- * whose PTE table holds only 4 KiB pages, at least one, and at most
- * max_ptes_none empty entries.  The kernel wakes it every scan_sleep;
+ * whose PTE table holds only 4 KiB pages, at least one, at most
+ * max_ptes_none empty entries and at most max_ptes_shared pages shared
+ * with another process.  The kernel wakes it every scan_sleep;
  * here a thread of lua/mmsim/khugepaged.lua runs the passes. */
 #ifndef MMSIM_KHUGEPAGED_H
 #define MMSIM_KHUGEPAGED_H
@@ -16,6 +17,9 @@
 #define KHUGEPAGED_PAGES_TO_SCAN 4096
 #define KHUGEPAGED_SCAN_SLEEP_MS 10000
 #define KHUGEPAGED_MAX_PTES_NONE 511
+/* max_ptes_shared: a block with more pages that another process maps too
+ * (a fork shared them) is left alone. */
+#define KHUGEPAGED_MAX_PTES_SHARED 256
 
 /* Where the scan goes on from (khugepaged_scan): a process and an address in it. */
 struct khugepaged_scan {

@@ -49,7 +49,7 @@ unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr)
 }
 
 /* The first live VMA that ends above addr. */
-static unsigned next_live(const struct mm_struct *mm, uint64_t addr)
+unsigned next_live(const struct mm_struct *mm, uint64_t addr)
 {
 	unsigned i = vma_lower_bound(mm, addr);
 
@@ -61,11 +61,17 @@ static unsigned next_live(const struct mm_struct *mm, uint64_t addr)
 /* find_vma_intersection for one address, placeholders excluded. */
 struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr)
 {
-	unsigned i = vma_lower_bound(mm, addr);
+	unsigned i = mm->vma_hint;
 	struct vm_area_struct *vma;
 
-	if (i == mm->vmas->len)
-		return NULL;
+	/* The VMAs do not overlap: one that holds addr is the lower bound. */
+	if (i >= mm->vmas->len || vma_at(mm, i)->vm_start > addr || vma_at(mm, i)->vm_end <= addr) {
+		i = vma_lower_bound(mm, addr);
+		if (i == mm->vmas->len)
+			return NULL;
+		/* Only the cache changes: mm is never a const object. */
+		((struct mm_struct *)mm)->vma_hint = i;
+	}
 	vma = vma_at(mm, i);
 	return vma->vm_start <= addr && !vma->dying ? vma : NULL;
 }
@@ -179,14 +185,20 @@ static void mm_struct_free(struct mm_struct *mm)
 
 struct spinlock *pte_lockptr(struct mm_struct *mm, uint64_t addr)
 {
-	gpointer key = GSIZE_TO_POINTER((gsize)(addr >> PTE_TABLE_SHIFT));
-	struct spinlock *ptl = g_hash_table_lookup(mm->ptlocks, key);
+	gsize index = (gsize)(addr >> PTE_TABLE_SHIFT);
+	gpointer key = GSIZE_TO_POINTER(index);
+	struct spinlock *ptl;
 
+	if (mm->ptl_last && mm->ptl_last_key == index)
+		return mm->ptl_last;
+	ptl = g_hash_table_lookup(mm->ptlocks, key);
 	if (!ptl) {
 		ptl = g_new(struct spinlock, 1);
 		spin_lock_init(ptl, LOCK_CLASS_PTL);
 		g_hash_table_insert(mm->ptlocks, key, ptl);
 	}
+	mm->ptl_last = ptl;
+	mm->ptl_last_key = index;
 	return ptl;
 }
 
@@ -213,6 +225,8 @@ void mm_free_all(struct machine *m)
 		return;
 	g_tree_foreach(m->procs->by_pid, free_one, NULL);
 	g_tree_destroy(m->procs->by_pid);
+	if (m->procs->shared)
+		g_hash_table_destroy(m->procs->shared);
 	g_free(m->procs);
 	m->procs = NULL;
 }
@@ -694,9 +708,9 @@ bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mmp, uint64
 	return true;
 }
 
-bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
+static bool replace_one(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
 {
-	struct pte_table *pt = pte_table_lookup(mm, addr);
+	struct pte_table *pt = mm ? pte_table_lookup(mm, addr) : NULL;
 	unsigned i = level_index(addr, PGTABLE_PTE);
 
 	if (!pt || pt->pte[i] != old)
@@ -706,6 +720,28 @@ bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new
 	 * a NUMA mark is gone, the last node goes with the folio. */
 	if (pt->numa)
 		pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
+	return true;
+}
+
+/* The page's other mappings (a fork shared it) move with it, and so does
+ * its entry in the share table. */
+bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
+{
+	GHashTable *shared = mm->m->procs->shared;
+	struct anon_share *sh;
+
+	if (!replace_one(mm, addr, old, new))
+		return false;
+	sh = shared ? g_hash_table_lookup(shared, GUINT_TO_POINTER(old)) : NULL;
+	if (!sh)
+		return true;
+	for (unsigned k = 0; k < sh->nr; k++) {
+		bool moved = replace_one(mm_find(mm->m, sh->pid[k]), addr, old, new);
+
+		g_assert(moved);
+	}
+	g_hash_table_steal(shared, GUINT_TO_POINTER(old));
+	g_hash_table_insert(shared, GUINT_TO_POINTER(new), sh);
 	return true;
 }
 

@@ -90,6 +90,12 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m);
 int mm_clone_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned *tid);
 int mm_exit_thread(struct mm_ctx *ctx, struct mm_struct *mm, unsigned tid);
 unsigned mm_threads(const struct mm_struct *mm);
+/* fork(): dup_mm -> dup_mmap.  A new process (one thread) with copies of
+ * mm's live VMAs and page tables: its anonymous pages and THPs shared,
+ * write-protected in both for copy-on-write, except long-term pinned
+ * pages, which are copied (page_needs_cow_for_dma).  NULL if memory ran
+ * out (what was copied is undone). */
+struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *mm);
 /* exit_mmap(): unmap everything (pages freed in batches through the
  * per-CPU lists, as the kernel's mmu_gather does), free the page tables,
  * and forget the process. */
@@ -133,6 +139,10 @@ unsigned mm_pid(const struct mm_struct *mm);
 unsigned long mm_rss(const struct mm_struct *mm);
 unsigned long mm_pgtable_pages(const struct mm_struct *mm);
 unsigned long mm_lazyfree_pages(const struct mm_struct *mm);
+/* Resident pages that another process maps too (a fork shared them):
+ * smaps_rollup's Shared_* pages.  Walks the tables, once a fork shared
+ * anything. */
+unsigned long mm_shared_pages(const struct mm_struct *mm);
 /* THP mappings of a size (PMD entries mapping 2 MiB, PUD entries mapping
  * 1 GiB), as smaps_rollup's AnonHugePages adds them up. */
 unsigned long mm_thp_mappings(const struct mm_struct *mm, enum thp_size size);
@@ -151,8 +161,9 @@ pfn_t follow_page(struct mm_struct *mm, uint64_t addr);
 void walk_page_range(const struct mm_struct *mm, uint64_t start, uint64_t end,
 		     void (*fn)(uint64_t addr, pfn_t pfn, void *priv), void *priv);
 /* Migration's try_to_migrate and remove_migration_ptes in one step: the
- * entry at addr, which must map old, maps new (lazy-free state kept);
- * false if it does not map old. */
+ * entry at addr, which must map old, maps new (lazy-free and
+ * write-protect state kept), and so does every other process's a fork
+ * shared it with; false if it does not map old. */
 bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new);
 /* CPUs in the address space's mm_cpumask: those that ran a fault, munmap,
  * madvise or mprotect on it, or created it. */

@@ -95,13 +95,24 @@ static void check_pte_table(struct check *c, struct pte_table *pt, uint64_t base
 				fail(c, "page at %#" G_GINT64_MODIFIER "x: pfn %u is %s", addr,
 				     pt->pte[i], why);
 		} else {
-			check_frame(c, pt->pte[i], make_owner(OWNER_KIND_ANON, mm->pid),
-				    (uint32_t)(addr >> PAGE_SHIFT), "page", addr);
+			/* A page a fork shared may name another mapper. */
+			uint32_t owner = anon_share_has(mm->m, pt->pte[i], mm->pid) ?
+					 page_owner(mm->m, pt->pte[i]) :
+					 make_owner(OWNER_KIND_ANON, mm->pid);
+
+			check_frame(c, pt->pte[i], owner, (uint32_t)(addr >> PAGE_SHIFT), "page",
+				    addr);
 		}
+		if (!pte_wrprotected(pt, i) && anon_mapped_shared(mm->m, pt->pte[i]))
+			fail(c, "page at %#" G_GINT64_MODIFIER "x is shared and writable", addr);
 		if (pt->huge && pt->pte[i] != pt->pte[0] + i)
 			fail(c, "PMD mapping at %#" G_GINT64_MODIFIER "x: entry %u is not its "
 			     "folio's page", base, i);
 	}
+	for (unsigned w = 0; w < PTRS_PER_TABLE / 64; w++)
+		if (pt->huge && pt->wrprotect[w] != pt->wrprotect[0])
+			fail(c, "PMD mapping at %#" G_GINT64_MODIFIER "x is write-protected in part",
+			     base);
 	if (pt->huge && present != PTRS_PER_TABLE)
 		fail(c, "PMD mapping at %#" G_GINT64_MODIFIER "x maps %u pages", base, present);
 	if (present != pt->nr_present)
@@ -187,6 +198,7 @@ char *mm_check_all(struct machine *m)
 
 	if (m->procs)
 		g_tree_foreach(m->procs->by_pid, check_one, out);
+	anon_share_check(m, out);
 	thp_check_folios(m, out);
 	return g_string_free(out, out->len == 0);
 }

@@ -1,10 +1,13 @@
 /* Data structures shared by the mm_space*.c files (not part of the API).
  *
  * Memory per process: a VMA is 40 bytes in a sorted array; a PTE table
- * (maps 2 MiB) is 2128 bytes: 512 pfns, a 512-bit lazy-free bitmap, its
- * own frame, a count and a pointer to NUMA balancing's state (576 bytes,
- * made when the scanner first marks the table); PMD, PUD and PGD tables
- * are 4104 bytes each (512 child pointers).  No per-page heap object exists.
+ * (maps 2 MiB) is 2192 bytes: 512 pfns, 512-bit lazy-free and
+ * write-protect bitmaps, its own frame, a count and a pointer to NUMA
+ * balancing's state (576 bytes, made when the scanner first marks the
+ * table); PMD, PUD and PGD tables are 4104 bytes each (512 child
+ * pointers).  No per-page heap object exists, except for the pages a fork
+ * shares (mm_space_fork.c): 8 bytes and 4 per extra process, in a table
+ * by pfn that holds nothing until the first fork.
  *
  * Concurrency.  Simulated threads of one process may call into the same
  * mm_struct, and any call into the engine (mm_charge, an allocation, a
@@ -76,12 +79,15 @@ struct pte_numa {
 	uint8_t last_nid[PTRS_PER_TABLE];
 };
 
-/* A PTE table: the data pages it maps and which of them are lazy-free. */
+/* A PTE table: the data pages it maps, which of them are lazy-free, and
+ * which are write-protected for copy-on-write (fork shared them; a huge
+ * table has all or none). */
 struct pte_table {
 	pfn_t page;             /* the frame holding this table; a huge one's deposit, or PFN_NONE */
 	uint16_t nr_present;
 	bool huge;              /* a PMD mapping of a THP (models/huge_memory.h) */
 	uint64_t lazyfree[PTRS_PER_TABLE / 64];
+	uint64_t wrprotect[PTRS_PER_TABLE / 64];
 	pfn_t pte[PTRS_PER_TABLE];      /* PFN_NONE: not present */
 	struct pte_numa *numa;  /* NULL until NUMA balancing marks an entry */
 };
@@ -114,6 +120,9 @@ struct mm_struct {
 	unsigned next_token;    /* tags the placeholders of each munmap or exit */
 	unsigned map_count;     /* live VMAs */
 	GArray *vmas;           /* struct vm_area_struct, sorted by address */
+	/* The index find_live_vma found last, tried first (a fault looks its
+	 * VMA up three times, a range of faults the same one): a cache. */
+	unsigned vma_hint;
 	struct pt_dir *pgd;
 	unsigned long rss, nr_pgtables, nr_lazyfree;
 	/* THP mappings: PMD entries mapping 2 MiB (outside PUD mappings) and
@@ -134,12 +143,28 @@ struct mm_struct {
 	 * kernel keeps each in its table's ptdesc; here they outlive the
 	 * tables, so that no thread waits on a lock a free made disappear. */
 	GHashTable *ptlocks;
+	/* The PTE table lock pte_lockptr found last (they live as long as
+	 * the mm): a fault and its neighbours ask for the same one. */
+	struct spinlock *ptl_last;
+	gsize ptl_last_key;
 };
 
 /* The machine's process table. */
 struct mm_registry {
 	GTree *by_pid;          /* pid -> mm_struct, iterated in pid order */
 	unsigned next_pid;
+	/* pfn -> struct anon_share: the order-0 pages that more than one
+	 * process maps (NULL until a fork shares one). */
+	GHashTable *shared;
+	bool forked;            /* a fork ran: pages and THPs may be shared */
+};
+
+/* The processes besides the owner record's that map a shared order-0
+ * page, all at the owner record's address (fork keeps addresses): the
+ * page's map count is 1 + nr. */
+struct anon_share {
+	unsigned nr;
+	unsigned pid[];
 };
 
 /* mmu_gather: cleared entries and the pages to free, a batch at a time. */
@@ -168,17 +193,33 @@ static inline struct vm_area_struct *vma_at(const struct mm_struct *mm, unsigned
 	return &g_array_index(mm->vmas, struct vm_area_struct, i);
 }
 
+/* Bit i of a PTE table's bitmap. */
+static inline bool pte_bit(const uint64_t *map, unsigned i)
+{
+	return map[i / 64] >> (i % 64) & 1;
+}
+
+static inline void pte_set_bit(uint64_t *map, unsigned i, bool on)
+{
+	if (on)
+		map[i / 64] |= 1ULL << (i % 64);
+	else
+		map[i / 64] &= ~(1ULL << (i % 64));
+}
+
 static inline bool pte_lazyfree(const struct pte_table *pt, unsigned i)
 {
-	return pt->lazyfree[i / 64] >> (i % 64) & 1;
+	return pte_bit(pt->lazyfree, i);
 }
 
 static inline void pte_set_lazyfree(struct pte_table *pt, unsigned i, bool on)
 {
-	if (on)
-		pt->lazyfree[i / 64] |= 1ULL << (i % 64);
-	else
-		pt->lazyfree[i / 64] &= ~(1ULL << (i % 64));
+	pte_set_bit(pt->lazyfree, i, on);
+}
+
+static inline bool pte_wrprotected(const struct pte_table *pt, unsigned i)
+{
+	return pte_bit(pt->wrprotect, i);
 }
 
 /* mm_space.c: the CPU ran this address space (mm_cpumask). */
@@ -197,6 +238,7 @@ void mmap_read_lock_entry(struct mm_ctx *ctx, struct mm_struct *mm, enum lock_si
 
 /* mm_space.c: VMA lookups. */
 unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr);
+unsigned next_live(const struct mm_struct *mm, uint64_t addr);
 struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr);
 bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end);
 void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr);
@@ -220,6 +262,26 @@ void zap_page_range(struct mmu_gather *tlb, uint64_t start, uint64_t end);
 void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end);
 unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t end);
 unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t end);
+
+/* mm_space_fork.c: pages a fork shares.  No engine call in any. */
+/* Whether the anonymous page pfn (order 0, or a THP's) is mapped by more
+ * than one process. */
+bool anon_mapped_shared(struct machine *m, pfn_t pfn);
+/* Process pid stops mapping the order-0 page pfn: true if another still
+ * maps it (the page must not be freed); the owner record passes on to
+ * another mapper when pid held it. */
+bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid);
+/* Whether pid maps pfn through the share table (not the owner record). */
+bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid);
+/* Process pid unmapped the order-0 pages pages[0..n): those another
+ * process still maps are taken out of the array; how many are left to
+ * free. */
+unsigned anon_unshare_pages(struct machine *m, unsigned pid, pfn_t *pages, unsigned n);
+/* For the checker: the share table against the page tables. */
+void anon_share_check(struct machine *m, GString *out);
+/* do_wp_page for a write to the present, write-protected page at addr:
+ * 0, or -MM_ENOMEM. */
+int do_wp_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr);
 
 /* huge_memory.c: the THP side of faults, zaps and VMA changes. */
 /* do_huge_pmd_anonymous_page and its PUD twin for a fault at addr that
@@ -258,6 +320,23 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
  * failure: -MM_ENOMEM (no huge page), -MM_EAGAIN (the table changed, or
  * holds a THP's pages). */
 int madvise_collapse(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end);
+/* Whether pfn is a page of a THP that more than one process maps. */
+bool thp_mapped_shared(struct machine *m, pfn_t pfn);
+/* The deposit a THP of this size takes (per thp_deposit), allocated for
+ * mm's mapping at haddr into dep: how many frames it got (the frames in
+ * dep are the caller's either way); *want how many it needs. */
+unsigned thp_deposit_alloc(struct mm_ctx *ctx, struct mm_struct *mm, enum thp_size size,
+			   uint64_t haddr, pfn_t *dep, unsigned *want);
+/* copy_huge_pmd / copy_huge_pud with no engine call: the huge mapping
+ * src maps at haddr is shared into dir (dst's PMD table, or PUD table),
+ * with the deposit dep (ndep frames, as thp_deposit_alloc made them),
+ * write-protected in both; the entries written. */
+unsigned long copy_huge_pmd(struct mm_struct *dst, struct mm_struct *src, struct pt_dir *dir,
+			    uint64_t haddr, const pfn_t *dep, unsigned ndep);
+unsigned long copy_huge_pud(struct mm_struct *dst, struct mm_struct *src, struct pt_dir *dir,
+			    uint64_t haddr, const pfn_t *dep, unsigned ndep);
+/* A fork shares n more pages of the THP pfn belongs to with process pid. */
+void thp_dup_rmap(struct machine *m, pfn_t pfn, unsigned pid, unsigned long n);
 /* For the checker: NULL if pfn, mapped at addr of process pid, is the
  * page of a THP there, else what is wrong. */
 const char *thp_check_page(struct machine *m, pfn_t pfn, unsigned pid, uint64_t addr);

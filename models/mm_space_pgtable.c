@@ -129,7 +129,8 @@ static void touch_present(struct mm_struct *mm, struct pte_table *pt, unsigned i
 
 /* Whether addr needs a fault: 0 if its page is present (the access is done),
  * 1 if it must be faulted in, 2 if it is present but marked for a NUMA
- * hinting fault, or -errno. */
+ * hinting fault, 3 if it is a write to a write-protected page (a fork
+ * shared it), or -errno. */
 static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
 {
 	struct vm_area_struct *vma = find_live_vma(mm, addr);
@@ -144,7 +145,9 @@ static int fault_check(struct mm_struct *mm, uint64_t addr, bool write)
 	if (!pt || pt->pte[i] == PFN_NONE)
 		return 1;
 	touch_present(mm, pt, i, write);
-	return pte_protnone(pt, i) ? 2 : 0;
+	if (pte_protnone(pt, i))
+		return 2;
+	return write && pte_wrprotected(pt, i) ? 3 : 0;
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */
@@ -269,9 +272,16 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	if (ret == 0)
 		return 0;
 	mm->m->vm_events[PGFAULT]++;
-	if (ret == 2)
-		return do_numa_page(ctx, mm, addr);
+	if (ret == 2) {
+		ret = do_numa_page(ctx, mm, addr);
+		/* A write goes on to copy-on-write, as the kernel refaults. */
+		if (ret || fault_check(mm, addr, write) != 3)
+			return ret;
+		ret = 3;
+	}
 	mm_charge(ctx, COST_FAULT, 1);
+	if (ret == 3)
+		return do_wp_page(ctx, mm, addr);
 	if (ret < 0)
 		return ret;
 	/* A THP first, where the knobs and the VMA allow one. */
@@ -319,19 +329,42 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		uint64_t *faulted)
 {
-	uint64_t end = addr + len, n = 0;
+	uint64_t end = addr + len, n = 0, pt_end = 0;
+	/* The PTE table of the last page, while it stays in a writable VMA and
+	 * no engine call (none in a present page's access, nor in
+	 * task_tick_numa with NUMA balancing off) lets anything change: the
+	 * next pages' fault_check without its lookups.  A write-protected
+	 * (copy-on-write) entry still takes the fault. */
+	struct pte_table *pt = NULL;
 	int ret = 0;
 
 	if (end < addr)
 		return -MM_EINVAL;
 	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
+		unsigned i = level_index(a, PGTABLE_PTE);
 		unsigned long installed;
 
 		task_tick_numa(ctx, mm);
+		if (pt && a < pt_end && pt->pte[i] != PFN_NONE && !pte_protnone(pt, i) &&
+		    !pte_wrprotected(pt, i)) {
+			touch_present(mm, pt, i, true);
+			continue;
+		}
 		ret = do_fault(ctx, mm, a, true, &installed);
 		if (ret)
 			break;
 		n += installed;
+		pt = NULL;
+		if (!mm->m->numab.enabled) {
+			struct vm_area_struct *vma = find_live_vma(mm, a);
+
+			pt = pte_table_lookup(mm, a);
+			if (vma && access_ok(vma->prot, true))
+				pt_end = MIN(vma->vm_end, (a & ~(level_span(PGTABLE_PTE) - 1)) +
+					     level_span(PGTABLE_PTE));
+			else
+				pt = NULL;
+		}
 	}
 	if (faulted)
 		*faulted = n;
@@ -376,15 +409,17 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 				continue;
 			if (!tlb->ptes)
 				tlb->ptl_addr = addr;
-			/* A page of a PTE-mapped THP goes with its folio. */
+			/* A page of a PTE-mapped THP goes with its folio; a
+			 * page a fork shared, with its last mapping. */
 			if (page_kind(&mm->m->mm, pfn) != PG_KIND_ALLOC ||
 			    page_order(&mm->m->mm, pfn) != 0) {
 				bool thp = thp_unmap_page(tlb, pfn);
 
 				g_assert(thp);
-			} else {
+			} else if (!anon_share_drop(mm->m, pfn, mm->pid)) {
 				tlb->pages[tlb->nr++] = pfn;
 			}
+			pte_set_bit(pt->wrprotect, i, false);
 			/* The pin goes with the mapping: the model has no unpin call. */
 			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
 			pt->pte[i] = PFN_NONE;
@@ -492,7 +527,8 @@ void free_pgtables(struct mmu_gather *tlb, uint64_t start, uint64_t end)
 }
 
 /* madvise_free_pte_range: mark the present pages of [start, end) lazy-free
- * (the kernel clears their dirty bit); the entries changed. */
+ * (the kernel clears their dirty bit), except those another process maps
+ * too, which it leaves; the entries changed. */
 unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	unsigned long n = 0;
@@ -505,7 +541,8 @@ unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t 
 		for (uint64_t a = MAX(start, ts); a < tend && pt->nr_present; a += PAGE_SIZE) {
 			unsigned i = level_index(a, PGTABLE_PTE);
 
-			if (pt->pte[i] == PFN_NONE || pte_lazyfree(pt, i))
+			if (pt->pte[i] == PFN_NONE || pte_lazyfree(pt, i) ||
+			    anon_mapped_shared(mm->m, pt->pte[i]))
 				continue;
 			pte_set_lazyfree(pt, i, true);
 			mm->nr_lazyfree++;

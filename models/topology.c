@@ -124,19 +124,6 @@ unsigned topology_nr_cpus(const struct topology *t)
 	return t->sockets * t->cpus_per_socket;
 }
 
-unsigned topology_cpu_to_node(const struct topology *t, unsigned cpu)
-{
-	/* One division instead of three for the common shape: every page
-	 * allocation asks (zone_statistics). */
-	if (t->nodes_per_socket == 1)
-		return cpu / t->cpus_per_socket;
-	unsigned socket = cpu / t->cpus_per_socket;
-	unsigned in_socket = cpu % t->cpus_per_socket;
-	unsigned per_node = (t->cpus_per_socket + t->nodes_per_socket - 1) / t->nodes_per_socket;
-
-	return socket * t->nodes_per_socket + in_socket / per_node;
-}
-
 unsigned topology_node_to_socket(const struct topology *t, unsigned nid)
 {
 	return nid / t->nodes_per_socket;

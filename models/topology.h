@@ -63,7 +63,18 @@ char *topology_check_shape(unsigned sockets, unsigned nodes_per_socket, unsigned
 char *topology_validate(const struct topology *t, uint64_t host_bytes);
 
 unsigned topology_nr_cpus(const struct topology *t);
-unsigned topology_cpu_to_node(const struct topology *t, unsigned cpu);
+/* Inline, with one division for the usual node per socket: every page
+ * allocation and fault asks. */
+static inline unsigned topology_cpu_to_node(const struct topology *t, unsigned cpu)
+{
+	unsigned socket = cpu / t->cpus_per_socket;
+	unsigned per_node;
+
+	if (t->nodes_per_socket == 1)
+		return socket;
+	per_node = (t->cpus_per_socket + t->nodes_per_socket - 1) / t->nodes_per_socket;
+	return socket * t->nodes_per_socket + (cpu % t->cpus_per_socket) / per_node;
+}
 unsigned topology_node_to_socket(const struct topology *t, unsigned nid);
 /* node_distance(): 10 local, 12 same socket, 21 other socket (ACPI SLIT). */
 unsigned topology_node_distance(const struct topology *t, unsigned a, unsigned b);

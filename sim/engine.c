@@ -95,16 +95,31 @@ void engine_set_local(struct mm_ctx *ctx, bool local)
 	struct sim_thread *t = ctx_thread(ctx);
 
 	t->local = local;
+	thread_limit_reset(t);
 	if (t->debt >= settle_limit(t))
 		thread_settle(t);
+}
+
+/* The debt at which t must settle or may be preempted, from its state now. */
+static double debt_limit(const struct sim_thread *t)
+{
+	const struct cpu_rq *rq = &t->e->rq[t->ctx.cpu];
+	double limit = settle_limit(t);
+
+	if (rq->first && t->on_cpu && !t->nr_held)
+		limit = MIN(limit, rq->slice_start + t->e->slice - t->clock);
+	return limit;
 }
 
 static void thread_add_debt(struct sim_thread *t, double ns)
 {
 	t->debt += ns;
+	if (G_LIKELY(t->debt < t->limit))
+		return;
 	if (t->debt >= settle_limit(t))
 		thread_settle(t);
 	cpu_preempt_check(t);
+	t->limit = debt_limit(t);
 }
 
 static void engine_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
@@ -291,6 +306,8 @@ uint64_t engine_clock(struct engine *e)
 void engine_set_timing(struct engine *e, bool timing)
 {
 	e->timing = timing;
+	for (unsigned i = 0; i < e->threads->len; i++)
+		thread_limit_reset(e->threads->pdata[i]);
 }
 
 bool engine_timing(const struct engine *e)
@@ -527,7 +544,8 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 		g_error("engine_spawn: CPU %u does not exist (the machine has %u CPUs)", cpu,
 			e->nr_cpus);
 	t = g_new0(struct sim_thread, 1);
-	t->ctx = (struct mm_ctx){ .env = &engine_env, .cpu = cpu, .engine = t };
+	t->ctx = (struct mm_ctx){ .env = &engine_env, .cpu = cpu, .engine = t,
+				  .cost_ns = e->costs.ns, .debt = &t->debt, .limit = &t->limit };
 	t->e = e;
 	t->name = name ? g_strdup(name) : g_strdup_printf("cpu%u", cpu);
 	t->fn = fn;
@@ -538,6 +556,7 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->run = sg_sem_init(0);
 	t->observer = observer;
 	t->local = true;
+	thread_limit_reset(t);
 	t->state = THREAD_NEW;
 	t->daemon = daemon;
 	g_ptr_array_add(e->threads, t);

@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include <glib.h>
+#include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/semaphore.h>
@@ -23,6 +24,10 @@ struct sim_thread {
 	sg_sem_t wake;              /* an unlocking holder hands the lock over through it */
 	double clock;               /* SimGrid clock when the thread last resumed */
 	double debt;                /* simulated ns the thread has run ahead of clock */
+	/* While debt stays under it, a charge has nothing to decide (no
+	 * settle, no preemption): thread_limit_reset after any change to
+	 * what settle_limit and cpu_preempt_check read. */
+	double limit;
 	double start, end;
 	enum thread_state state;
 	bool daemon;                /* a kernel thread: ends with the last workload thread */
@@ -117,10 +122,17 @@ static inline void thread_yield_begin(struct sim_thread *t)
 	t->e->running = NULL;
 }
 
+/* The next charge decides afresh. */
+static inline void thread_limit_reset(struct sim_thread *t)
+{
+	t->limit = -INFINITY;
+}
+
 static inline void thread_yield_end(struct sim_thread *t)
 {
 	t->clock = simgrid_get_clock();
 	t->e->running = t;
+	thread_limit_reset(t);
 }
 
 /* Sleep off t's debt. */

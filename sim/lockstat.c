@@ -35,6 +35,8 @@ static const struct {
 	[SITE_VM_MMAP_PGOFF] = { "vm_mmap_pgoff", 0x8f, 0x1b0 },
 	[SITE_VM_MUNMAP] = { "__vm_munmap", 0x7b, 0x150 },
 	[SITE_EXIT_MMAP] = { "exit_mmap", 0xf2, 0x4d0 },
+	[SITE_DUP_MMAP] = { "dup_mmap", 0x1b6, 0x7e0 },
+	[SITE_WP_PAGE_COPY] = { "wp_page_copy", 0x21d, 0x830 },
 	[SITE_OTHER] = { "mmsim_other_site", 0x0, 0x10 },
 };
 

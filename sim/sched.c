@@ -82,6 +82,7 @@ void cpu_acquire(struct sim_thread *t)
 			t->on_cpu = true;
 			rq->slice_start = t->clock;
 			sched_info_arrive(t, rq, t->clock, t->clock - t->queued_since);
+			thread_limit_reset(t);
 			return;
 		}
 	}
@@ -94,6 +95,7 @@ void cpu_acquire(struct sim_thread *t)
 	rq->slice_start = t->clock + t->debt;
 	t->on_cpu = true;
 	sched_info_arrive(t, rq, rq->slice_start, rq->slice_start - now);
+	thread_limit_reset(t);
 }
 
 void cpu_release(struct sim_thread *t)
@@ -105,6 +107,7 @@ void cpu_release(struct sim_thread *t)
 		return;
 	t->on_cpu = false;
 	sched_info_depart(t, rq, t->clock + t->debt);
+	thread_limit_reset(t);
 	if (!next) {
 		rq->curr = NULL;
 		rq->free_at = t->clock + t->debt;

@@ -30,12 +30,14 @@ void workload_init(struct workload *w, void (*destroy)(struct workload *w),
  * filled in here); each holds a reference until it ends or is killed.
  * false and a g_malloc'ed *err if a thread could not start
  * (engine_spawn_check): the creator's reference is dropped then, and the
- * threads started before it run on.  The threads share state the engine
- * does not see (inboxes, one random generator), so they settle at the
- * quantum, except inside calls of many page operations (a range of
- * faults, an madvise, an munmap, an exit) that they wrap in
+ * threads started before it run on.  The threads start with the local
+ * flag off (engine_set_local): they settle at the quantum, because they may
+ * share state the engine does not see (one random generator whose draws
+ * decide what they do next), except inside calls of many page operations
+ * (a range of faults, an madvise, an munmap, an exit) that they wrap in
  * engine_set_local(ctx, true) ... (ctx, false), as the Lua threads'
- * p:touch and the like do. */
+ * p:touch and the like do.  Threads that share nothing else, or only
+ * through mailboxes (sim/mailbox.h), turn it on for good. */
 bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, unsigned n,
 		    const char *name, engine_thread_fn fn, void *args, size_t size, char **err);
 /* Drop a reference: the last one releases and destroys the workload. */

@@ -3,11 +3,18 @@
 
 #include "models/mm_space.h"
 #include "models/mmtypes.h"
+#include "sim/mailbox.h"
 #include "sim/workload.h"
 
 #include <glib.h>
 
 #define MiB (1024ULL * 1024)
+/* How long a thread keeps an object handed to it before freeing it, and
+ * how long a purge handed to a thread, or its result handed back, takes
+ * to arrive: the mailboxes' latency, the engine's default horizon, so
+ * that the threads run to the horizon and still see each other's frees
+ * and purges at their exact simulated time (sim/mailbox.h). */
+#define HANDOVER_NS 10000
 
 /* A free run of an arena: dirty (still resident) since `since`, or clean
  * (purged). */
@@ -15,15 +22,15 @@ struct run {
 	uint64_t addr, end;
 	int64_t since;
 	bool dirty;
-	uint64_t id;                    /* tells a run from a later one at its address */
 	struct run *next_spare;
 };
 
-/* The arenas are shared without a lock, as the threads of the Lua version
- * of this workload shared them: a purge's madvise lets other threads run,
- * and they may free into the arena or take runs from it meanwhile.  The
- * purge then goes on at the next index of the list as it is now, and
- * marks clean only the run it purged if that is still there. */
+/* Each arena is its owner's alone: what other threads do to it comes
+ * through the owner's mailbox, at its simulated time.  An object handed to
+ * another thread is freed by it HANDOVER_NS later (a message the owner
+ * posts to itself); when that free makes a purge due, the owner takes the
+ * runs to purge out of the arena and hands them to the freeing thread,
+ * which purges them on its CPU and hands them back clean. */
 /* The runs by their start and by their end address: open addressing,
  * keys start and end | 1 (addresses are page aligned), 0 for empty. */
 struct run_index {
@@ -36,7 +43,6 @@ struct arena {
 	GPtrArray *runs;                /* in the order they were made: first fit's order */
 	struct run_index index;
 	struct run *spare;              /* freed runs for reuse */
-	uint64_t next_id;
 	unsigned grow;                  /* the next extent's size class */
 	uint64_t cur_addr, cur_len, cur_used;   /* the extent being carved; cur_len 0: none */
 	uint64_t extents;
@@ -54,12 +60,24 @@ struct object_fifo {
 	size_t head, len, cap;
 };
 
+enum churn_msg_kind {
+	MSG_FREE,       /* to the owner: the object was freed by thread `by` */
+	MSG_PURGE,      /* to a thread: purge [addr, addr + len) of `arena` */
+	MSG_PURGED,     /* to the owner: that run is clean */
+};
+
+struct churn_msg {
+	enum churn_msg_kind kind;
+	unsigned by;
+	struct object obj;
+};
+
 struct churn_thread {
 	struct workload_thread base;
 	unsigned index;
 	struct arena arena;
 	struct object_fifo mine;
-	GArray *inbox;                  /* objects other threads handed over, a stack */
+	struct engine_mailbox *mailbox;
 };
 
 struct jemalloc_churn {
@@ -199,8 +217,7 @@ static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, in
 		a->spare = r->next_spare;
 	else
 		r = g_new(struct run, 1);
-	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty,
-			   .id = a->next_id++ };
+	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty };
 	g_ptr_array_add(a->runs, r);
 	index_put(&a->index, addr, r);
 	index_put(&a->index, end | 1, r);
@@ -288,43 +305,99 @@ static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *
 	return true;
 }
 
-/* Purge the runs dirty for the decay time or longer; returns pages purged. */
-static uint64_t arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
-			    int64_t now)
+static bool purge_due(const struct jemalloc_churn *jc, const struct arena *a, int64_t now)
 {
-	uint64_t pages = 0;
-
-	for (unsigned i = 0; i < a->runs->len; i++) {
-		struct run *r = g_ptr_array_index(a->runs, i), *still;
-		uint64_t addr = r->addr, end = r->end, id = r->id;
-
-		if (!r->dirty || now - r->since < (int64_t)jc->o.decay_ns)
-			continue;
-		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
-		int err = do_madvise(ctx, jc->o.mm, addr, end - addr, MADV_DONTNEED);
-		engine_set_local(ctx, false);
-		if (err && err != -MM_ENOMEM)
-			g_error("jemalloc churn: madvise: error %d", err);
-		still = index_find(&a->index, addr);
-		if (still && still->id == id)
-			still->dirty = false;
-		pages += (end - addr) / PAGE_SIZE;
-	}
-	a->last_purge = now;
-	return pages;
+	return (double)(now - a->last_purge) >= (double)jc->o.decay_ns / 4;
 }
 
-/* Free an object into its own arena; that arena purges if a quarter of
- * the decay time passed since its last purge. */
-static void release(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct object obj)
+static bool run_decayed(const struct jemalloc_churn *jc, const struct run *r, int64_t now)
 {
-	struct arena *a = &jc->threads[obj.arena].arena;
-	int64_t now = (int64_t)mm_now(ctx);
+	return r->dirty && now - r->since >= (int64_t)jc->o.decay_ns;
+}
+
+static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t addr, uint64_t len)
+{
+	engine_safepoint(ctx);
+	int err = do_madvise(ctx, jc->o.mm, addr, len, MADV_DONTNEED);
+	if (err && err != -MM_ENOMEM)
+		g_error("jemalloc churn: madvise: error %d", err);
+	jc->stats.purged_pages += len / PAGE_SIZE;
+}
+
+/* The owner purges the runs dirty for the decay time or longer. */
+static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
+			int64_t now)
+{
+	for (unsigned i = 0; i < a->runs->len; i++) {
+		struct run *r = g_ptr_array_index(a->runs, i);
+
+		if (!run_decayed(jc, r, now))
+			continue;
+		purge_range(ctx, jc, r->addr, r->end - r->addr);
+		r->dirty = false;
+	}
+	a->last_purge = now;
+}
+
+/* A purge due at another thread's free: the runs leave the arena until
+ * that thread has purged them. */
+static void arena_purge_by(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t,
+			   int64_t now, unsigned by)
+{
+	struct arena *a = &t->arena;
+
+	for (unsigned i = 0; i < a->runs->len;) {
+		struct run *r = g_ptr_array_index(a->runs, i);
+		struct churn_msg m = { .kind = MSG_PURGE, .by = by,
+				       .obj = { r->addr, r->end - r->addr, t->index } };
+
+		if (!run_decayed(jc, r, now)) {
+			i++;
+			continue;
+		}
+		remove_run(a, r);
+		engine_mailbox_post(ctx, jc->threads[by].mailbox, &m);
+	}
+	a->last_purge = now;
+}
+
+/* Free an object into its owner's arena, at the owner's time now; the
+ * arena purges if a quarter of the decay time passed since its last
+ * purge. */
+static void release(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t,
+		    struct object obj, int64_t now)
+{
+	struct arena *a = &t->arena;
 
 	arena_free(a, obj.addr, obj.len, now);
-	if ((double)(now - a->last_purge) >= (double)jc->o.decay_ns / 4)
-		jc->stats.purged_pages += arena_purge(ctx, jc, a, now);
+	if (purge_due(jc, a, now))
+		arena_purge(ctx, jc, a, now);
+}
+
+/* Act on the messages due at the thread's time. */
+static void take_messages(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	struct churn_msg m;
+	uint64_t due;
+
+	while (engine_mailbox_take(ctx, t->mailbox, &m, &due)) {
+		switch (m.kind) {
+		case MSG_FREE:
+			arena_free(&t->arena, m.obj.addr, m.obj.len, (int64_t)due);
+			jc->stats.remote_frees++;
+			if (purge_due(jc, &t->arena, (int64_t)due))
+				arena_purge_by(ctx, jc, t, (int64_t)due, m.by);
+			break;
+		case MSG_PURGE:
+			purge_range(ctx, jc, m.obj.addr, m.obj.len);
+			m.kind = MSG_PURGED;
+			engine_mailbox_post(ctx, jc->threads[m.obj.arena].mailbox, &m);
+			break;
+		case MSG_PURGED:
+			add_run(&t->arena, m.obj.addr, m.obj.addr + m.obj.len, false, 0);
+			break;
+		}
+	}
 }
 
 static uint64_t pick_size(struct jemalloc_churn *jc)
@@ -347,26 +420,22 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	struct mm_struct *mm = o->mm;
 	uint64_t held = 0;
 
+	/* Nothing it shares goes around the mailboxes (the random generator's
+	 * draws are independent of their order). */
+	engine_set_local(ctx, true);
 	while (mm_now(ctx) < o->until_ns) {
-		while (t->inbox->len) {
-			struct object obj = g_array_index(t->inbox, struct object, t->inbox->len - 1);
-
-			g_array_set_size(t->inbox, t->inbox->len - 1);
-			release(ctx, jc, obj);
-			jc->stats.remote_frees++;
-		}
+		take_messages(ctx, jc, t);
 		uint64_t len = pick_size(jc), addr = 0, faulted;
 		bool mapped = arena_alloc(ctx, mm, &t->arena, len, &addr);
 		int err = -MM_ENOMEM;
 
 		if (mapped) {
 			engine_safepoint(ctx);
-			engine_set_local(ctx, true);
 			err = touch_range(ctx, mm, addr, len, &faulted);
-			engine_set_local(ctx, false);
 			if (err && err != -MM_ENOMEM)
 				g_error("jemalloc churn: touch: error %d", err);
 		}
+		take_messages(ctx, jc, t);
 		if (err) {
 			jc->stats.failed++;
 			if (mapped)
@@ -380,10 +449,10 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			if (o->nr_cpus > 1 && rng_double(o->rng) < o->remote_share) {
 				/* Another thread, uniformly: 1 to n - 1 past this one's. */
 				unsigned j = (unsigned)rng_range(o->rng, o->nr_cpus - 1);
+				struct churn_msg m = { .kind = MSG_FREE, .obj = obj };
 
-				if (j >= t->index + 1)
-					j++;
-				g_array_append_val(jc->threads[j - 1].inbox, obj);
+				m.by = j >= t->index + 1 ? j : j - 1;
+				engine_mailbox_post(ctx, t->mailbox, &m);
 			} else {
 				fifo_push(&t->mine, obj);
 				held += len;
@@ -393,7 +462,7 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			struct object old = fifo_pop(&t->mine);
 
 			held -= old.len;
-			release(ctx, jc, old);
+			release(ctx, jc, t, old, (int64_t)mm_now(ctx));
 		}
 		engine_work(ctx, (uint64_t)((double)o->work_ns * (0.5 + rng_double(o->rng))));
 	}
@@ -408,7 +477,7 @@ static void churn_destroy(struct workload *w)
 	for (unsigned i = 0; i < jc->o.nr_cpus; i++) {
 		arena_destroy(&jc->threads[i].arena);
 		g_free(jc->threads[i].mine.buf);
-		g_array_free(jc->threads[i].inbox, TRUE);
+		engine_mailbox_free(jc->threads[i].mailbox);
 	}
 	g_free(jc->threads);
 	g_free(jc->sizes);
@@ -434,7 +503,7 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 
 		t->index = i;
 		arena_init(&t->arena);
-		t->inbox = g_array_new(FALSE, FALSE, sizeof(struct object));
+		t->mailbox = engine_mailbox_new(sizeof(struct churn_msg), HANDOVER_NS);
 	}
 	return workload_spawn(e, &jc->base, o->cpus, o->nr_cpus, "jemalloc", churn_thread,
 			    jc->threads, sizeof(*jc->threads), err) ? jc : NULL;

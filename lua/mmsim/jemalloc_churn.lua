@@ -7,10 +7,12 @@
 -- touches the pages of an object on first use. Freed runs stay dirty (still
 -- resident) for reuse; runs dirty for longer than the decay time are purged
 -- with madvise(MADV_DONTNEED), as jemalloc's dirty decay does with muzzy
--- decay off, by whichever thread is working on the arena when the purge is
--- due. A share of each thread's objects is handed to another thread, which
--- frees them back into the owning arena: the kernel then sees pages faulted
--- on one CPU and purged from another.
+-- decay off, by the thread whose free makes the purge due. A share of each
+-- thread's objects is handed to another thread, which frees them back into
+-- the owning arena 10 us later: the kernel then sees pages faulted on one
+-- CPU and purged from another. The threads hand objects and purges to each
+-- other through the engine's mailboxes (sim/mailbox.h), which deliver them
+-- at their exact simulated time while each thread runs ahead of the others.
 --
 --   local jc = require("mmsim.jemalloc_churn").start(m, {
 --     cpus = {0, 1, 2, 3},     -- one thread per CPU
@@ -28,8 +30,9 @@
 --   print(jc.stats.objects, jc.stats.remote_frees, jc.stats.purged_pages)
 --
 -- The threads run in C (m:start_jemalloc_churn, sim/workload_jemalloc.c);
--- this module reads the options. They draw from math.random's own
--- stream, so a seed gives the figures the Lua version of this loop gave.
+-- this module reads the options. They draw from math.random's own stream:
+-- a single thread gives the figures the Lua version of this loop gave
+-- for the same seed (tests/scenarios/jemalloc_churn_c.sh).
 local M = {}
 
 local PAGE = 4096

@@ -9,6 +9,12 @@ local function check(m)
   assert(m:check_invariants())
 end
 
+-- Pages in use: neither free nor on a per-CPU list.
+local function used(m)
+  local i = m:info()
+  return -(i.free_pages + i.pcp_pages)
+end
+
 local G, M = 1 << 30, 2 << 20
 
 -- The knobs refuse values outside their lists and name the valid ones.
@@ -96,6 +102,74 @@ for _, mode in ipairs({ "pte", "pmd" }) do
     assert(s.thp_pmd == 512 and s.thp_pud == 0, "pmd split: " .. s.thp_pmd)
   end
   check(m)
+  p:exit()
+  check(m)
+end
+
+-- pud_thp.fork_cow ("fork and write COW-copies"): fork shares the 1 GiB
+-- THP at PUD level (the child's mapping gets its own deposit); a write in
+-- the child splits its PUD mapping (per pud_split: to PTEs, or to PMDs
+-- and the written 2 MiB further) and copies the one 4 KiB page, as the
+-- kernel's wp_huge_pud and do_huge_pmd_wp_page split and fall back; the
+-- parent keeps the whole THP.  Once the child is gone, the parent's write
+-- reuses the THP: no split, no copy.
+for _, mode in ipairs({ "pte", "pmd" }) do
+  local m = machine{ pud_split = mode }
+  local p = m:process()
+  local a = pud_region(p)
+  p:touch(a, 4096)
+  local first = p:follow_page(a)
+  local c = p:fork()
+  assert(c:stats().AnonHugePages == 1048576 and c:stats().thp_pud == 1)
+  assert(c:follow_page(a + G - 4096) == first + 262143)
+  -- full deposit in the child too: a PMD table and 512 PTE tables
+  assert(c:stats().pgtable_pages >= 513 + 2, c:stats().pgtable_pages)
+  check(m)
+  local pud, pmd = vmstat(m, "thp_split_pud"), vmstat(m, "thp_split_pmd")
+  local alloc = used(m)
+  assert(c:touch(a + 3 * M + 4096, 4096))
+  assert(vmstat(m, "thp_split_pud") == pud + 1)
+  assert(c:follow_page(a + 3 * M + 4096) ~= first + 1537)
+  assert(p:follow_page(a + 3 * M + 4096) == first + 1537)
+  assert(c:follow_page(a) == first and c:stats().rss == 262144)
+  assert(p:stats().AnonHugePages == 1048576)
+  if mode == "pte" then
+    assert(c:stats().AnonHugePages == 0 and vmstat(m, "thp_split_pmd") == pmd)
+  else
+    assert(c:stats().AnonHugePages == 1048576 - 2048 and vmstat(m, "thp_split_pmd") == pmd + 1)
+  end
+  -- one 4 KiB page taken for the copy (the split used the deposit)
+  assert(used(m) == alloc + 1, used(m) - alloc)
+  check(m)
+  c:exit()
+  check(m)
+  pud = vmstat(m, "thp_split_pud")
+  alloc = used(m)
+  p:touch(a + 5 * M, 4096)
+  assert(vmstat(m, "thp_split_pud") == pud and used(m) == alloc)
+  assert(p:stats().AnonHugePages == 1048576)
+  p:exit()
+  check(m)
+end
+
+-- The same under the RFC's smaller deposits: the child's copy takes what
+-- the knob says (none: its PGD and PUD table; pmd_only: and a PMD table),
+-- and the write's split allocates the tables no deposit holds (513 or 512)
+-- besides the page copied.
+for dep, tables in pairs({ none = 0, pmd_only = 1 }) do
+  local m = machine{ thp_deposit = dep }
+  local p = m:process()
+  local a = pud_region(p)
+  p:touch(a, 4096)
+  local u = used(m)
+  local c = p:fork()
+  assert(used(m) - u == 2 + tables and c:stats().pgtable_pages == 2 + tables, used(m) - u)
+  u = used(m)
+  c:touch(a + 3 * M + 4096, 4096)
+  assert(used(m) - u == 1 + 513 - tables, used(m) - u)
+  assert(p:stats().AnonHugePages == 1048576 and c:stats().AnonHugePages == 0)
+  check(m)
+  c:exit()
   p:exit()
   check(m)
 end

@@ -4,6 +4,7 @@
  * process, so every case runs in a child process. */
 #include "sim/engine.h"
 #include "sim/lockstat.h"
+#include "sim/mailbox.h"
 
 #include <glib.h>
 #include <math.h>
@@ -1020,6 +1021,74 @@ static void test_fast_forward(const void *data)
 	engine_destroy(e);
 }
 
+/* ---- Mailboxes: messages taken at exactly their due time ---- */
+
+#define MB_LATENCY 2000         /* under the horizon: a taker ahead must settle */
+#define MB_POLL 1000
+#define MB_POST_AT 3700
+
+struct mailbox_case {
+	struct engine_mailbox *mb;
+	uint64_t taken_at, due, item, early;
+};
+
+/* Polls every MB_POLL ns of its own work; spawned first, it runs ahead of
+ * the poster (to the horizon) unless the mailbox makes it settle. */
+static void mb_taker(struct mm_ctx *ctx, void *arg)
+{
+	struct mailbox_case *c = arg;
+
+	while (!c->taken_at) {
+		uint64_t item, due;
+
+		engine_work(ctx, MB_POLL);
+		if (engine_mailbox_take(ctx, c->mb, &item, &due)) {
+			c->taken_at = mm_now(ctx);
+			c->due = due;
+			c->item = item;
+			c->early += due > c->taken_at;
+		}
+	}
+}
+
+static void mb_poster(struct mm_ctx *ctx, void *arg)
+{
+	struct mailbox_case *c = arg;
+	uint64_t item = 42;
+
+	engine_work(ctx, MB_POST_AT);
+	engine_mailbox_post(ctx, c->mb, &item);
+	engine_work(ctx, 50000);
+}
+
+/* Due at the poster's time plus the latency (5700 ns), taken at the
+ * taker's first poll from then on (6000 ns), whatever the quantum: never
+ * before (the poster ran ahead) nor after (the taker ran ahead). */
+static void test_mailbox(const void *data)
+{
+	struct mailbox_case c = { 0 };
+	struct engine *e;
+	char *err = NULL;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	e = new_engine(1, *(const double *)data);
+	c.mb = engine_mailbox_new(sizeof(uint64_t), MB_LATENCY);
+	engine_spawn(e, 0, NULL, mb_taker, &c, NULL);
+	engine_spawn(e, 1, NULL, mb_poster, &c, NULL);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_assert_cmpuint(c.item, ==, 42);
+	g_assert_cmpuint(c.due, ==, MB_POST_AT + MB_LATENCY);
+	g_assert_cmpuint(c.taken_at, ==, 6000);
+	g_assert_cmpuint(c.early, ==, 0);
+	g_assert_cmpuint(engine_mailbox_len(c.mb), ==, 0);
+	engine_mailbox_free(c.mb);
+	engine_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
 	static const double quanta[] = { ENGINE_DEFAULT_QUANTUM_NS, 0 };
@@ -1046,6 +1115,8 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/engine/syncs/local", &flags[0], test_syncs);
 	g_test_add_data_func("/engine/syncs/quantum", &flags[1], test_syncs);
 	g_test_add_data_func("/engine/fast-forward/timed", &flags[0], test_fast_forward);
+	g_test_add_data_func("/engine/mailbox", &quanta[0], test_mailbox);
+	g_test_add_data_func("/engine/mailbox-exact", &quanta[1], test_mailbox);
 	g_test_add_data_func("/engine/fast-forward/untimed", &flags[1], test_fast_forward);
 	return g_test_run();
 }

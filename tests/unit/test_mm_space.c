@@ -543,7 +543,9 @@ static struct {
 	struct mm_struct *procs[NR_PROCS];
 	GRand *rand;
 	unsigned long cut_ins;
-	unsigned long results[5][MM_EINVAL + 1];
+	unsigned long results[6][MM_EINVAL + 1];
+	bool fork;              /* forks too (random-fork) */
+	unsigned long forks, shared_seen, thp_shared;
 } rs;
 
 /* An address in or next to a mapping, and a length mostly within it. */
@@ -562,21 +564,51 @@ static uint64_t random_range(struct mm_struct *mm, uint64_t *len)
 	return addr;
 }
 
+/* fork at the top level (not in a cut-in, which could be inside a call on
+ * the process it would end): the child takes the place of another process,
+ * which exits. */
+static int random_fork(struct mm_ctx *ctx, unsigned parent)
+{
+	unsigned victim = (parent + 1 + (unsigned)g_rand_int_range(rs.rand, 0, NR_PROCS - 1)) %
+			  NR_PROCS;
+	struct mm_struct *child, *old;
+
+	if (rec.depth)
+		return 0;
+	child = dup_mm(ctx, rs.procs[parent]);
+	if (!child)
+		return -MM_ENOMEM;
+	rs.forks++;
+	rs.shared_seen += mm_shared_pages(child) != 0;
+	rs.thp_shared += mm_thp_mappings(child, THP_PMD) != 0;
+	/* Replaced first: no cut-in may pick a process that is exiting. */
+	old = rs.procs[victim];
+	rs.procs[victim] = child;
+	exit_mmap(ctx, old);
+	return 0;
+}
+
 static void random_op(struct mm_ctx *ctx)
 {
-	/* mmap, touch, munmap, madvise, mprotect */
-	static const int weights[] = { 15, 40, 12, 15, 18 };
+	/* mmap, touch, munmap, madvise, mprotect, fork */
+	static const int weights[] = { 15, 40, 12, 15, 18, 0 };
+	static const int fork_weights[] = { 15, 40, 12, 15, 16, 2 };
 	static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE,
 				     PROT_READ | PROT_WRITE };
-	struct mm_struct *mm = rs.procs[g_rand_int_range(rs.rand, 0, NR_PROCS)];
+	unsigned who = (unsigned)g_rand_int_range(rs.rand, 0, NR_PROCS);
+	struct mm_struct *mm = rs.procs[who];
 	uint64_t len, addr = random_range(mm, &len), faulted;
 	int op = 0, err, w = g_rand_int_range(rs.rand, 0, 100);
+	const int *wt = rs.fork ? fork_weights : weights;
 
-	while (w >= weights[op])
-		w -= weights[op++];
+	while (w >= wt[op])
+		w -= wt[op++];
 	ctx->cpu = (unsigned)g_rand_int_range(rs.rand, 0, 4);
 	switch (op) {
 	case 0:
+		/* With forks, half the mappings 2 MiB multiples, which THPs fill. */
+		if (rs.fork && g_rand_boolean(rs.rand))
+			len = (len + (2 * MiB - 1)) & ~(2 * MiB - 1);
 		mmap_anon(mm, len, prots[g_rand_int_range(rs.rand, 1, 4)], &err);
 		break;
 	case 1:
@@ -588,6 +620,9 @@ static void random_op(struct mm_ctx *ctx)
 	case 3:
 		err = do_madvise(ctx, mm, addr, len,
 				 g_rand_boolean(rs.rand) ? MADV_DONTNEED : MADV_FREE);
+		break;
+	case 5:
+		err = random_fork(ctx, who);
 		break;
 	default:
 		err = do_mprotect(ctx, mm, addr, len, prots[g_rand_int_range(rs.rand, 0, 4)]);
@@ -606,14 +641,18 @@ static void random_cut_in(struct mm_ctx *ctx)
 	random_op(&other);
 }
 
-static void test_random(gconstpointer data)
+static void random_run(enum mm_policy policy, bool fork, enum thp_enabled thp)
 {
 	struct mm_ctx c = cpu_ctx(0);
 	unsigned long free0;
 
-	rs.m = machine_of(128 * MiB, (enum mm_policy)GPOINTER_TO_INT(data));
+	rs.m = machine_of(128 * MiB, policy);
+	if (fork)
+		rs.m->thp = thp;
 	rs.rand = g_rand_new_with_seed(7);
 	rs.cut_ins = 0;
+	rs.fork = fork;
+	rs.forks = rs.shared_seen = rs.thp_shared = 0;
 	memset(rs.results, 0, sizeof(rs.results));
 	free0 = machine_free_pages(rs.m);
 	for (int i = 0; i < NR_PROCS; i++)
@@ -639,6 +678,15 @@ static void test_random(gconstpointer data)
 	g_assert_cmpuint(rs.results[1][MM_EACCES], >, 0);
 	g_assert_cmpuint(rs.results[3][MM_ENOMEM], >, 0);
 	g_assert_cmpuint(rs.results[4][0], >, 0);
+	if (fork) {
+		g_test_message("%lu forks, %lu sharing pages, %lu sharing THPs; THP faults %lu, "
+			       "PMD splits %lu", rs.forks, rs.shared_seen, rs.thp_shared,
+			       rs.m->vm_events[THP_FAULT_ALLOC], rs.m->vm_events[THP_SPLIT_PMD]);
+		g_assert_cmpuint(rs.forks, >, 50);
+		g_assert_cmpuint(rs.shared_seen, >, 10);
+		if (thp == THP_ALWAYS)
+			g_assert_cmpuint(rs.thp_shared, >, 10);
+	}
 	for (int i = 0; i < NR_PROCS; i++)
 		exit_mmap(&c, rs.procs[i]);
 	drain_all_pages(&c, rs.m, NULL);
@@ -646,6 +694,18 @@ static void test_random(gconstpointer data)
 	assert_invariants(rs.m);
 	g_rand_free(rs.rand);
 	machine_destroy(rs.m);
+}
+
+static void test_random(gconstpointer data)
+{
+	random_run((enum mm_policy)GPOINTER_TO_INT(data), false, THP_MADVISE);
+}
+
+/* The same with forks: pages and THPs shared between processes, written
+ * (copy-on-write), unmapped and exited in any order, and cut into. */
+static void test_random_fork(gconstpointer data)
+{
+	random_run(POLICY_UPSTREAM, true, (enum thp_enabled)GPOINTER_TO_INT(data));
 }
 
 int main(int argc, char **argv)
@@ -669,5 +729,9 @@ int main(int argc, char **argv)
 			     test_random);
 	g_test_add_data_func("/mm_space/random/pcp_buddy", GINT_TO_POINTER(POLICY_PCP_BUDDY),
 			     test_random);
+	g_test_add_data_func("/mm_space/random-fork/4k", GINT_TO_POINTER(THP_NEVER),
+			     test_random_fork);
+	g_test_add_data_func("/mm_space/random-fork/thp", GINT_TO_POINTER(THP_ALWAYS),
+			     test_random_fork);
 	return g_test_run();
 }
