@@ -1,7 +1,7 @@
 /* require("mmsim.expiry_heap"): sim/expiry_heap.h for Lua scripts, entries
- * {expires, ...} ordered by their first field (kernel_slab's and network's
- * frees).  The entries stay in a table, the userdata's user value, at
- * slots that never move; the heap orders the slots, so that sifting
+ * {expires, ...} ordered by their first field (network's frees).  The
+ * entries stay in a table, the userdata's user value, at slots that
+ * never move; the heap orders the slots, so that sifting
  * compares numbers in C instead of reading each entry's time through Lua
  * (those reads were most of an aging run's Lua time). */
 #include "lmmsim.h"

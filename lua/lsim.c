@@ -319,7 +319,11 @@ static int l_spawn(lua_State *L)
 
 	struct lthread *t = g_new0(struct lthread, 1);
 	t->lm = lm;
-	t->L = L;
+	/* Not L: a thread may spawn another and end, its coroutine collected,
+	 * before the other exits. */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+	t->L = lua_tothread(L, -1);
+	lua_pop(L, 1);
 	t->co = lua_newthread(L);
 	*(struct mm_ctx **)lua_getextraspace(t->co) = NULL;
 	lua_pushvalue(L, -2);

@@ -3,8 +3,10 @@
 #include "lmachine.h"
 #include "lresults.h"
 
+#include "models/slub.h"
 #include "sim/workload_jemalloc.h"
 #include "sim/workload_kernel_noise.h"
+#include "sim/workload_kernel_slab.h"
 #include "sim/workload_mass_exit.h"
 #include "sim/workload_page_cache.h"
 #include "sim/workload_page_fault1.h"
@@ -460,6 +462,100 @@ static int l_start_kernel_noise(lua_State *L)
 	return h->w ? 1 : start_failed(L, what, err);
 }
 
+static void push_slab_stats(lua_State *L, const void *w)
+{
+	const struct kernel_slab_stats *s = kernel_slab_stats(w);
+
+	lua_createtable(L, 0, 8);
+	set_int(L, "allocated", (lua_Integer)s->allocated);
+	set_int(L, "freed", (lua_Integer)s->freed);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+	set_int(L, "files", (lua_Integer)s->files);
+	set_int(L, "packets", (lua_Integer)s->packets);
+	set_int(L, "threads", (lua_Integer)s->threads);
+	set_int(L, "pgtables", (lua_Integer)s->pgtables);
+}
+
+static void put_slab(void *w)
+{
+	kernel_slab_put(w);
+}
+
+static void stop_slab(void *w)
+{
+	kernel_slab_stop(w);
+}
+
+static const char *const slab_sources[] = { "kmalloc", "file", "packet", "thread", "pgtable",
+					    NULL };
+
+/* Field k of the table at t, a table of numbers from 0 to max by source
+ * name (a source not named: 0), into v. */
+static void field_per_source(lua_State *L, int t, const char *k, double max, double *v,
+			     const char *what)
+{
+	int sub = lua_gettop(L) + 1;
+
+	if (lua_getfield(L, t, k) != LUA_TTABLE)
+		luaL_error(L, "%s: '%s' must be a table by source", what, k);
+	check_known_keys(L, sub, slab_sources, what);
+	for (unsigned i = 0; i < NR_KSLAB_SOURCES; i++)
+		v[i] = lua_getfield(L, sub, slab_sources[i]) == LUA_TNIL ? 0 :
+		       check_num(L, lua_gettop(L), NULL, 0, max, what);
+	lua_pop(L, NR_KSLAB_SOURCES + 1);
+}
+
+/* m:start_kernel_slab{cpus = {...}, rate =, mix = {kmalloc =, file =, packet =,
+ * thread =, pgtable =}, lifetime_ns = {...}, long_lived_share = {...},
+ * hot_share =, frag_share =, buffer_bytes =, first_file = [, until_ns =]} ->
+ * the workload, whose fields are lua/mmsim/kernel_slab.lua's stats; the
+ * per-source tables are by source name, a source not named 0. */
+static int l_start_kernel_slab(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "rate", "mix", "lifetime_ns",
+					    "long_lived_share", "hot_share", "frag_share",
+					    "buffer_bytes", "first_file", "until_ns", NULL };
+	static const char what[] = "start_kernel_slab";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct kernel_slab_opts o = { .m = lm->m, .release = release_refs,
+				      .until_ns = UINT64_MAX };
+	double lifetime[NR_KSLAB_SOURCES], total = 0;
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	if (!kmem_cache_find(lm->m, "skbuff_head_cache"))
+		return luaL_error(L, "%s: no slab caches (call m:kmem_cache_init() first)", what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	o.rate = check_num(L, 2, "rate", 0x1p-1000, 1e9, what);
+	field_per_source(L, 2, "mix", 0x1p1000, o.mix, what);
+	for (unsigned i = 0; i < NR_KSLAB_SOURCES; i++)
+		total += o.mix[i];
+	if (!(total > 0))
+		return luaL_error(L, "%s: the mix's weights sum to 0", what);
+	field_per_source(L, 2, "lifetime_ns", 0x1p62, lifetime, what);
+	for (unsigned i = 0; i < NR_KSLAB_SOURCES; i++)
+		o.lifetime_ns[i] = (uint64_t)lifetime[i];
+	field_per_source(L, 2, "long_lived_share", 1, o.long_lived_share, what);
+	o.hot_share = check_num(L, 2, "hot_share", 0, 1, what);
+	o.frag_share = check_num(L, 2, "frag_share", 0, 1, what);
+	o.buffer_bytes = (unsigned)check_num(L, 2, "buffer_bytes", 1, PAGE_SIZE, what);
+	o.first_file = (uint32_t)check_num(L, 2, "first_file", 0, UINT32_MAX, what);
+	if (lua_getfield(L, 2, "until_ns") != LUA_TNIL)
+		o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+	lua_pop(L, 1);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_slab_stats, put_slab);
+	h->stop = stop_slab;
+	lua_pushvalue(L, 1);
+	o.rng = push_math_random_state(L);
+	o.release_arg = keep_alive(L, 2);
+	h->w = kernel_slab_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
 static void push_readers_stats(lua_State *L, const void *w)
 {
 	const struct page_cache_readers_stats *s = page_cache_readers_stats(w);
@@ -580,6 +676,8 @@ void lworkload_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "start_mass_exit");
 	lua_pushcfunction(L, l_start_kernel_noise);
 	lua_setfield(L, methods, "start_kernel_noise");
+	lua_pushcfunction(L, l_start_kernel_slab);
+	lua_setfield(L, methods, "start_kernel_slab");
 	lua_pushcfunction(L, l_start_page_cache_readers);
 	lua_setfield(L, methods, "start_page_cache_readers");
 	luaL_newmetatable(L, WORKLOAD_MT);

@@ -57,4 +57,21 @@ static inline uint64_t rng_range(struct rng *r, uint64_t n)
 	return x + 1;
 }
 
+/* The first of n items whose running weight reaches r times the total,
+ * from a draw r in [0, 1) (the last if rounding leaves none). */
+static inline unsigned weighted_pick(const double *w, unsigned n, double r)
+{
+	double total = 0, x;
+
+	for (unsigned i = 0; i < n; i++)
+		total += w[i];
+	x = r * total;
+	for (unsigned i = 0; i < n; i++) {
+		x -= w[i];
+		if (x <= 0)
+			return i;
+	}
+	return n - 1;
+}
+
 #endif

@@ -23,22 +23,6 @@ struct kernel_noise {
 	bool stopped;
 };
 
-/* An order by the weights, from a uniform draw r in [0, 1). */
-static unsigned pick_order(const struct kernel_noise_opts *o, double r)
-{
-	double total = 0, x;
-
-	for (unsigned i = 0; i < o->nr_orders; i++)
-		total += o->orders[i];
-	x = r * total;
-	for (unsigned i = 0; i < o->nr_orders; i++) {
-		x -= o->orders[i];
-		if (x <= 0)
-			return i;
-	}
-	return o->nr_orders - 1;
-}
-
 static void noise_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct noise_thread *t = arg;
@@ -58,7 +42,7 @@ static void noise_thread(struct mm_ctx *ctx, void *arg)
 				g_error("kernel_noise: freed a page it did not hold");
 			kn->stats.freed++;
 		}
-		unsigned order = pick_order(o, rng_double(o->rng));
+		unsigned order = weighted_pick(o->orders, o->nr_orders, rng_double(o->rng));
 		gfp_t gfp = GFP_KERNEL;
 
 		if (rng_double(o->rng) < o->reclaimable_share)

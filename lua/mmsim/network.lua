@@ -41,7 +41,7 @@ function M.buffer_bytes(n)
 end
 
 -- A lifetime: a function returning ns, or the mean of an exponential.
-function M.lifetime_fn(v, default)
+local function lifetime_fn(v, default)
   if type(v) == "function" then return v end
   local mean = mmsim.time(v or default)
   return function() return -mean * math.log(1 - math.random()) end
@@ -55,7 +55,7 @@ end
 function M.receiver(m, o, stats)
   local bytes = M.buffer_bytes(o.packet_bytes or 1500)
   assert(bytes <= 4096, "network: packet_bytes must leave a buffer within a page")
-  local life = M.lifetime_fn(o.lifetime, "2ms")
+  local life = lifetime_fn(o.lifetime, "2ms")
   local forever = o.long_lived_share or 0
   local frag_share = o.frag_share or 1
   local heap = require("mmsim.expiry_heap").new()   -- {expires, frag?, handle}

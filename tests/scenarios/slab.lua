@@ -99,3 +99,24 @@ assert(st.stacks >= 1 and st.stacks < ns.threads // 2)
 assert(st.stacks_allocated == st.stacks + st.stacks_freed and st.stacks_freed > 10)
 assert(st.frags_allocated == st.frags + st.frags_freed and st.frags_freed > 100)
 m:check_invariants()
+
+-- kernel_slab's threads (in C) stop at stop(): the events drawn then are all
+-- there are, and its frees due before the stop are made.
+local later = require("mmsim.kernel_slab").start(m, { cpus = { 1 }, rate = 1000,
+  lifetime = { kmalloc = "100us", packet = "100us" },
+  until_ns = stop + mmsim.time("50ms") })
+local at_stop
+m:spawn{ cpu = 2, name = "stopper", fn = function()
+  mmsim.sleep("2ms")
+  later.stop()
+  at_stop = later.stats.allocated + later.stats.failed
+end }
+m:run()
+assert(at_stop and at_stop > 500, "kernel_slab drew too few events: " .. tostring(at_stop))
+assert(later.stats.allocated + later.stats.failed <= at_stop + 2 and later.stats.freed > 0,
+  string.format("%d events, %d at the stop, %d freed", later.stats.allocated
+    + later.stats.failed, at_stop, later.stats.freed))
+-- Lifetimes are means: a function (the Lua loop's form) is refused.
+assert(not pcall(require("mmsim.kernel_slab").start, m,
+  { lifetime = { kmalloc = function() return 1 end } }))
+m:check_invariants()
