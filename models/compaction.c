@@ -642,12 +642,6 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 			valid_page = low_pfn;
 		}
 		order = page_order(mm, low_pfn);
-		/* A THP in a range being made contiguous: split to 4 KiB pages
-		 * that migrate (a 1 GiB one per gb_thp_migration). */
-		if (cc->alloc_contig && order > 0 && page_kind(mm, low_pfn) == PG_KIND_ALLOC &&
-		    owner_kind(page_owner(m, low_pfn)) == OWNER_KIND_ANON &&
-		    thp_split_for_migration(ctx, m, low_pfn))
-			order = page_order(mm, low_pfn);
 		if (PageBuddy(mm, low_pfn)) {
 			if (order > 0) {
 				low_pfn += (1u << order) - 1;
@@ -658,13 +652,37 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 		if (page_kind(mm, low_pfn) != PG_KIND_ALLOC)
 			goto isolate_fail;      /* a per-CPU list page or a block's tail */
 		if (order > 0) {
-			/* The model moves order-0 pages only: a compound page is
-			 * stepped over whole. */
-			if (!cc->alloc_contig && !skip_isolation_on_order(order, cc->order))
+			/* A THP in a range being made contiguous is isolated
+			 * whole, from whichever of its blocks the scan meets
+			 * first; other compound pages are stepped over. */
+			pfn_t head = cc->alloc_contig ? thp_head(m, low_pfn) : PFN_NONE;
+			unsigned long rest;
+
+			if (head == PFN_NONE) {
+				if (!cc->alloc_contig && !skip_isolation_on_order(order, cc->order))
+					goto isolate_fail;
+				low_pfn += (1u << order) - 1;
+				nr_scanned += (1u << order) - 1;
 				goto isolate_fail;
-			low_pfn += (1u << order) - 1;
-			nr_scanned += (1u << order) - 1;
-			goto isolate_fail;
+			}
+			rest = head + (1UL << folio_order(m, head)) - low_pfn - 1;
+			if ((cc->migratepages->len &&
+			     g_array_index(cc->migratepages, pfn_t, cc->migratepages->len - 1) == head) ||
+			    !isolate_migratepage(ctx, m, head)) {
+				low_pfn += rest;
+				nr_scanned += rest;
+				goto isolate_fail;
+			}
+			g_array_append_val(cc->migratepages, head);
+			cc->nr_migratepages++;
+			nr_isolated++;
+			low_pfn += rest;
+			nr_scanned += rest;
+			if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
+				++low_pfn;
+				break;
+			}
+			continue;
 		}
 		if (!folio_test_lru(m, low_pfn))
 			goto isolate_fail;
@@ -916,7 +934,8 @@ rescan:
 			status = g_renew(enum migrate_status, status, status_len);
 		}
 		err = migrate_pages(ctx, m, (const pfn_t *)(void *)cc->migratepages->data, nr,
-				    compaction_alloc, compaction_free, cc, cc->mode, status, NULL);
+				    compaction_alloc, compaction_free, cc, cc->mode, MR_COMPACTION,
+				    status, NULL);
 		putback_movable_pages(ctx, status, nr);
 		g_array_set_size(cc->migratepages, 0);
 		cc->nr_migratepages = 0;

@@ -26,7 +26,7 @@ const char *const thp_defrag_names[NR_THP_DEFRAG] = { "always", "defer", "defer+
 						      "madvise", "never" };
 const char *const thp_deposit_names[NR_THP_DEPOSIT] = { "full", "pmd_only", "none" };
 const char *const pud_split_names[NR_PUD_SPLIT] = { "pte", "pmd" };
-const char *const gb_thp_migration_names[NR_GB_THP_MIGRATION] = { "block", "split" };
+const char *const gb_thp_migration_names[NR_GB_THP_MIGRATION] = { "block", "split", "whole" };
 const char *const thp_size_names[NR_THP_SIZES] = { "hugepages-2048kB", "hugepages-1048576kB" };
 
 const char *const mthp_stat_names[NR_MTHP_STAT] = {
@@ -77,6 +77,9 @@ struct thp_state {
 	GQueue *deferred;       /* per node: partly unmapped folios, oldest first */
 	unsigned long stats[NR_THP_SIZES][NR_MTHP_STAT];
 	unsigned long huge_mapped;  /* pages mapped by PMD or PUD entries */
+	/* A gigabyte is being found for a 1 GiB THP's migration: the
+	 * contiguous allocator does not make room by moving another one. */
+	unsigned gigantic_target_busy;
 };
 
 static void folio_free(gpointer p)
@@ -422,29 +425,49 @@ static int huge_install(struct mm_struct *mm, enum thp_size size, uint64_t haddr
 	return 0;
 }
 
+/* The contiguous allocator's part of a THP mask: alloc_contig_range takes
+ * no __GFP_NORETRY or __GFP_NOMEMALLOC (one pass over the ranges either
+ * way). */
+static gfp_t contig_gfp(gfp_t gfp)
+{
+	return gfp & ~(__GFP_NORETRY | __GFP_NOMEMALLOC);
+}
+
+/* thp_folio_of() finds a folio by its natural alignment: a gigabyte the
+ * contiguous allocator gave unaligned is given back. */
+static pfn_t pud_folio_aligned(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	if (pfn != PFN_NONE && (pfn & (HPAGE_PUD_NR - 1))) {
+		free_contig_range(ctx, m, pfn, HPAGE_PUD_NR);
+		return PFN_NONE;
+	}
+	return pfn;
+}
+
+pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+			 nodemask_t nodemask, uint32_t owner)
+{
+	return pud_folio_aligned(ctx, m, alloc_contig_pages(ctx, m, HPAGE_PUD_NR, contig_gfp(gfp),
+							    nid, nodemask, owner, NULL));
+}
+
 /* A 1 GiB folio through the contiguous allocator (the RFC's path, as
  * gigantic hugetlb pages are taken without CMA; on spb, seed 005's
  * spb_try_alloc_contig first), where the memory policy at haddr puts it
  * (alloc_contig_mpol), zero pages of it cleared as clear_huge_page does;
  * each block's owner offset is its virtual page number.  gfp is the THP
  * mask: its direct reclaim decides whether pages may be migrated out of
- * the range (else only a wholly free range will do); alloc_contig_range
- * takes no __GFP_NORETRY or __GFP_NOMEMALLOC, so they are dropped (one
- * pass over the ranges either way). */
+ * the range (else only a wholly free range will do). */
 static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr, gfp_t gfp,
 			     unsigned long zero)
 {
 	struct machine *m = mm->m;
-	pfn_t pfn = alloc_contig_mpol(ctx, mm, gfp & ~(__GFP_NORETRY | __GFP_NOMEMALLOC),
-				      HPAGE_PUD_ORDER, haddr, make_owner(OWNER_KIND_ANON, mm->pid));
+	pfn_t pfn = pud_folio_aligned(ctx, m, alloc_contig_mpol(ctx, mm, contig_gfp(gfp),
+								HPAGE_PUD_ORDER, haddr,
+								make_owner(OWNER_KIND_ANON, mm->pid)));
 
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
-	/* thp_folio_of() finds a folio by its natural alignment. */
-	if (pfn & (HPAGE_PUD_NR - 1)) {
-		free_contig_range(ctx, m, pfn, HPAGE_PUD_NR);
-		return PFN_NONE;
-	}
 	for (pfn_t p = pfn; p < pfn + HPAGE_PUD_NR; p += 1u << MAX_PAGE_ORDER)
 		*block_word_b(&m->mm, p, MAX_PAGE_ORDER) =
 			(uint32_t)((haddr >> PAGE_SHIFT) + (p - pfn));
@@ -1212,7 +1235,96 @@ bool thp_migratable(struct machine *m, pfn_t pfn)
 	struct thp_folio *f = thp_folio_of(m, pfn);
 
 	return f && !f->sharers && (f->order == HPAGE_PMD_ORDER ||
-				    m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK);
+				    (m->thp_opts.gb_migration != GB_THP_MIGRATION_BLOCK &&
+				     !m->thp_state->gigantic_target_busy));
+}
+
+pfn_t thp_head(struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = pfn < m->mm.nr_frames ? thp_folio_of(m, pfn) : NULL;
+
+	return f ? f->head : PFN_NONE;
+}
+
+unsigned folio_order(struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f;
+
+	if (pfn >= m->mm.nr_frames)
+		return 0;
+	f = thp_folio_of(m, pfn);
+	return f && f->head == pfn ? f->order : page_order(&m->mm, pfn);
+}
+
+bool thp_shared(struct machine *m, pfn_t head)
+{
+	struct thp_folio *f = thp_folio_of(m, head);
+
+	return f && f->sharers;
+}
+
+bool thp_partially_mapped(struct machine *m, pfn_t head)
+{
+	struct thp_folio *f = thp_folio_of(m, head);
+
+	return f && f->queued;
+}
+
+pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+				       nodemask_t nodemask)
+{
+	struct thp_state *s = thp_state(m);
+	pfn_t pfn;
+
+	s->gigantic_target_busy++;
+	pfn = alloc_thp_gigabyte(ctx, m, gfp, nid, nodemask, OWNER_NONE);
+	s->gigantic_target_busy--;
+	return pfn;
+}
+
+unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid)
+{
+	struct thp_folio *f = thp_folio_of(m, src);
+	struct mm_struct *mm = f && f->head == src ? mm_find(m, f->pid) : NULL;
+	unsigned order, block_order;
+	unsigned long entries = 0;
+	bool pud_mapped;
+	uint64_t haddr;
+
+	if (!mm || f->queued || f->sharers || piece_mapped(mm, src, f->order, f->haddr) != f->mapped)
+		return 0;
+	order = f->order;
+	block_order = MIN(order, (unsigned)MAX_PAGE_ORDER);
+	haddr = f->haddr;
+	*pid = f->pid;
+	pud_mapped = order == HPAGE_PUD_ORDER && pud_entry(mm, haddr) && pud_entry(mm, haddr)->huge;
+	/* Each table over the folio, huge or not, names its pages by pfn; a
+	 * huge one is one entry to rewrite, a PTE table one per page. */
+	for (uint64_t off = 0; off < ((uint64_t)PAGE_SIZE << order); off += PMD_SIZE) {
+		struct pte_table *pt = pte_table_lookup(mm, haddr + off);
+		pfn_t first = src + (pfn_t)(off >> PAGE_SHIFT);
+		unsigned long n = 0;
+
+		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++) {
+			if (pt->pte[i] != first + i)
+				continue;
+			pt->pte[i] = dst + (first - src) + i;
+			if (pt->numa)
+				pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
+			n++;
+		}
+		entries += pt && pt->huge ? (n && !pud_mapped) : n;
+	}
+	entries += pud_mapped;
+	for (pfn_t p = 0; p < (1u << order); p += 1u << block_order) {
+		*block_word_a(&m->mm, dst + p, block_order) = *block_word_a(&m->mm, src + p, block_order);
+		*block_word_b(&m->mm, dst + p, block_order) = *block_word_b(&m->mm, src + p, block_order);
+	}
+	/* The record moves with the folio, under its new head. */
+	g_hash_table_steal(m->thp_state->folios, GUINT_TO_POINTER(src));
+	f->head = dst;
+	g_hash_table_insert(m->thp_state->folios, GUINT_TO_POINTER(dst), f);
+	return entries;
 }
 
 bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
@@ -1221,7 +1333,7 @@ bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
 	uint64_t haddr, size;
 	unsigned pid;
 
-	if (!thp_migratable(m, pfn))
+	if (!f || f->sharers)
 		return false;
 	haddr = f->haddr;
 	pid = f->pid;

@@ -12,8 +12,10 @@
  * split allocates one.  A 2 MiB folio is one allocated order-9 block; a
  * 1 GiB folio is taken with alloc_contig_pages and held as 256
  * MAX_PAGE_ORDER blocks whose owner offsets are their virtual page
- * numbers, so that the reverse map finds every block head.  THPs do not
- * migrate: compaction and contiguous allocation see them as unmovable. */
+ * numbers, so that the reverse map finds every block head.  THPs migrate
+ * whole (models/migrate.c), a 1 GiB one per gb_thp_migration; compaction
+ * proper steps over them, as the kernel's does over pageblock-sized
+ * folios. */
 #ifndef MMSIM_HUGE_MEMORY_H
 #define MMSIM_HUGE_MEMORY_H
 
@@ -54,17 +56,45 @@ unsigned long deferred_split_scan(struct mm_ctx *ctx, struct machine *m, int nid
 /* The deferred split shrinker's turn in a reclaim pass on node nid: a
  * batch of 128 folios (SHRINK_BATCH).  The pages freed. */
 unsigned long deferred_split_shrink(struct mm_ctx *ctx, struct machine *m, int nid);
-/* Whether pfn is a page of a THP a migration may take apart (see below):
- * has_unmovable_pages() counts it movable. */
+/* Whether pfn is a page of a THP a migration may move (whole or split):
+ * has_unmovable_pages() counts it movable.  A 1 GiB one is not under
+ * gb_thp_migration block, nor while a gigabyte is being found for
+ * another one's migration (no room is made by moving a third). */
 bool thp_migratable(struct machine *m, pfn_t pfn);
-/* For a migration that must move the page at pfn (alloc_contig_range,
- * memory offline's do_migrate_range):
- * if it is a page of a THP, split every mapping of the THP to PTEs and the
- * folio to 4 KiB pages, so that they migrate one by one.  A 2 MiB THP is
- * always split (the kernel migrates it whole and splits it when that
- * fails; the model has only the fallback); a 1 GiB one per
- * gb_thp_migration (block: never).  false if nothing was split (not a
- * THP, blocked, or a table could not be had). */
+/* The head of the THP pfn is a page of, or PFN_NONE. */
+pfn_t thp_head(struct machine *m, pfn_t pfn);
+/* folio_order(): a THP's order (9 or 18) for its head, else the order of
+ * the block at pfn. */
+unsigned folio_order(struct machine *m, pfn_t pfn);
+/* The THP at head is shared by a fork (mapped by more than one process):
+ * the model does not migrate it. */
+bool thp_shared(struct machine *m, pfn_t head);
+/* folio_test_partially_mapped(): the THP at head is partly unmapped and
+ * waits on the deferred split queue. */
+bool thp_partially_mapped(struct machine *m, pfn_t head);
+/* A 1 GiB folio from the contiguous allocator (alloc_contig_pages: on
+ * spb, seed 005's spb_try_alloc_contig first) with the THP mask gfp, in
+ * node nid's zonelist order on the nodes of nodemask (NODE_MASK_NONE:
+ * any), naturally aligned, owned by owner; PFN_NONE if none can be had. */
+pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+			 nodemask_t nodemask, uint32_t owner);
+/* alloc_thp_gigabyte() for the copy of a migrating 1 GiB THP. */
+pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+				       nodemask_t nodemask);
+/* A whole THP's migration once copied, with no engine call
+ * (folio_migrate_mapping and remove_migration_pmd, and the PUD twin):
+ * every entry mapping the THP at src names the same page of dst, an
+ * allocated block of the same order (its NUMA marks cleared); dst's
+ * owner records become src's and the THP's record moves to dst.  The
+ * mapping entries rewritten (a PMD or PUD mapping counts one), *pid the
+ * process; 0 if src is no THP head or is not mapped as its record says
+ * any more (partly unmapped since). */
+unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid);
+/* try_split_folio() for a migration: every mapping of the THP at pfn
+ * split to PTEs and the folio to 4 KiB pages, which migrate one by one;
+ * its pages nothing maps are freed.  false if not a THP, shared by a
+ * fork, or a table could not be had (the mappings split so far stay
+ * split). */
 bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* Folios queued for a deferred split on node nid (deferred_split_count). */
 unsigned long deferred_split_count(const struct machine *m, int nid);

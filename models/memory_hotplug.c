@@ -77,14 +77,18 @@ char *offline_pages_check(struct machine *m, unsigned nid, uint64_t bytes)
  * with memory but the page's own, unless it is the only one. */
 static pfn_t alloc_offline_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private)
 {
+	const gfp_t gfp = GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL;
 	unsigned nid = *(const unsigned *)private;
 	nodemask_t all = m->nr_nodes == MAX_NUMNODES ? ~(nodemask_t)0 :
 			 (nodemask_of_node(m->nr_nodes) - 1);
 	nodemask_t mask = all & ~nodemask_of_node(nid);
 
-	return __alloc_pages_nodemask(ctx, m, GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL,
-				      page_order(&m->mm, src), (int)nid,
-				      mask ? mask : nodemask_of_node(nid), OWNER_NONE, 0);
+	if (!mask)
+		mask = nodemask_of_node(nid);
+	if (folio_order(m, src))
+		return alloc_thp_migration_target(ctx, m, src, thp_migration_gfp(gfp), (int)nid,
+						  mask);
+	return __alloc_pages_nodemask(ctx, m, gfp, 0, (int)nid, mask, OWNER_NONE, 0);
 }
 
 /* scan_movable_pages() and do_migrate_range() over the whole range: the
@@ -101,13 +105,19 @@ static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start,
 
 	*stuck = false;
 	for (pfn_t pfn = start; pfn < end; pfn++) {
+		pfn_t head;
+
 		if (page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
 			continue;
-		/* A THP is split to pages that migrate (a 1 GiB one per
-		 * gb_thp_migration); a page of it nothing mapped is freed. */
-		if (page_order(&m->mm, pfn) && thp_split_for_migration(ctx, m, pfn) &&
-		    page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+		/* A THP is isolated whole from whichever of its blocks the
+		 * scan meets first (its head may lie before the range). */
+		head = thp_head(m, pfn);
+		if (head != PFN_NONE) {
+			g_array_append_val(pfns, head);
+			isolate_migratepage(ctx, m, head);
+			pfn = MIN(end, head + (1u << folio_order(m, head))) - 1;
 			continue;
+		}
 		if (!isolate_migratepage(ctx, m, pfn)) {
 			*fail = pfn;
 			if (page_order(&m->mm, pfn)) {
@@ -124,7 +134,7 @@ static long do_migrate_range(struct mm_ctx *ctx, struct machine *m, pfn_t start,
 	}
 	st = g_new(enum migrate_status, MAX(pfns->len, 1u));
 	migrate_pages(ctx, m, (pfn_t *)(void *)pfns->data, pfns->len, alloc_offline_target, NULL,
-		      &nid, MIGRATE_SYNC, st, &stats);
+		      &nid, MIGRATE_SYNC, MR_MEMORY_HOTPLUG, st, &stats);
 	putback_movable_pages(ctx, st, pfns->len);
 	for (unsigned i = 0; i < pfns->len; i++)
 		if (st[i] != MIGRATE_MOVED) {

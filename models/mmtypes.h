@@ -102,6 +102,11 @@ typedef uint32_t gfp_t;
 #define GFP_USER __GFP_RECLAIM
 #define GFP_HIGHUSER (GFP_USER | __GFP_HIGHMEM)
 #define GFP_HIGHUSER_MOVABLE (GFP_HIGHUSER | __GFP_MOVABLE)
+/* A THP's: no reclaim, no reserves, no warning; GFP_TRANSHUGE may also
+ * reclaim and compact directly. */
+#define GFP_TRANSHUGE_LIGHT ((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) & \
+			     ~__GFP_RECLAIM)
+#define GFP_TRANSHUGE (GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
 
 /* FPI_* flags of the free path. */
 #define FPI_NONE 0x0

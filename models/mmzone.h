@@ -78,6 +78,9 @@ enum vm_event_item {
 	THP_DEFERRED_SPLIT_PAGE,
 	THP_SPLIT_PMD,
 	THP_SPLIT_PUD,
+	THP_MIGRATION_SUCCESS,
+	THP_MIGRATION_FAIL,
+	THP_MIGRATION_SPLIT,
 	/* model-only: splits of a mapping refused because the page tables
 	 * they need could not be allocated (thp_deposit below full) */
 	THP_SPLIT_PMD_FAILED,

@@ -3,6 +3,7 @@
  * hinting fault (do_numa_page, should_numa_migrate_memory) and the move
  * (migrate_misplaced_folio). */
 #include "numa_balancing.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
@@ -90,8 +91,12 @@ static unsigned long change_prot_numa(struct mm_struct *mm, uint64_t start, uint
 	struct pte_table *pt = pte_table_lookup(mm, start);
 	unsigned long n = 0;
 
-	/* THPs do not migrate in the model: no hinting fault on them. */
-	if (!pt || !pt->nr_present || pt->huge)
+	if (!pt || !pt->nr_present)
+		return 0;
+	/* A THP mapping is marked whole (change_huge_pmd); a 1 GiB folio that
+	 * may not move takes no hinting fault. */
+	if (pt->huge && mm->m->thp_opts.gb_migration == GB_THP_MIGRATION_BLOCK &&
+	    folio_order(mm->m, thp_head(mm->m, pt->pte[0])) == HPAGE_PUD_ORDER)
 		return 0;
 	if (!pt->numa) {
 		pt->numa = g_new0(struct pte_numa, 1);
@@ -189,9 +194,11 @@ static bool should_numa_migrate_memory(struct pte_table *pt, unsigned i, unsigne
 }
 
 /* numa_promotion_rate_limit(): at most rate_limit_mbps of pages moved to
- * a node per second.  The kernel limits only promotions in memory-tiering
- * mode with it; the model applies it to every misplaced move. */
-static bool numa_migrate_rate_limited(struct mm_ctx *ctx, struct machine *m, unsigned nid)
+ * a node per second; nr pages are about to be.  The kernel limits only
+ * promotions in memory-tiering mode with it; the model applies it to
+ * every misplaced move. */
+static bool numa_migrate_rate_limited(struct mm_ctx *ctx, struct machine *m, unsigned nid,
+				      unsigned long nr)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 	uint64_t now = mm_now(ctx);
@@ -200,55 +207,124 @@ static bool numa_migrate_rate_limited(struct mm_ctx *ctx, struct machine *m, uns
 		pgdat->numab_window_start = now;
 		pgdat->numab_window_pages = 0;
 	}
-	if (pgdat->numab_window_pages >= (unsigned long)m->numab.rate_limit_mbps << (20 - PAGE_SHIFT))
+	if (pgdat->numab_window_pages + nr > (unsigned long)m->numab.rate_limit_mbps << (20 - PAGE_SHIFT))
 		return true;
-	pgdat->numab_window_pages++;
+	pgdat->numab_window_pages += nr;
 	return false;
 }
 
 /* migrate_balanced_pgdat(): the node has a zone above its high watermark
- * with room for the page. */
-static bool migrate_balanced_pgdat(struct machine *m, unsigned nid)
+ * with room for the nr pages. */
+static bool migrate_balanced_pgdat(struct machine *m, unsigned nid, unsigned long nr)
 {
 	for (int z = MAX_NR_ZONES - 1; z >= 0; z--) {
 		struct zone *zone = &m->node_data[nid].node_zones[z];
 
 		if (populated_zone(zone) &&
-		    zone_page_state(zone, NR_FREE_PAGES) > wmark_pages(zone, WMARK_HIGH) + 1)
+		    zone_page_state(zone, NR_FREE_PAGES) > wmark_pages(zone, WMARK_HIGH) + nr)
 			return true;
 	}
 	return false;
 }
 
-/* alloc_misplaced_dst_folio(): a page on the node only, without reclaim. */
+/* alloc_misplaced_dst_folio(): a page on the node only, without reclaim;
+ * a THP's destination with GFP_TRANSHUGE_LIGHT. */
 static pfn_t alloc_misplaced_dst_folio(struct mm_ctx *ctx, struct machine *m, pfn_t src,
 				       void *private)
 {
 	unsigned nid = *(const unsigned *)private;
 
+	if (folio_order(m, src))
+		return alloc_thp_migration_target(ctx, m, src, GFP_TRANSHUGE_LIGHT, (int)nid,
+						  nodemask_of_node(nid));
 	return __alloc_pages_nodemask(ctx, m,
 				      (GFP_HIGHUSER_MOVABLE & ~__GFP_RECLAIM) | __GFP_NORETRY |
 				      __GFP_NOWARN | __GFP_NOMEMALLOC,
-				      page_order(&m->mm, src), (int)nid, nodemask_of_node(nid),
-				      OWNER_NONE, 0);
+				      0, (int)nid, nodemask_of_node(nid), OWNER_NONE, 0);
 }
 
-/* migrate_misplaced_folio(): move the page at pfn to node nid; whether it
- * moved. */
+/* migrate_misplaced_folio(): move the folio at pfn (a page or a THP head)
+ * of nr pages to node nid; whether it moved. */
 static bool migrate_misplaced_folio(struct mm_ctx *ctx, struct machine *m, pfn_t pfn,
-				    unsigned nid)
+				    unsigned long nr, unsigned nid)
 {
 	enum migrate_status st;
 
-	if (!migrate_balanced_pgdat(m, nid) || !isolate_migratepage(ctx, m, pfn))
+	if (!migrate_balanced_pgdat(m, nid, nr) || !isolate_migratepage(ctx, m, pfn))
 		return false;
-	migrate_pages(ctx, m, &pfn, 1, alloc_misplaced_dst_folio, NULL, &nid, MIGRATE_ASYNC, &st,
-		      NULL);
+	migrate_pages(ctx, m, &pfn, 1, alloc_misplaced_dst_folio, NULL, &nid, MIGRATE_ASYNC,
+		      MR_NUMA_MISPLACED, &st, NULL);
 	putback_movable_pages(ctx, &st, 1);
 	if (st != MIGRATE_MOVED)
 		return false;
-	m->vm_events[NUMA_PAGES_MIGRATED]++;
+	m->vm_events[NUMA_PAGES_MIGRATED] += nr;
 	return true;
+}
+
+/* The hinting fault's end (task_numa_fault): it counts, by pages, where
+ * the folio is now. */
+static void task_numa_fault(struct mm_struct *mm, unsigned page_nid, unsigned this_nid,
+			    unsigned long nr)
+{
+	if (page_nid == this_nid)
+		mm->numa_faults_local += nr;
+	else
+		mm->numa_faults_remote += nr;
+}
+
+/* do_huge_pmd_numa_page() and its PUD twin: the hinting fault on a THP
+ * mapping at addr.  The whole mapping is made accessible again, the
+ * two-fault filter reads the folio's last node (kept at the mapping's
+ * first entry) and the folio migrates whole, or not at all (no split on
+ * this path).  A 1 GiB one under gb_thp_migration split is split first
+ * and the fault goes on as a 4 KiB one. */
+static int do_huge_numa_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
+{
+	struct machine *m = mm->m;
+	struct pt_dir *pmd = dir_lookup(mm, PGTABLE_PMD, addr);
+	bool pud = pmd->huge;
+	uint64_t base = addr & ~(level_span(pud ? PGTABLE_PMD : PGTABLE_PTE) - 1);
+	struct pte_table *first = pte_table_lookup(mm, base);
+	unsigned this_nid = topology_cpu_to_node(&m->topo, ctx->cpu);
+	pfn_t head = thp_head(m, first->pte[0]);
+	unsigned order = folio_order(m, head);
+	unsigned long nr = 1UL << order;
+	unsigned page_nid = pfn_zone(m, head)->node;
+	int target;
+
+	if (order == HPAGE_PUD_ORDER && m->thp_opts.gb_migration == GB_THP_MIGRATION_SPLIT &&
+	    thp_split_for_migration(ctx, m, head)) {
+		struct pte_table *pt = pte_table_lookup(mm, addr);
+		unsigned i = level_index(addr, PGTABLE_PTE);
+
+		return pt && !pt->huge && pt->pte[i] != PFN_NONE && pte_protnone(pt, i) ?
+		       do_numa_page(ctx, mm, addr) : 0;
+	}
+	/* Looked up again: a split that failed may have let others run. */
+	pmd = dir_lookup(mm, PGTABLE_PMD, addr);
+	first = pte_table_lookup(mm, base);
+	if (!pmd || pmd->huge != pud || !first || !first->numa || thp_head(m, first->pte[0]) != head)
+		return 0;
+	for (unsigned j = 0; j < (pud ? PTRS_PER_TABLE : 1u); j++) {
+		struct pte_table *pt = pud ? pmd->entry[j] : first;
+
+		if (pt->numa)
+			memset(pt->numa->protnone, 0, sizeof(pt->numa->protnone));
+	}
+	m->vm_events[NUMA_HINT_FAULTS]++;
+	if (page_nid == this_nid)
+		m->vm_events[NUMA_HINT_FAULTS_LOCAL]++;
+	target = mpol_misplaced(mm, addr, this_nid);
+	if (target >= 0 && !should_numa_migrate_memory(first, 0, (unsigned)target))
+		target = -1;
+	mm_charge(ctx, COST_FAULT, 1);
+	mm_charge(ctx, COST_NUMA_HINT_FAULT, 1);
+	if (target >= 0 && (unsigned)target != page_nid &&
+	    !numa_migrate_rate_limited(ctx, m, (unsigned)target, nr) &&
+	    migrate_misplaced_folio(ctx, m, head, nr, (unsigned)target))
+		page_nid = (unsigned)target;
+	task_numa_fault(mm, page_nid, this_nid, nr);
+	return 0;
 }
 
 int do_numa_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
@@ -261,6 +337,8 @@ int do_numa_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
 	unsigned page_nid = pfn_zone(m, pfn)->node;
 	int target;
 
+	if (pt->huge)
+		return do_huge_numa_page(ctx, mm, addr);
 	/* The entry is made accessible again, and the policy's node and the
 	 * two-fault filter decided, before anything lets another thread run. */
 	pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
@@ -273,13 +351,9 @@ int do_numa_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
 	mm_charge(ctx, COST_FAULT, 1);
 	mm_charge(ctx, COST_NUMA_HINT_FAULT, 1);
 	if (target >= 0 && (unsigned)target != page_nid &&
-	    !numa_migrate_rate_limited(ctx, m, (unsigned)target) &&
-	    migrate_misplaced_folio(ctx, m, pfn, (unsigned)target))
+	    !numa_migrate_rate_limited(ctx, m, (unsigned)target, 1) &&
+	    migrate_misplaced_folio(ctx, m, pfn, 1, (unsigned)target))
 		page_nid = (unsigned)target;
-	/* task_numa_fault(): the fault counts where the page is now. */
-	if (page_nid == this_nid)
-		mm->numa_faults_local++;
-	else
-		mm->numa_faults_remote++;
+	task_numa_fault(mm, page_nid, this_nid, 1);
 	return 0;
 }

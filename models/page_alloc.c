@@ -1,6 +1,7 @@
 #include "page_alloc.h"
 #include "buddy.h"
 #include "compaction.h"
+#include "huge_memory.h"
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_isolation.h"
@@ -603,9 +604,13 @@ int __free_pages(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
  * range itself is out of the allocator's reach. */
 static pfn_t alloc_contig_target(struct mm_ctx *ctx, struct machine *m, pfn_t src, void *private)
 {
-	(void)src;
-	return __alloc_pages(ctx, m, GFP_HIGHUSER_MOVABLE | __GFP_RETRY_MAYFAIL, 0,
-			     *(const int *)private, OWNER_NONE, 0);
+	const gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_RETRY_MAYFAIL;
+	int nid = *(const int *)private;
+
+	if (folio_order(m, src))
+		return alloc_thp_migration_target(ctx, m, src, thp_migration_gfp(gfp), nid,
+						  NODE_MASK_NONE);
+	return __alloc_pages(ctx, m, gfp, 0, nid, OWNER_NONE, 0);
 }
 
 /* Move every movable page out of [start, end), COMPACT_CLUSTER_MAX at a
@@ -636,11 +641,12 @@ static int __alloc_contig_migrate_range(struct mm_ctx *ctx, struct compact_contr
 		pages = (pfn_t *)(void *)cc->migratepages->data;
 		g_array_set_size(status, nr);
 		ret = migrate_pages(ctx, m, pages, nr, alloc_contig_target, NULL, &nid, MIGRATE_SYNC,
-				    (enum migrate_status *)(void *)status->data, stats);
+				    MR_CONTIG_RANGE, (enum migrate_status *)(void *)status->data, stats);
 		for (unsigned i = 0; i < nr; i++) {
 			enum migrate_status st = g_array_index(status, enum migrate_status, i);
 
-			if (st == MIGRATE_PINNED || st == MIGRATE_NO_TARGET || st == MIGRATE_UNTRIED)
+			if (st == MIGRATE_PINNED || st == MIGRATE_NO_TARGET || st == MIGRATE_UNTRIED ||
+			    st == MIGRATE_THP_FAILED)
 				pages[kept++] = pages[i];
 		}
 		g_array_set_size(cc->migratepages, kept);

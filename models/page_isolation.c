@@ -27,9 +27,10 @@ pfn_t has_unmovable_pages(struct machine *m, pfn_t start, pfn_t end)
 			}
 			/* In ZONE_MOVABLE only a reserved page counts: the rest
 			 * is taken as movable (a page in a per-CPU folio batch,
-			 * not yet on its LRU, included). */
+			 * not yet on its LRU, included).  Elsewhere a THP the
+			 * migration may not move counts too. */
 			if (movable_zone ? owner_kind(page_owner(m, pfn)) == OWNER_KIND_RESERVED
-					 : !folio_test_lru(m, pfn))
+					 : thp_head(m, pfn) != PFN_NONE || !folio_test_lru(m, pfn))
 				return pfn;
 			break;
 		default:

@@ -214,6 +214,9 @@ void proc_vmstat(struct machine *m, GString *out)
 		{ "thp_deferred_split_page", THP_DEFERRED_SPLIT_PAGE },
 		{ "thp_split_pmd", THP_SPLIT_PMD },
 		{ "thp_split_pud", THP_SPLIT_PUD },
+		{ "thp_migration_success", THP_MIGRATION_SUCCESS },
+		{ "thp_migration_fail", THP_MIGRATION_FAIL },
+		{ "thp_migration_split", THP_MIGRATION_SPLIT },
 		{ "thp_split_pmd_failed", THP_SPLIT_PMD_FAILED },
 		{ "thp_split_pud_failed", THP_SPLIT_PUD_FAILED },
 	};

@@ -102,7 +102,8 @@ static void migrate_pageblock(struct mm_ctx *ctx, struct compact_control *cc, pf
 		ret = 0;
 		if (nr) {
 			ret = migrate_pages(ctx, m, (const pfn_t *)(void *)cc->migratepages->data,
-					    nr, get_new_folio, NULL, private, cc->mode, status, NULL);
+					    nr, get_new_folio, NULL, private, cc->mode, MR_COMPACTION,
+					    status, NULL);
 			putback_movable_pages(ctx, status, nr);
 		}
 		g_array_set_size(cc->migratepages, 0);

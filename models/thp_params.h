@@ -28,12 +28,19 @@ enum thp_deposit { THP_DEPOSIT_FULL, THP_DEPOSIT_PMD_ONLY, THP_DEPOSIT_NONE, NR_
  * which only the affected ones split further. */
 enum pud_split { PUD_SPLIT_PTE, PUD_SPLIT_PMD, NR_PUD_SPLIT };
 
-/* What a migration (alloc_contig_range: gigantic pages, 1 GiB THPs,
- * memory hot-remove) does with a 1 GiB THP in its way, the session's
- * open question: block it (the range is busy), or split it to 4 KiB
- * pages that migrate.  The third choice, migrating it whole to another
- * gigabyte, is not modelled. */
-enum gb_thp_migration { GB_THP_MIGRATION_BLOCK, GB_THP_MIGRATION_SPLIT, NR_GB_THP_MIGRATION };
+/* What a migration (alloc_contig_range: gigantic pages, 1 GiB THPs;
+ * memory hot-remove; move_pages and migrate_pages; NUMA balancing) does
+ * with a 1 GiB THP, the session's open question: block, it never moves
+ * (the migration fails for it and the range stays busy); split, it is
+ * split to 4 KiB pages that migrate; whole, it moves as one folio to a
+ * gigabyte the contiguous allocator finds on the target node, or stays
+ * whole where it is if none can be had (a 2 MiB THP is split then). */
+enum gb_thp_migration {
+	GB_THP_MIGRATION_BLOCK,
+	GB_THP_MIGRATION_SPLIT,
+	GB_THP_MIGRATION_WHOLE,
+	NR_GB_THP_MIGRATION
+};
 
 /* THP sizes, smallest first: the PMD (2 MiB) and the PUD (1 GiB). */
 enum thp_size { THP_PMD, THP_PUD, NR_THP_SIZES };

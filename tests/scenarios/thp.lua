@@ -270,10 +270,14 @@ do
 end
 
 -- gb_thp_migration (the session's open question): a gigantic page wanted
--- where a 1 GiB THP is.  "block": the THP stays, the range is busy and
--- the only gigantic page is the free gigabyte; "split": it is split to
--- 4 KiB pages, which migrate, and its gigabyte is taken.
-for _, mode in ipairs({ "block", "split" }) do
+-- where a 1 GiB THP is, on a machine with one more free gigabyte.
+-- "block": the THP stays, the range is busy and the gigantic page is the
+-- free gigabyte; "split": it is split to 4 KiB pages, which migrate, and
+-- its gigabyte is taken; "whole": it moves as one folio to the free
+-- gigabyte (still PUD-mapped, thp_migration_success +1, 262,144 pages
+-- copied) and its gigabyte is taken; the next gigantic page would need
+-- it to move again, with nowhere to go: it stays whole (thp_migration_fail).
+for _, mode in ipairs({ "block", "split", "whole" }) do
   local m = machine{ mem_per_node = "3G", boot_reserve = false, gb_thp_migration = mode }
   local p = m:process()
   local a = pud_region(p)
@@ -289,16 +293,30 @@ for _, mode in ipairs({ "block", "split" }) do
   assert(p:stats().rss == 262144)
   if mode == "block" then
     assert(p:follow_page(a) == first and p:stats().thp_pud == 1 and got[1] ~= first)
-  else
+    assert(vmstat(m, "thp_migration_success") == 0 and vmstat(m, "pgmigrate_success") == 0)
+  elseif mode == "split" then
     assert(got[1] == first and p:follow_page(a) ~= first and p:stats().thp_pud == 0)
     assert(vmstat(m, "thp_split_pud") == 1 and vmstat(m, "thp_split_page") == 1)
+    assert(vmstat(m, "thp_migration_split") == 1 and vmstat(m, "thp_migration_fail") == 1)
+    assert(vmstat(m, "pgmigrate_success") >= 262144)
+  else
+    local now = p:follow_page(a)
+    assert(got[1] == first and now ~= first and now % 262144 == 0)
+    assert(p:stats().thp_pud == 1 and p:stats().AnonHugePages == 1048576)
+    assert(p:follow_page(a + G - 4096) == now + 262143)
+    assert(vmstat(m, "thp_split_pud") == 0 and vmstat(m, "thp_split_page") == 0)
+    assert(vmstat(m, "thp_migration_success") == 1 and vmstat(m, "thp_migration_fail") == 1)
+    assert(vmstat(m, "pgmigrate_success") == 262144)
+    assert(vmstat(m, "thp_migration_split") == 0)
   end
   check(m)
   for _, pfn in ipairs(got) do m:free_gigantic(pfn) end
+  p:exit()
+  check(m)
 end
 
--- Hot-remove: the THPs in the block offlined are split to 4 KiB pages,
--- which migrate; without that the block would stay busy.
+-- Hot-remove: the THPs in the block offlined migrate whole to node 1
+-- (do_migrate_range): every 2 MiB mapping is kept, none is split.
 do
   local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, node_mem = { "2G", "2G" },
     memory_block_size = "128M", boot_reserve = false, thp = "always" }
@@ -306,8 +324,10 @@ do
   local a = p:mmap(1950 << 20)
   assert(p:touch(a, 1950 << 20) == 1950 * 256 and p:stats().thp_pmd == 975)
   assert(m:offline_memory{ node = 0, size = "128M" } == 128 << 20)
-  local split = vmstat(m, "thp_split_page")
-  assert(split > 0 and p:stats().thp_pmd == 975 - split and p:stats().rss == 1950 * 256)
+  local moved = vmstat(m, "thp_migration_success")
+  assert(moved > 0 and vmstat(m, "thp_split_page") == 0, moved)
+  assert(vmstat(m, "pgmigrate_success") >= moved * 512)
+  assert(p:stats().thp_pmd == 975 and p:stats().rss == 1950 * 256)
   check(m)
 end
 

@@ -5,6 +5,7 @@
  * named cost the expected number of times.  The invariant checker and the
  * address-space checker run after every case. */
 #include "helpers.h"
+#include "models/huge_memory.h"
 #include "models/kvmalloc.h"
 #include "models/mempolicy.h"
 #include "models/migrate.h"
@@ -138,7 +139,7 @@ static void test_anon_page(void)
 	g_assert_cmpuint(src, !=, PFN_NONE);
 	reset_costs();
 	g_assert_true(isolate_migratepage(&ctx, m, src));
-	g_assert_cmpint(migrate_pages(&ctx, m, &src, 1, give_target, NULL, &t, MIGRATE_ASYNC, &st,
+	g_assert_cmpint(migrate_pages(&ctx, m, &src, 1, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, &st,
 				      &stats), ==, 0);
 	putback_movable_pages(&ctx, &st, 1);
 	g_assert_cmpint(st, ==, MIGRATE_MOVED);
@@ -195,7 +196,7 @@ static void test_tlb_flush_per_mm(void)
 		pfns[i] = follow_page(a, va + i * PG);
 	pfns[4] = follow_page(b, vb);
 	reset_costs();
-	g_assert_cmpint(migrate_pages(&c0, m, pfns, 5, give_target, NULL, &t, MIGRATE_ASYNC, NULL,
+	g_assert_cmpint(migrate_pages(&c0, m, pfns, 5, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, NULL,
 				      NULL), ==, 0);
 	g_assert_cmpuint(cost[COST_MIGRATE_UNMAP], ==, 5);
 	g_assert_cmpuint(cost[COST_MIGRATE_COPY], ==, 5);
@@ -220,7 +221,7 @@ static void test_page_cache_page(void)
 		p[i] = page_cache_add(&ctx, m, 0, 7, 41 + i);
 	reset_costs();
 	g_assert_true(isolate_migratepage(&ctx, m, p[1]));
-	g_assert_cmpint(migrate_pages(&ctx, m, &p[1], 1, give_target, NULL, &t, MIGRATE_ASYNC, &st,
+	g_assert_cmpint(migrate_pages(&ctx, m, &p[1], 1, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, &st,
 				      NULL), ==, 0);
 	g_assert_cmpint(st, ==, MIGRATE_MOVED);
 	g_assert_cmpuint(page_owner(m, t.last), ==, make_owner(OWNER_KIND_FILE, 7));
@@ -314,7 +315,7 @@ static void test_pinned(void)
 		g_assert_true(m->mm.aux[pfns[i]] & PG_pinned);
 	}
 	reset_costs();
-	g_assert_cmpint(migrate_pages(&ctx, m, pfns, 2, give_target, NULL, &t, MIGRATE_ASYNC, st,
+	g_assert_cmpint(migrate_pages(&ctx, m, pfns, 2, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, st,
 				      &stats), ==, 2);
 	g_assert_cmpint(st[0], ==, MIGRATE_PINNED);
 	g_assert_cmpint(st[1], ==, MIGRATE_PINNED);
@@ -419,7 +420,7 @@ static void test_no_target(void)
 	g_assert_cmpint(touch_range(&ctx, mm, addr, 3 * PG, NULL), ==, 0);
 	for (unsigned i = 0; i < 3; i++)
 		pfns[i] = follow_page(mm, addr + i * PG);
-	g_assert_cmpint(migrate_pages(&ctx, m, pfns, 3, give_target, NULL, &t, MIGRATE_ASYNC, st,
+	g_assert_cmpint(migrate_pages(&ctx, m, pfns, 3, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, st,
 				      &stats), ==, -MM_ENOMEM);
 	g_assert_cmpint(st[0], ==, MIGRATE_MOVED);
 	g_assert_cmpint(st[1], ==, MIGRATE_NO_TARGET);
@@ -452,6 +453,56 @@ static void test_remote_copy(void)
 	g_assert_cmpuint(pfn_zone(m, follow_page(mm, addr))->node, ==, 1);
 	g_assert_cmpuint(cost[COST_MIGRATE_COPY_REMOTE], ==, 1);
 	g_assert_cmpuint(cost[COST_MIGRATE_COPY], ==, 0);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* A 2 MiB THP moved to node 1: one order-9 destination on node 1, the
+ * PMD mapping kept over it, the copy charged for 512 pages across the
+ * link, the unmap and remap once (one PMD entry), one TLB flush, and the
+ * source freed as one order-9 block; thp_migration_success and
+ * pgmigrate_success count it once and 512 times. */
+static void test_thp_whole(void)
+{
+	struct machine *m = machine_of(2, 512 * MiB, 0, 1);
+	struct mm_ctx ctx = cpu_ctx(0);
+	struct mm_struct *mm;
+	struct migrate_stats stats = { 0 };
+	enum migrate_status st;
+	uint64_t addr, haddr;
+	pfn_t src, dst;
+	int err;
+
+	m->thp = THP_ALWAYS;
+	mm = mm_alloc(&ctx, m);
+	addr = mmap_anon(mm, 4 * MiB, PROT_READ | PROT_WRITE, &err);
+	haddr = (addr + 2 * MiB - 1) & ~(2 * MiB - 1);
+	g_assert_cmpint(handle_mm_fault(&ctx, mm, haddr, true), ==, 0);
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PMD), ==, 1);
+	src = follow_page(mm, haddr);
+	g_assert_cmpuint(page_order(&m->mm, src), ==, 9);
+	g_assert_cmpuint(pfn_zone(m, src)->node, ==, 0);
+	reset_costs();
+	g_assert_cmpint(migrate_pages_to_node(&ctx, m, &src, 1, 1, &st, &stats), ==, 0);
+	g_assert_cmpint(st, ==, MIGRATE_MOVED);
+	dst = follow_page(mm, haddr);
+	g_assert_cmpuint(pfn_zone(m, dst)->node, ==, 1);
+	g_assert_cmpuint(page_order(&m->mm, dst), ==, 9);
+	g_assert_cmpuint(follow_page(mm, haddr + 2 * MiB - PG), ==, dst + 511);
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PMD), ==, 1);
+	g_assert_cmpuint(page_owner(m, dst), ==, make_owner(OWNER_KIND_ANON, mm_pid(mm)));
+	g_assert_cmpuint(page_owner_offset(m, dst), ==, haddr / PG);
+	g_assert_cmpuint(page_kind(&m->mm, src), !=, PG_KIND_ALLOC);
+	g_assert_cmpuint(page_order(&m->mm, src), >=, 9);
+	g_assert_cmpuint(stats.nr_succeeded, ==, 512);
+	g_assert_cmpuint(stats.nr_thp_succeeded, ==, 1);
+	g_assert_cmpuint(m->vm_events[THP_MIGRATION_SUCCESS], ==, 1);
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 512);
+	g_assert_cmpuint(cost[COST_MIGRATE_COPY_REMOTE], ==, 512);
+	g_assert_cmpuint(cost[COST_MIGRATE_COPY], ==, 0);
+	g_assert_cmpuint(cost[COST_MIGRATE_UNMAP], ==, 1);
+	g_assert_cmpuint(cost[COST_MIGRATE_REMAP], ==, 1);
+	g_assert_cmpuint(cost[COST_TLB_SHOOTDOWN], ==, 1);
 	assert_all_ok(m);
 	machine_destroy(m);
 }
@@ -575,6 +626,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/migrate/pinned-share-validated", test_pinned_share_validated);
 	g_test_add_func("/migrate/no-target", test_no_target);
 	g_test_add_func("/migrate/remote-copy", test_remote_copy);
+	g_test_add_func("/migrate/thp-whole", test_thp_whole);
 	g_test_add_func("/migrate/move-pages", test_move_pages);
 	g_test_add_func("/migrate/migrate-pages-remap", test_migrate_pages_remap);
 	return g_test_run();
