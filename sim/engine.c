@@ -100,6 +100,11 @@ static double debt_limit(const struct sim_thread *t, double limit)
 	return limit;
 }
 
+void thread_limit_update(struct sim_thread *t)
+{
+	t->limit = debt_limit(t, settle_limit(t));
+}
+
 static void thread_add_debt(struct sim_thread *t, double ns)
 {
 	double settle_at;

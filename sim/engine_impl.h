@@ -128,6 +128,10 @@ static inline void thread_limit_reset(struct sim_thread *t)
 	t->limit = -INFINITY;
 }
 
+/* The limit for t's state now, where a charge follows often (a lock taken
+ * or released): the next charges under it need no call. */
+void thread_limit_update(struct sim_thread *t);
+
 static inline void thread_yield_end(struct sim_thread *t)
 {
 	t->clock = simgrid_get_clock();

@@ -78,7 +78,7 @@ static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 		t->nr_sleeping_held++;
 	else
 		t->nr_held++;
-	thread_limit_reset(t);
+	thread_limit_update(t);
 }
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
@@ -247,7 +247,7 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 		t->nr_sleeping_held--;
 	else
 		t->nr_held--;
-	thread_limit_reset(t);
+	thread_limit_update(t);
 
 	li->free_at = t->clock + t->debt;
 	next = li->first_waiter;
