@@ -175,14 +175,16 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 {
 	struct vm_area_struct *vma = find_live_vma(mm, addr);
 	struct pt_dir *dir = mm->pgd;
-	struct pte_table *pt = NULL;
+	struct pte_table *pt;
 	unsigned i;
 
 	if (!vma)
 		return -MM_EFAULT;
 	if (!access_ok(vma->prot, write))
 		return -MM_EACCES;
-	for (int level = PGTABLE_PUD; level >= PGTABLE_PTE; level--) {
+	/* Mostly the tables are all there. */
+	pt = pte_table_lookup(mm, addr);
+	for (int level = PGTABLE_PUD; !pt && level >= PGTABLE_PTE; level--) {
 		i = level_index(addr, level + 1);
 		if (!dir->entry[i]) {
 			if (stash[level] == PFN_NONE) {
