@@ -295,10 +295,14 @@ unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t
 /* Whether the anonymous page pfn (order 0, or a THP's) is mapped by more
  * than one process. */
 bool anon_mapped_shared(struct machine *m, pfn_t pfn);
+bool __anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid);
 /* Process pid stops mapping the order-0 page pfn: true if another still
  * maps it (the page must not be freed); the owner record passes on to
- * another mapper when pid held it. */
-bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid);
+ * another mapper when pid held it.  Inline until a fork shares a page. */
+static inline bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
+{
+	return m->procs && m->procs->shared && __anon_share_drop(m, pfn, pid);
+}
 /* Whether pid maps pfn through the share table (not the owner record). */
 bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid);
 /* Process pid unmapped the order-0 pages pages[0..n): those another
