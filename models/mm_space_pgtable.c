@@ -344,7 +344,9 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 		unsigned i = level_index(a, PGTABLE_PTE);
 		unsigned long installed = 0;
 
-		task_tick_numa(ctx, mm);
+		/* Nothing to tick with balancing off (the common case). */
+		if (mm->m->numab.enabled)
+			task_tick_numa(ctx, mm);
 		if (pt && a < pt_end && pt->pte[i] == PFN_NONE) {
 			/* fault_check would find the page missing. */
 			mm_cpumask_set(mm, ctx->cpu);
