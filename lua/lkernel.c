@@ -222,6 +222,13 @@ static int l_spb_stats(lua_State *L)
 static int l_migrate_pages(lua_State *L)
 {
 	static const char *const keys[] = { "node", "cpu", NULL };
+	static const struct lfield f[] = {
+		LFIELD_AS("moved", struct migrate_stats, nr_succeeded),
+		LFIELD_AS("failed", struct migrate_stats, nr_failed_pages),
+		LFIELD_AS("pinned", struct migrate_stats, nr_pinned),
+		LFIELD_AS("not_movable", struct migrate_stats, nr_not_movable),
+		LFIELD_AS("untried", struct migrate_stats, nr_untried),
+	};
 	struct machine *m = check_machine(L, 1);
 	struct migrate_stats st = { 0 };
 	struct mm_ctx buf, *ctx;
@@ -250,12 +257,8 @@ static int l_migrate_pages(lua_State *L)
 	}
 	migrate_pages_to_node(ctx, m, pfns, (unsigned)n, node, NULL, &st);
 	g_free(pfns);
-	lua_createtable(L, 0, 5);
-	set_int(L, "moved", (lua_Integer)st.nr_succeeded);
-	set_int(L, "failed", (lua_Integer)st.nr_failed_pages);
-	set_int(L, "pinned", (lua_Integer)st.nr_pinned);
-	set_int(L, "not_movable", (lua_Integer)st.nr_not_movable);
-	set_int(L, "untried", (lua_Integer)st.nr_untried);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, &st, f, G_N_ELEMENTS(f));
 	return 1;
 }
 
