@@ -5,6 +5,7 @@
 #include "sim/engine.h"
 #include "sim/lockstat.h"
 #include "sim/mailbox.h"
+#include "tests/subprocess.h"
 
 #include <glib.h>
 #include <math.h>
@@ -168,11 +169,8 @@ static void test_fifo(const void *data)
 	struct lock_stats st;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	c.e = new_engine(4, *quantum_ns);
 	spin_lock_init(&c.zone, LOCK_CLASS_ZONE);
 	spin_lock_init(&c.pcp, LOCK_CLASS_PCP);
@@ -260,11 +258,8 @@ static void test_run_ahead(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(2, *(const double *)data);
 	spin_lock_init(&l, LOCK_CLASS_ZONE);
 	engine_spawn(e, 0, "A", ahead_a, &l, NULL);
@@ -351,32 +346,23 @@ static void run_abba(uint64_t other_ns, uint64_t until_ns, int want_ret, const c
 
 static void test_deadlock(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	run_abba(500, 0, -1, "deadlock at t=500 ns: ");
 }
 
 static void test_deadlock_until(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	/* The third thread ends before until_ns: only lock waiters remain. */
 	run_abba(500, 10000, -1, "deadlock at t=500 ns: ");
 }
 
 static void test_stuck_while_others_run(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	run_abba(50000, 10000, 0, NULL);
 }
 
@@ -434,17 +420,11 @@ static void test_misuse(void)
 		return;
 	}
 	g_setenv("MMSIM_MISUSE", "relock", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*CPU 0 (thread first) takes &zone->lock, which it already holds*");
+	expect_subprocess(false, "*CPU 0 (thread first) takes &zone->lock, which it already holds*");
 	g_setenv("MMSIM_MISUSE", "foreign", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*CPU 1 (thread second) releases &zone->lock held by CPU 0*");
+	expect_subprocess(false, "*CPU 1 (thread second) releases &zone->lock held by CPU 0*");
 	g_setenv("MMSIM_MISUSE", "return", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*thread first on CPU 0 returned holding 1 spinlock*");
+	expect_subprocess(false, "*thread first on CPU 0 returned holding 1 spinlock*");
 }
 
 /* ---- 4. Temporal decoupling against the exact mode ---- */
@@ -790,11 +770,8 @@ static void test_sched_pcp_trylock(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, *(const double *)data);
 	spin_lock_init(&c.pcp, LOCK_CLASS_PCP);
 	engine_spawn(e, 0, "A", pcp_a, &c, NULL);
@@ -858,11 +835,8 @@ static void test_sched_sleep_and_spin(void)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	spin_lock_init(&c.l, LOCK_CLASS_ZONE);
 	engine_spawn(e, 1, "S", spin_s, &c, NULL);
@@ -944,11 +918,8 @@ static void test_syncs(const void *data)
 	char *err = NULL;
 	uint64_t calls;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	for (unsigned cpu = 0; cpu < 2; cpu++) {
 		spin_lock_init(&r.lock[cpu], LOCK_CLASS_PCP);
@@ -988,11 +959,8 @@ static void test_fast_forward(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	spin_lock_init(&l, LOCK_CLASS_ZONE);
 	engine_set_timing(e, timing);
@@ -1070,11 +1038,8 @@ static void test_mailbox(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, *(const double *)data);
 	c.mb = engine_mailbox_new(sizeof(uint64_t), MB_LATENCY);
 	engine_spawn(e, 0, NULL, mb_taker, &c, NULL);
