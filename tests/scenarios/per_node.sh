@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-node figures add up to the machine's (per_node.lua's run on
+# Per-node figures add up to the machine's (per_node_run.lua's run on
 # test-numa): the zone->lock figures of each node's zones (summary.json's
 # zone_lock.nodeN.*, timeseries.csv's zone_lock_nodeN_* columns), the NUMA
 # events of each node (numa.nodeN.*, the numastat file, nodeN_vmstat)
@@ -7,7 +7,7 @@
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$MMSIM" --out "$dir/r" "$MMSIM_SRCDIR/tests/scenarios/per_node.lua" > "$dir/out" 2> "$dir/err" ||
+"$MMSIM" --out "$dir/r" "$MMSIM_SRCDIR/tests/scenarios/per_node_run.lua" > "$dir/out" 2> "$dir/err" ||
 	{ cat "$dir/err"; exit 1; }
 summary() {
 	awk -F, -v key="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
