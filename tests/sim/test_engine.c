@@ -281,26 +281,28 @@ struct abba {
 	unsigned killed;
 };
 
+/* Take first, hold it 100 ns, then wait for second forever. */
+static void abba_lock(struct mm_ctx *ctx, struct spinlock *first, struct spinlock *second)
+{
+	spin_lock(ctx, first, SITE_OTHER);
+	engine_work(ctx, 100);
+	engine_settle(ctx);
+	spin_lock(ctx, second, SITE_OTHER);
+	g_assert_not_reached();
+}
+
 static void abba_a(struct mm_ctx *ctx, void *arg)
 {
 	struct abba *d = arg;
 
-	spin_lock(ctx, &d->x, SITE_OTHER);
-	engine_work(ctx, 100);
-	engine_settle(ctx);
-	spin_lock(ctx, &d->y, SITE_OTHER);
-	g_assert_not_reached();
+	abba_lock(ctx, &d->x, &d->y);
 }
 
 static void abba_b(struct mm_ctx *ctx, void *arg)
 {
 	struct abba *d = arg;
 
-	spin_lock(ctx, &d->y, SITE_OTHER);
-	engine_work(ctx, 100);
-	engine_settle(ctx);
-	spin_lock(ctx, &d->x, SITE_OTHER);
-	g_assert_not_reached();
+	abba_lock(ctx, &d->y, &d->x);
 }
 
 static void abba_other(struct mm_ctx *ctx, void *arg)
