@@ -50,6 +50,15 @@ static void note_acquired(struct mm_ctx *ctx, struct fifo_case *c)
 	c->at[c->n++] = mm_now(ctx);
 }
 
+/* Take zone->lock from site and hold it ns. */
+static void hold_zone(struct mm_ctx *ctx, struct fifo_case *c, enum lock_site site, uint64_t ns)
+{
+	spin_lock(ctx, &c->zone, site);
+	note_acquired(ctx, c);
+	engine_work(ctx, ns);
+	spin_unlock(ctx, &c->zone);
+}
+
 /* CPU 0: holds the lock over a yield, 0-500 ns, then again at 2500 ns. */
 static void fifo_a(struct mm_ctx *ctx, void *arg)
 {
@@ -61,10 +70,7 @@ static void fifo_a(struct mm_ctx *ctx, void *arg)
 	engine_settle(ctx);
 	spin_unlock(ctx, &c->zone);
 	engine_work(ctx, 2000);
-	spin_lock(ctx, &c->zone, SITE_RMQUEUE_BULK);
-	note_acquired(ctx, c);
-	engine_work(ctx, 200);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_RMQUEUE_BULK, 200);
 	g_assert_true(spin_trylock(ctx, &c->pcp, SITE_RMQUEUE_PCPLIST));
 	engine_work(ctx, 10);
 	spin_unlock(ctx, &c->pcp);
@@ -77,10 +83,7 @@ static void fifo_b(struct mm_ctx *ctx, void *arg)
 
 	engine_work(ctx, 100);
 	g_assert_false(spin_trylock(ctx, &c->zone, SITE_OTHER));
-	spin_lock(ctx, &c->zone, SITE_FREE_PCPPAGES_BULK);
-	note_acquired(ctx, c);
-	engine_work(ctx, 300);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_FREE_PCPPAGES_BULK, 300);
 }
 
 /* CPU 4, the other socket: asks at 200 ns, holds 100 ns. */
@@ -89,10 +92,7 @@ static void fifo_c(struct mm_ctx *ctx, void *arg)
 	struct fifo_case *c = arg;
 
 	engine_work(ctx, 200);
-	spin_lock(ctx, &c->zone, SITE_FREE_ONE_PAGE);
-	note_acquired(ctx, c);
-	engine_work(ctx, 100);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_FREE_ONE_PAGE, 100);
 }
 
 static void fifo_child(struct mm_ctx *ctx, void *arg)
@@ -896,18 +896,22 @@ struct sync_run {
 	bool local;
 };
 
-static void sync_thread(struct mm_ctx *ctx, void *arg)
+static void sync_rounds(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	struct sync_run *r = arg;
-	struct spinlock *l = &r->lock[ctx->cpu];
-
-	engine_set_local(ctx, r->local);
 	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
-		spin_lock(ctx, l, SITE_RMQUEUE_PCPLIST);
+		spin_lock(ctx, l, site);
 		engine_work(ctx, 500);
 		spin_unlock(ctx, l);
 		engine_work(ctx, 500);
 	}
+}
+
+static void sync_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct sync_run *r = arg;
+
+	engine_set_local(ctx, r->local);
+	sync_rounds(ctx, &r->lock[ctx->cpu], SITE_RMQUEUE_PCPLIST);
 }
 
 /* Two threads, each with its own pageset lock: local work settles at the
@@ -943,14 +947,7 @@ static void test_syncs(const void *data)
  * and each ends after its own 1 ms of work. */
 static void ff_thread(struct mm_ctx *ctx, void *arg)
 {
-	struct spinlock *l = arg;
-
-	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
-		spin_lock(ctx, l, SITE_RMQUEUE_BULK);
-		engine_work(ctx, 500);
-		spin_unlock(ctx, l);
-		engine_work(ctx, 500);
-	}
+	sync_rounds(ctx, arg, SITE_RMQUEUE_BULK);
 }
 
 static void test_fast_forward(const void *data)
