@@ -201,15 +201,18 @@ static int l_superpageblocks(lua_State *L)
  * contiguous attempts and vmalloc fallbacks tainted */
 static int l_spb_stats(lua_State *L)
 {
+	static const struct lfield f[] = {
+		LFIELD(struct spb_counts, total),
+		LFIELD(struct spb_counts, empty),
+		LFIELD(struct spb_counts, clean),
+		LFIELD(struct spb_counts, tainted),
+		LFIELD(struct spb_counts, isolated),
+	};
 	struct spb_counts c;
 
 	spb_count_states(check_machine(L, 1), &c);
 	lua_createtable(L, 0, 5);
-	set_int(L, "total", (lua_Integer)c.total);
-	set_int(L, "empty", (lua_Integer)c.empty);
-	set_int(L, "clean", (lua_Integer)c.clean);
-	set_int(L, "tainted", (lua_Integer)c.tainted);
-	set_int(L, "isolated", (lua_Integer)c.isolated);
+	set_fields(L, &c, f, G_N_ELEMENTS(f));
 	struct machine *m = check_machine(L, 1);
 	set_int(L, "tainted_by_kmalloc", (lua_Integer)kvmalloc_tainted_by_kmalloc(m));
 	set_int(L, "tainted_by_vmalloc", (lua_Integer)kvmalloc_tainted_by_vmalloc(m));
@@ -496,10 +499,5 @@ void lkernel_open(lua_State *L, int methods)
 	lua_pushvalue(L, methods);
 	luaL_setfuncs(L, machine_methods, 0);
 	lua_pop(L, 1);
-	luaL_newmetatable(L, KVMALLOC_MT);
-	luaL_newlib(L, area_methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_kv_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+	new_class(L, KVMALLOC_MT, area_methods, l_kv_gc);
 }

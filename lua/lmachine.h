@@ -7,6 +7,7 @@
 #include "sim/engine.h"
 
 #include <glib.h>
+#include <lauxlib.h>
 #include <lua.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,24 @@ static inline void set_str(lua_State *L, const char *k, const char *v)
 {
 	lua_pushstring(L, v);
 	lua_setfield(L, -2, k);
+}
+
+/* A userdata class: its metatable name with the methods (up to a NULL
+ * name) and finalizer gc. */
+static inline void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
+			     lua_CFunction gc)
+{
+	int n = 0;
+
+	while (methods[n].name)
+		n++;
+	luaL_newmetatable(L, name);
+	lua_createtable(L, 0, n);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
 }
 
 /* An unsigned integer member of a C struct and its name in a Lua table. */

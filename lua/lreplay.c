@@ -391,18 +391,6 @@ static int l_replay_stats(lua_State *L)
 	return 1;
 }
 
-/* A userdata class: its metatable with the methods and finalizer. */
-static void new_class(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc)
-{
-	luaL_newmetatable(L, name);
-	lua_newtable(L);
-	luaL_setfuncs(L, methods, 0);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
-}
-
 void lreplay_open(lua_State *L, int module)
 {
 	static const luaL_Reg trace_methods[] = {
