@@ -156,15 +156,17 @@ static int start_failed(lua_State *L, const char *what, char *err)
 
 static void push_churn_stats(lua_State *L, const void *w)
 {
-	const struct jemalloc_churn_stats *s = jemalloc_churn_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct jemalloc_churn_stats, objects),
+		LFIELD(struct jemalloc_churn_stats, remote_frees),
+		LFIELD(struct jemalloc_churn_stats, purged_pages),
+		LFIELD(struct jemalloc_churn_stats, extents),
+		LFIELD(struct jemalloc_churn_stats, failed),
+		LFIELD(struct jemalloc_churn_stats, rss_pages),
+	};
 
-	lua_createtable(L, 0, 6);
-	set_int(L, "objects", (lua_Integer)s->objects);
-	set_int(L, "remote_frees", (lua_Integer)s->remote_frees);
-	set_int(L, "purged_pages", (lua_Integer)s->purged_pages);
-	set_int(L, "extents", (lua_Integer)s->extents);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "rss_pages", (lua_Integer)s->rss_pages);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, jemalloc_churn_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_churn(void *w)
@@ -229,14 +231,16 @@ static int l_start_jemalloc_churn(lua_State *L)
 
 static void push_pf1_stats(lua_State *L, const void *w)
 {
-	const struct page_fault1_stats *s = page_fault1_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct page_fault1_stats, loops),
+		LFIELD(struct page_fault1_stats, faults),
+		LFIELD(struct page_fault1_stats, failed),
+		LFIELD(struct page_fault1_stats, tasks_done),
+		LFIELD(struct page_fault1_stats, end_ns),
+	};
 
-	lua_createtable(L, 0, 5);
-	set_int(L, "loops", (lua_Integer)s->loops);
-	set_int(L, "faults", (lua_Integer)s->faults);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "tasks_done", (lua_Integer)s->tasks_done);
-	set_int(L, "end_ns", (lua_Integer)s->end_ns);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, page_fault1_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_pf1(void *w)
@@ -395,13 +399,15 @@ static struct lworkload *check_workload(lua_State *L)
 
 static void push_noise_stats(lua_State *L, const void *w)
 {
-	const struct kernel_noise_stats *s = kernel_noise_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct kernel_noise_stats, allocated),
+		LFIELD(struct kernel_noise_stats, freed),
+		LFIELD(struct kernel_noise_stats, failed),
+		LFIELD(struct kernel_noise_stats, long_lived),
+	};
 
-	lua_createtable(L, 0, 4);
-	set_int(L, "allocated", (lua_Integer)s->allocated);
-	set_int(L, "freed", (lua_Integer)s->freed);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, kernel_noise_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_noise(void *w)
@@ -464,17 +470,19 @@ static int l_start_kernel_noise(lua_State *L)
 
 static void push_slab_stats(lua_State *L, const void *w)
 {
-	const struct kernel_slab_stats *s = kernel_slab_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct kernel_slab_stats, allocated),
+		LFIELD(struct kernel_slab_stats, freed),
+		LFIELD(struct kernel_slab_stats, failed),
+		LFIELD(struct kernel_slab_stats, long_lived),
+		LFIELD(struct kernel_slab_stats, files),
+		LFIELD(struct kernel_slab_stats, packets),
+		LFIELD(struct kernel_slab_stats, threads),
+		LFIELD(struct kernel_slab_stats, pgtables),
+	};
 
-	lua_createtable(L, 0, 8);
-	set_int(L, "allocated", (lua_Integer)s->allocated);
-	set_int(L, "freed", (lua_Integer)s->freed);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "long_lived", (lua_Integer)s->long_lived);
-	set_int(L, "files", (lua_Integer)s->files);
-	set_int(L, "packets", (lua_Integer)s->packets);
-	set_int(L, "threads", (lua_Integer)s->threads);
-	set_int(L, "pgtables", (lua_Integer)s->pgtables);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, kernel_slab_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_slab(void *w)
@@ -558,12 +566,14 @@ static int l_start_kernel_slab(lua_State *L)
 
 static void push_readers_stats(lua_State *L, const void *w)
 {
-	const struct page_cache_readers_stats *s = page_cache_readers_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct page_cache_readers_stats, pages_read),
+		LFIELD(struct page_cache_readers_stats, files),
+		LFIELD(struct page_cache_readers_stats, failed),
+	};
 
-	lua_createtable(L, 0, 3);
-	set_int(L, "pages_read", (lua_Integer)s->pages_read);
-	set_int(L, "files", (lua_Integer)s->files);
-	set_int(L, "failed", (lua_Integer)s->failed);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, page_cache_readers_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_readers(void *w)
