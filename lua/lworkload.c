@@ -452,10 +452,10 @@ static void put_network(void *w)
 }
 
 /* A script's functions a workload's C threads call: a coroutine per
- * thread, the functions on its stack (1: the rate, 2: the lifetime, nil
- * where the option is a number), the calling thread's context set in its
- * extra space as a simulated thread's own, so that the function sees its
- * time and CPU. */
+ * thread (a function may sleep, another thread then calling), the options
+ * on its stack (1: the rate, 2: the lifetime; only the functions among
+ * them are called), the calling thread's context set in its extra space
+ * as a simulated thread's own, so that the function sees its time and CPU. */
 struct lua_fns {
 	struct lworkload_refs *refs;    /* keep the coroutines and the machine */
 	struct lmachine *lm;
@@ -471,9 +471,10 @@ static void release_fns(void *arg)
 	g_free(f);
 }
 
-/* The number the function at fn returns for thread, positive if positive:
- * false when it raised or returned something else, the run stopping with
- * that error as with a simulated thread's own. */
+/* The number the function at fn returns for thread (with the time now if
+ * nargs is 1), finite, and above 0 if positive: false when it raised or
+ * returned something else, the run then stopping with that error as with
+ * a simulated thread's own. */
 static bool call_fn(struct lua_fns *f, struct mm_ctx *ctx, unsigned thread, int fn, int nargs,
 		    uint64_t now, bool positive, double *v, const char *what)
 {
