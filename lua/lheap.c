@@ -1,5 +1,5 @@
 /* require("mmsim.expiry_heap"): sim/expiry_heap.h for Lua scripts, entries
- * {expires, ...} ordered by their first field (network's frees).  The
+ * {expires, ...} ordered by their first field (a Lua workload's frees).  The
  * entries stay in a table, the userdata's user value, at slots that
  * never move; the heap orders the slots, so that sifting
  * compares numbers in C instead of reading each entry's time through Lua
