@@ -1,18 +1,5 @@
 #include "histogram.h"
 
-static unsigned bucket_of(uint64_t v)
-{
-	unsigned e;
-
-	if (v < HIST_SUB)
-		return (unsigned)v;
-	e = 63u - (unsigned)__builtin_clzll(v);
-	if (e >= HIST_MAX_SHIFT)
-		return HIST_BUCKETS - 1;
-	return HIST_SUB + (e - HIST_SUB_BITS) * HIST_SUB +
-	       (unsigned)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
-}
-
 /* The last value of bucket b. */
 static uint64_t bucket_last(unsigned b)
 {
@@ -23,13 +10,6 @@ static uint64_t bucket_last(unsigned b)
 	e = (b - HIST_SUB) / HIST_SUB + HIST_SUB_BITS;
 	sub = (b - HIST_SUB) % HIST_SUB;
 	return ((uint64_t)(HIST_SUB + sub + 1) << (e - HIST_SUB_BITS)) - 1;
-}
-
-void hist_record(struct log_hist *h, uint64_t ns)
-{
-	h->count++;
-	h->sum += ns;
-	h->bucket[bucket_of(ns)]++;
 }
 
 void hist_sub(struct log_hist *h, const struct log_hist *a)

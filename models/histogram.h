@@ -17,7 +17,26 @@ struct log_hist {
 	uint64_t bucket[HIST_BUCKETS];
 };
 
-void hist_record(struct log_hist *h, uint64_t ns);
+static inline unsigned hist_bucket_of(uint64_t v)
+{
+	unsigned e;
+
+	if (v < HIST_SUB)
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);
+	if (e >= HIST_MAX_SHIFT)
+		return HIST_BUCKETS - 1;
+	return HIST_SUB + (e - HIST_SUB_BITS) * HIST_SUB +
+	       (unsigned)((v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+/* Inline: every allocation records one. */
+static inline void hist_record(struct log_hist *h, uint64_t ns)
+{
+	h->count++;
+	h->sum += ns;
+	h->bucket[hist_bucket_of(ns)]++;
+}
 /* h minus a (recorded earlier into the same histogram): what was recorded
  * in between. */
 void hist_sub(struct log_hist *h, const struct log_hist *a);

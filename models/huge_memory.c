@@ -618,6 +618,12 @@ out:
 int do_huge_anonymous_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr,
 			   unsigned long *installed)
 {
+	const struct vm_area_struct *first = find_live_vma(mm, addr);
+
+	/* Most faults: no size allowed at all. */
+	if (!first || (!thp_vma_allowable(mm->m, first, THP_PUD) &&
+		       !thp_vma_allowable(mm->m, first, THP_PMD)))
+		return 1;
 	for (int size = THP_PUD; size >= THP_PMD; size--) {
 		/* Looked up again each time: the allocations may change the VMAs. */
 		struct vm_area_struct *vma = find_live_vma(mm, addr);

@@ -58,20 +58,16 @@ unsigned next_live(const struct mm_struct *mm, uint64_t addr)
 	return i;
 }
 
-/* find_vma_intersection for one address, placeholders excluded. */
-struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr)
+struct vm_area_struct *__find_live_vma(const struct mm_struct *mm, uint64_t addr)
 {
-	unsigned i = mm->vma_hint;
+	/* The VMAs do not overlap: one that holds addr is the lower bound. */
+	unsigned i = vma_lower_bound(mm, addr);
 	struct vm_area_struct *vma;
 
-	/* The VMAs do not overlap: one that holds addr is the lower bound. */
-	if (i >= mm->vmas->len || vma_at(mm, i)->vm_start > addr || vma_at(mm, i)->vm_end <= addr) {
-		i = vma_lower_bound(mm, addr);
-		if (i == mm->vmas->len)
-			return NULL;
-		/* Only the cache changes: mm is never a const object. */
-		((struct mm_struct *)mm)->vma_hint = i;
-	}
+	if (i == mm->vmas->len)
+		return NULL;
+	/* Only the cache changes: mm is never a const object. */
+	((struct mm_struct *)mm)->vma_hint = i;
 	vma = vma_at(mm, i);
 	return vma->vm_start <= addr && !vma->dying ? vma : NULL;
 }

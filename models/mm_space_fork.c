@@ -63,7 +63,7 @@ bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid)
 	return false;
 }
 
-bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
+bool __anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
 {
 	struct anon_share *sh = share_lookup(m, pfn);
 	unsigned k = 0;

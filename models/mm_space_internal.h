@@ -239,7 +239,21 @@ void mmap_read_lock_entry(struct mm_ctx *ctx, struct mm_struct *mm, enum lock_si
 /* mm_space.c: VMA lookups. */
 unsigned vma_lower_bound(const struct mm_struct *mm, uint64_t addr);
 unsigned next_live(const struct mm_struct *mm, uint64_t addr);
-struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr);
+/* find_live_vma's search when the hint misses. */
+struct vm_area_struct *__find_live_vma(const struct mm_struct *mm, uint64_t addr);
+
+/* find_vma_intersection for one address, placeholders excluded; the hint
+ * first, inline (a fault looks up its VMA several times). */
+static inline struct vm_area_struct *find_live_vma(const struct mm_struct *mm, uint64_t addr)
+{
+	if (G_LIKELY(mm->vma_hint < mm->vmas->len)) {
+		struct vm_area_struct *vma = vma_at(mm, mm->vma_hint);
+
+		if (vma->vm_start <= addr && addr < vma->vm_end)
+			return vma->dying ? NULL : vma;
+	}
+	return __find_live_vma(mm, addr);
+}
 bool range_has_vma(const struct mm_struct *mm, uint64_t start, uint64_t end);
 void vma_split(struct mm_struct *mm, unsigned i, uint64_t addr);
 void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi);
@@ -249,8 +263,22 @@ struct pt_dir *pt_dir_new(pfn_t page);
 struct pte_table *pte_table_new(pfn_t page);
 void pte_table_free(struct pte_table *pt);
 void free_table_tree(struct pt_dir *dir, int level);
-struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr);
 struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr);
+
+/* The PTE table mapping addr, or NULL (a huge one included): the walk
+ * every fault makes several times, unrolled. */
+static inline struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr)
+{
+	struct pt_dir *pud, *pmd;
+
+	if (addr >= TASK_SIZE || !mm->pgd)
+		return NULL;
+	pud = mm->pgd->entry[level_index(addr, PGTABLE_PGD)];
+	if (!pud)
+		return NULL;
+	pmd = pud->entry[level_index(addr, PGTABLE_PUD)];
+	return pmd ? pmd->entry[level_index(addr, PGTABLE_PMD)] : NULL;
+}
 pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t addr);
 void *next_table(const struct mm_struct *mm, int level, uint64_t addr, uint64_t end,
 		 uint64_t *table_start);
@@ -267,10 +295,14 @@ unsigned long count_present(const struct mm_struct *mm, uint64_t start, uint64_t
 /* Whether the anonymous page pfn (order 0, or a THP's) is mapped by more
  * than one process. */
 bool anon_mapped_shared(struct machine *m, pfn_t pfn);
+bool __anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid);
 /* Process pid stops mapping the order-0 page pfn: true if another still
  * maps it (the page must not be freed); the owner record passes on to
- * another mapper when pid held it. */
-bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid);
+ * another mapper when pid held it.  Inline until a fork shares a page. */
+static inline bool anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
+{
+	return m->procs && m->procs->shared && __anon_share_drop(m, pfn, pid);
+}
 /* Whether pid maps pfn through the share table (not the owner record). */
 bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid);
 /* Process pid unmapped the order-0 pages pages[0..n): those another

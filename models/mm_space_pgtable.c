@@ -56,16 +56,6 @@ struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr)
 	return dir;
 }
 
-struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr)
-{
-	struct pt_dir *pmd;
-
-	if (addr >= TASK_SIZE)
-		return NULL;
-	pmd = dir_lookup(mm, PGTABLE_PMD, addr);
-	return pmd ? pmd->entry[level_index(addr, PGTABLE_PMD)] : NULL;
-}
-
 pfn_t follow_page(struct mm_struct *mm, uint64_t addr)
 {
 	struct pte_table *pt = pte_table_lookup(mm, addr);
@@ -181,18 +171,20 @@ static bool fault_longterm_pin(const struct mm_struct *mm, uint64_t addr, pfn_t 
  * *need the level of the page to allocate before the next pass.  Pages
  * another thread installed first stay in the stash, to be freed. */
 static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *stash, int *need,
-		      unsigned *written, bool *installed)
+		      unsigned *written, pfn_t *installed)
 {
 	struct vm_area_struct *vma = find_live_vma(mm, addr);
 	struct pt_dir *dir = mm->pgd;
-	struct pte_table *pt = NULL;
+	struct pte_table *pt;
 	unsigned i;
 
 	if (!vma)
 		return -MM_EFAULT;
 	if (!access_ok(vma->prot, write))
 		return -MM_EACCES;
-	for (int level = PGTABLE_PUD; level >= PGTABLE_PTE; level--) {
+	/* Mostly the tables are all there. */
+	pt = pte_table_lookup(mm, addr);
+	for (int level = PGTABLE_PUD; !pt && level >= PGTABLE_PTE; level--) {
 		i = level_index(addr, level + 1);
 		if (!dir->entry[i]) {
 			if (stash[level] == PFN_NONE) {
@@ -226,11 +218,11 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 	pte_numa_reset(pt, i);
 	if (fault_longterm_pin(mm, addr, stash[0]))
 		mm->m->mm.aux[stash[0]] |= PG_pinned;
+	*installed = stash[0];
 	stash[0] = PFN_NONE;
 	pt->nr_present++;
 	mm->rss++;
 	(*written)++;
-	*installed = true;
 	return 0;
 }
 
@@ -251,21 +243,17 @@ pfn_t fault_alloc(struct mm_ctx *ctx, struct mm_struct *mm, int level, uint64_t 
 			     make_owner(OWNER_KIND_PGTABLE, mm->pid), pgtable_offset(level, addr));
 }
 
-/* handle_mm_fault -> do_anonymous_page; *installed says how many pages
- * this call mapped (a THP's, or one).  Allocations are made between passes of fault_step,
- * so that what they wait for never leaves a half-made walk behind. */
-static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write,
-		    unsigned long *installed)
+/* handle_mm_fault -> do_anonymous_page for a page found missing or
+ * marked (fault_check's 1 to 3, without the lock); *installed says how
+ * many pages this call mapped (a THP's, or one).  Allocations are made
+ * between passes of fault_step, so that what they wait for never leaves a
+ * half-made walk behind. */
+static int __handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr,
+			     bool write, unsigned long *installed)
 {
-	bool one = false;
 	pfn_t stash[PGTABLE_PUD + 1] = { PFN_NONE, PFN_NONE, PFN_NONE, PFN_NONE };
 	int ret;
 
-	addr &= ~(PAGE_SIZE - 1);
-	*installed = 0;
-	mm_cpumask_set(mm, ctx->cpu);
-	if (fault_check(mm, addr, write) == 0)
-		return 0;
 	/* A writer may change the mapping while the fault waits: check again. */
 	mmap_read_lock_entry(ctx, mm, SITE_LOCK_MM_AND_FIND_VMA);
 	ret = fault_check(mm, addr, write);
@@ -291,14 +279,14 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	for (;;) {
 		unsigned written = 0;
 		int need = 0;
+		pfn_t page = PFN_NONE;
 
-		ret = fault_step(mm, addr, write, stash, &need, &written, &one);
-		*installed = one;
+		ret = fault_step(mm, addr, write, stash, &need, &written, &page);
 		if (written) {
-			/* Read before the next engine call, which may unmap it. */
-			pfn_t page = one ? follow_page(mm, addr) : PFN_NONE;
+			/* Looked up before the next engine call, which may unmap it. */
 			struct spinlock *ptl = pte_lockptr(mm, addr);
 
+			*installed = page != PFN_NONE;
 			spin_lock(ctx, ptl, SITE_DO_ANONYMOUS_PAGE);
 			mm_charge(ctx, COST_PTE, written);
 			if (page != PFN_NONE)
@@ -317,6 +305,18 @@ static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 		if (stash[l] != PFN_NONE)
 			__free_pages(ctx, mm->m, stash[l]);
 	return ret;
+}
+
+/* A present page needs no fault: the access is done without a lock. */
+static int do_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write,
+		    unsigned long *installed)
+{
+	addr &= ~(PAGE_SIZE - 1);
+	*installed = 0;
+	mm_cpumask_set(mm, ctx->cpu);
+	if (fault_check(mm, addr, write) == 0)
+		return 0;
+	return __handle_mm_fault(ctx, mm, addr, write, installed);
 }
 
 int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, bool write)
@@ -342,15 +342,21 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 		return -MM_EINVAL;
 	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
 		unsigned i = level_index(a, PGTABLE_PTE);
-		unsigned long installed;
+		unsigned long installed = 0;
 
-		task_tick_numa(ctx, mm);
-		if (pt && a < pt_end && pt->pte[i] != PFN_NONE && !pte_protnone(pt, i) &&
-		    !pte_wrprotected(pt, i)) {
+		/* Nothing to tick with balancing off (the common case). */
+		if (mm->m->numab.enabled)
+			task_tick_numa(ctx, mm);
+		if (pt && a < pt_end && pt->pte[i] == PFN_NONE) {
+			/* fault_check would find the page missing. */
+			mm_cpumask_set(mm, ctx->cpu);
+			ret = __handle_mm_fault(ctx, mm, a, true, &installed);
+		} else if (pt && a < pt_end && !pte_protnone(pt, i) && !pte_wrprotected(pt, i)) {
 			touch_present(mm, pt, i, true);
 			continue;
+		} else {
+			ret = do_fault(ctx, mm, a, true, &installed);
 		}
-		ret = do_fault(ctx, mm, a, true, &installed);
 		if (ret)
 			break;
 		n += installed;

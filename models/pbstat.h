@@ -45,6 +45,11 @@ static inline void pbstat_account(struct pbstat *ps, pfn_t pfn, unsigned order,
 	unsigned per_pb = order < pageblock_order ? 1U << order : pageblock_nr_pages;
 	uint32_t pb = pfn >> pageblock_order;
 
+	if (!order) {       /* most calls: one page */
+		ps->region[pfn >> GB_REGION_ORDER][item] += (uint32_t)sign;
+		ps->pb[pb][item] += (uint16_t)sign;
+		return;
+	}
 	/* A block never crosses a 1 GiB boundary (MAX_PAGE_ORDER < 18). */
 	ps->region[pfn >> GB_REGION_ORDER][item] += (uint32_t)(sign * (int)(per_pb * nr_pb));
 	for (unsigned i = 0; i < nr_pb; i++)

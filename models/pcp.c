@@ -45,14 +45,20 @@ bool pcp_allowed_order(const struct machine *m, unsigned order)
 	return pcp_ops(m)->allowed_orders >> order & 1;
 }
 
+/* Kinds of work with no units are skipped: the section's fixed charge
+ * just before has settled whatever a charge could (a pageset section
+ * mostly does list operations only). */
 static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 {
-	mm_charge(ctx, COST_LIST_OP, w->list_ops);
-	mm_charge(ctx, COST_MERGE_STEP, w->merge_steps);
-	mm_charge(ctx, COST_SPLIT_STEP, w->split_steps);
-	mm_charge(ctx, COST_PB_SCAN, w->pb_scan);
-	mm_charge(ctx, COST_SPB_VISIT, w->spb_visits);
-	mm_charge(ctx, COST_SPB_LIST_MOVE, w->spb_moves);
+	if (w->list_ops)
+		mm_charge(ctx, COST_LIST_OP, w->list_ops);
+	if (w->merge_steps | w->split_steps | w->pb_scan | w->spb_visits | w->spb_moves) {
+		mm_charge(ctx, COST_MERGE_STEP, w->merge_steps);
+		mm_charge(ctx, COST_SPLIT_STEP, w->split_steps);
+		mm_charge(ctx, COST_PB_SCAN, w->pb_scan);
+		mm_charge(ctx, COST_SPB_VISIT, w->spb_visits);
+		mm_charge(ctx, COST_SPB_LIST_MOVE, w->spb_moves);
+	}
 	*w = (struct mm_work){ 0 };
 }
 

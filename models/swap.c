@@ -6,6 +6,8 @@
 
 static struct lruvec *pfn_lruvec(struct machine *m, pfn_t pfn)
 {
+	if (m->nr_nodes == 1)
+		return &m->node_data[0].__lruvec;
 	return &m->node_data[pfn_zone(m, pfn)->node].__lruvec;
 }
 

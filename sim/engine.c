@@ -49,17 +49,6 @@ const char *lock_class_name(enum lock_class_id cls)
 	return names[cls];
 }
 
-double cacheline_ns(const struct engine *e, int32_t from, unsigned to)
-{
-	if (from < 0)
-		return 0;
-	if ((unsigned)from == to)
-		return e->costs.ns[COST_CL_SAME_CPU];
-	if (e->cpu_socket[from] == e->cpu_socket[to])
-		return e->costs.ns[COST_CL_SAME_SOCKET];
-	return e->costs.ns[COST_CL_OTHER_SOCKET];
-}
-
 void thread_settle(struct sim_thread *t)
 {
 	double debt = t->debt;
@@ -100,26 +89,35 @@ void engine_set_local(struct mm_ctx *ctx, bool local)
 		thread_settle(t);
 }
 
-/* The debt at which t must settle or may be preempted, from its state now. */
-static double debt_limit(const struct sim_thread *t)
+/* The debt at which t must settle or may be preempted, from its state now
+ * and its settle_limit. */
+static double debt_limit(const struct sim_thread *t, double limit)
 {
 	const struct cpu_rq *rq = &t->e->rq[t->ctx.cpu];
-	double limit = settle_limit(t);
 
 	if (rq->first && t->on_cpu && !t->nr_held)
 		limit = MIN(limit, rq->slice_start + t->e->slice - t->clock);
 	return limit;
 }
 
+void thread_limit_update(struct sim_thread *t)
+{
+	t->limit = debt_limit(t, settle_limit(t));
+}
+
 static void thread_add_debt(struct sim_thread *t, double ns)
 {
+	double settle_at;
+
 	t->debt += ns;
 	if (G_LIKELY(t->debt < t->limit))
 		return;
-	if (t->debt >= settle_limit(t))
+	/* Neither the settle nor a preemption changes what it reads. */
+	settle_at = settle_limit(t);
+	if (t->debt >= settle_at)
 		thread_settle(t);
 	cpu_preempt_check(t);
-	t->limit = debt_limit(t);
+	t->limit = debt_limit(t, settle_at);
 }
 
 static void engine_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
@@ -545,7 +543,8 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 			e->nr_cpus);
 	t = g_new0(struct sim_thread, 1);
 	t->ctx = (struct mm_ctx){ .env = &engine_env, .cpu = cpu, .engine = t,
-				  .cost_ns = e->costs.ns, .debt = &t->debt, .limit = &t->limit };
+				  .cost_ns = e->costs.ns, .debt = &t->debt, .limit = &t->limit,
+				  .clock = &t->clock };
 	t->e = e;
 	t->name = name ? g_strdup(name) : g_strdup_printf("cpu%u", cpu);
 	t->fn = fn;

@@ -128,6 +128,10 @@ static inline void thread_limit_reset(struct sim_thread *t)
 	t->limit = -INFINITY;
 }
 
+/* The limit for t's state now, where a charge follows often (a lock taken
+ * or released): the next charges under it need no call. */
+void thread_limit_update(struct sim_thread *t);
+
 static inline void thread_yield_end(struct sim_thread *t)
 {
 	t->clock = simgrid_get_clock();
@@ -158,7 +162,16 @@ static inline void cpu_preempt_check(struct sim_thread *t)
 		cpu_preempt(t);
 }
 /* Cost of writing a line last written by CPU from (-1: nobody) on CPU to. */
-double cacheline_ns(const struct engine *e, int32_t from, unsigned to);
+static inline double cacheline_ns(const struct engine *e, int32_t from, unsigned to)
+{
+	if (from < 0)
+		return 0;
+	if ((unsigned)from == to)
+		return e->costs.ns[COST_CL_SAME_CPU];
+	if (e->cpu_socket[from] == e->cpu_socket[to])
+		return e->costs.ns[COST_CL_SAME_SOCKET];
+	return e->costs.ns[COST_CL_OTHER_SOCKET];
+}
 
 /* spinlock.c */
 void engine_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site);

@@ -300,6 +300,12 @@ static void lock_time_add(struct lock_time *d, const struct lock_time *a)
 	d->total += a->total;
 }
 
+/* engine_wait_share from figures already gathered. */
+static double share_of_time(const struct lock_stats *st, double thread_time)
+{
+	return thread_time > 0 ? (double)st->wait.total / thread_time : 0;
+}
+
 /* The counters of sample b minus those of a (b taken later), each
  * share over the difference; maxima (SPAN_RUN) mean nothing there. */
 static void sample_delta(const struct run_sample *a, const struct run_sample *b,
@@ -316,8 +322,7 @@ static void sample_delta(const struct run_sample *a, const struct run_sample *b,
 		lock_time_sub(&st->hold, &sa->hold);
 		st->acq_bounces -= sa->acq_bounces;
 		st->con_bounces -= sa->con_bounces;
-		d->lock[c].wait_share = d->thread_time > 0 ?
-					(double)st->wait.total / d->thread_time : 0;
+		d->lock[c].wait_share = share_of_time(st, d->thread_time);
 	}
 	d->faults -= a->faults;
 	d->objects -= a->objects;
@@ -418,7 +423,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->thread_time = engine_thread_time_ns(e);
 		for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
 			engine_class_stats(e, c, &s->lock[c].st);
-			s->lock[c].wait_share = engine_wait_share(e, c);
+			s->lock[c].wait_share = share_of_time(&s->lock[c].st, s->thread_time);
 		}
 		/* The share of thread time spent waiting during this interval. */
 		if (s->thread_time > rep->last_time)

@@ -33,7 +33,7 @@ char *lock_impl_describe(const struct lock_impl *li)
 	return g_strdup_printf("%s[%u]", lock_class_name(li->cls), li->index);
 }
 
-static void lock_time_add(struct lock_time *lt, double ns)
+static inline void lock_time_add(struct lock_time *lt, double ns)
 {
 	uint64_t v = (uint64_t)(ns + 0.5);
 
@@ -51,7 +51,7 @@ static void lock_time_add(struct lock_time *lt, double ns)
  * when shared: other CPUs take them rarely (drains, frees to a remote
  * pageset), while zone, PTE and mmap locks once shared pass between
  * threads often even when one thread took them last. */
-static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
+static inline bool lock_private(const struct sim_thread *t, const struct spinlock *l,
 			 const struct lock_impl *li)
 {
 	return li->last_thread == t && l->owner == -1 &&
@@ -59,7 +59,7 @@ static bool lock_private(const struct sim_thread *t, const struct spinlock *l,
 }
 
 /* The lock becomes t's once its lock word's cache line has arrived. */
-static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
+static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 {
 	unsigned cpu = t->ctx.cpu;
 	bool priv = lock_private(t, l, li);
@@ -78,7 +78,7 @@ static void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 		t->nr_sleeping_held++;
 	else
 		t->nr_held++;
-	thread_limit_reset(t);
+	thread_limit_update(t);
 }
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
@@ -146,7 +146,7 @@ static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl
  * holder may have run ahead of the clock and released it later in its own
  * time, unless it took it as private a quantum or more ahead and now is
  * before that (the asker would have come first), or in fast-forward. */
-static bool free_at_time(const struct engine *e, const struct lock_impl *li, double now)
+static inline bool free_at_time(const struct engine *e, const struct lock_impl *li, double now)
 {
 	return !e->timing || now >= li->free_at || (li->ahead && now < li->acquired_at);
 }
@@ -154,7 +154,7 @@ static bool free_at_time(const struct engine *e, const struct lock_impl *li, dou
 
 /* t settles before asking for l: in timed mode, a quantum or more ahead,
  * for a lock not private (quantum 0 is exact: always). */
-static bool settle_first(const struct sim_thread *t, const struct spinlock *l,
+static inline bool settle_first(const struct sim_thread *t, const struct spinlock *l,
 			 const struct lock_impl *li)
 {
 	const struct engine *e = t->e;
@@ -247,7 +247,7 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 		t->nr_sleeping_held--;
 	else
 		t->nr_held--;
-	thread_limit_reset(t);
+	thread_limit_update(t);
 
 	li->free_at = t->clock + t->debt;
 	next = li->first_waiter;
