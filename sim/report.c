@@ -414,11 +414,14 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 	s->wall_s = wall_seconds(rep);
 	s->objects = rep->objects;
 	if (e) {
+		struct lock_stats st[NR_LOCK_CLASSES];
+
 		s->now = engine_clock(e);
 		s->thread_time = engine_thread_time_ns(e);
+		engine_all_class_stats(e, st);
 		for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
-			engine_class_stats(e, c, &s->lock[c].st);
-			s->lock[c].wait_share = engine_wait_share(e, c);
+			s->lock[c].st = st[c];
+			s->lock[c].wait_share = lock_wait_share(&st[c], s->thread_time);
 		}
 		/* The share of thread time spent waiting during this interval. */
 		if (s->thread_time > rep->last_time)

@@ -22,6 +22,7 @@ struct run {
 	uint64_t addr, end;
 	int64_t since;
 	bool dirty;
+	size_t pos;                     /* in the arena's run_order */
 	struct run *next_spare;
 };
 
@@ -37,10 +38,29 @@ struct run_index {
 	uint64_t *keys;
 	struct run **runs;
 	size_t mask, used;
+	unsigned shift;                 /* 64 - log2(slots): a slot is a key's hash's top bits */
+};
+
+/* What a subtree of run_order holds: its largest dirty and clean run
+ * (0: none) and its oldest dirty time (INT64_MAX: none). */
+struct run_summary {
+	uint64_t dirty_max, clean_max;
+	int64_t dirty_since;
+};
+
+/* The free runs in the order they were made, first fit's and the decay
+ * scan's order: new runs go at the end, removed ones leave a hole until
+ * the slots are full.  A tree over the slots (node 1 the root, slot i's
+ * leaf cap + i) summarises each subtree, so that a search skips the
+ * subtrees without a match instead of scanning every run. */
+struct run_order {
+	struct run **slot;
+	struct run_summary *node;
+	size_t cap, end, live;          /* slots, slots used (holes included), runs */
 };
 
 struct arena {
-	GPtrArray *runs;                /* in the order they were made: first fit's order */
+	struct run_order runs;
 	struct run_index index;
 	struct run *spare;              /* freed runs for reuse */
 	unsigned grow;                  /* the next extent's size class */
@@ -124,7 +144,7 @@ static struct object fifo_pop(struct object_fifo *q)
 
 static size_t index_slot(const struct run_index *x, uint64_t key)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & x->mask;
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> x->shift);
 }
 
 static struct run *index_find(const struct run_index *x, uint64_t key)
@@ -143,6 +163,7 @@ static void index_grow(struct run_index *x)
 	struct run_index old = *x;
 
 	x->mask = old.keys ? 2 * old.mask + 1 : 63;
+	x->shift = (unsigned)__builtin_clzll(x->mask + 1) + 1;
 	x->keys = g_new0(uint64_t, x->mask + 1);
 	x->runs = g_new(struct run *, x->mask + 1);
 	x->used = 0;
@@ -188,9 +209,117 @@ static void index_remove(struct run_index *x, uint64_t key)
 	x->used--;
 }
 
+static const struct run_summary no_run = { 0, 0, INT64_MAX };
+
+static struct run_summary summary_of(const struct run *r)
+{
+	if (!r)
+		return no_run;
+	if (r->dirty)
+		return (struct run_summary){ r->end - r->addr, 0, r->since };
+	return (struct run_summary){ 0, r->end - r->addr, INT64_MAX };
+}
+
+static struct run_summary summary_join(struct run_summary a, struct run_summary b)
+{
+	return (struct run_summary){ MAX(a.dirty_max, b.dirty_max), MAX(a.clean_max, b.clean_max),
+				     MIN(a.dirty_since, b.dirty_since) };
+}
+
+/* Slot pos changed: its leaf and the summaries above it. */
+static void order_update(struct run_order *o, size_t pos)
+{
+	size_t i = o->cap + pos;
+
+	o->node[i] = summary_of(o->slot[pos]);
+	for (i /= 2; i; i /= 2)
+		o->node[i] = summary_join(o->node[2 * i], o->node[2 * i + 1]);
+}
+
+/* cap slots (a power of two) holding the runs in their order, without
+ * the holes. */
+static void order_rebuild(struct run_order *o, size_t cap)
+{
+	struct run **slot = g_new0(struct run *, cap);
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->end; i++)
+		if (o->slot[i]) {
+			slot[n] = o->slot[i];
+			slot[n]->pos = n;
+			n++;
+		}
+	g_free(o->slot);
+	g_free(o->node);
+	o->slot = slot;
+	o->node = g_new(struct run_summary, 2 * cap);
+	o->cap = cap;
+	o->end = n;
+	for (size_t i = 0; i < cap; i++)
+		o->node[cap + i] = summary_of(slot[i]);
+	for (size_t i = cap - 1; i; i--)
+		o->node[i] = summary_join(o->node[2 * i], o->node[2 * i + 1]);
+}
+
+static void order_add(struct run_order *o, struct run *r)
+{
+	if (o->end == o->cap)
+		order_rebuild(o, 2 * o->live > o->cap ? 2 * o->cap : o->cap);
+	r->pos = o->end++;
+	o->slot[r->pos] = r;
+	o->live++;
+	order_update(o, r->pos);
+}
+
+static void order_remove(struct run_order *o, struct run *r)
+{
+	o->slot[r->pos] = NULL;
+	o->live--;
+	order_update(o, r->pos);
+}
+
+typedef bool (*summary_pred)(const struct run_summary *s, uint64_t arg);
+
+static bool has_dirty_fit(const struct run_summary *s, uint64_t len)
+{
+	return s->dirty_max >= len;
+}
+
+static bool has_clean_fit(const struct run_summary *s, uint64_t len)
+{
+	return s->clean_max >= len;
+}
+
+static bool has_dirty_since(const struct run_summary *s, uint64_t cutoff)
+{
+	return s->dirty_since <= (int64_t)cutoff;
+}
+
+/* The first run at slot from or after that matches, or NULL: up from
+ * from's leaf until a subtree to its right matches, then down to that
+ * subtree's first match. */
+static inline struct run *order_next(const struct run_order *o, size_t from, summary_pred match,
+				     uint64_t arg)
+{
+	size_t i = o->cap + from;
+
+	if (from >= o->end)
+		return NULL;
+	while (!match(&o->node[i], arg)) {
+		while (i & 1)
+			i /= 2;
+		if (!i)
+			return NULL;
+		i++;
+	}
+	while (i < o->cap)
+		i = match(&o->node[2 * i], arg) ? 2 * i : 2 * i + 1;
+	return o->slot[i - o->cap];
+}
+
 static void arena_init(struct arena *a)
 {
-	a->runs = g_ptr_array_new();
+	order_rebuild(&a->runs, 64);
 	index_grow(&a->index);
 }
 
@@ -202,9 +331,10 @@ static void arena_destroy(struct arena *a)
 		a->spare = r->next_spare;
 		g_free(r);
 	}
-	for (unsigned i = 0; i < a->runs->len; i++)
-		g_free(g_ptr_array_index(a->runs, i));
-	g_ptr_array_free(a->runs, TRUE);
+	for (size_t i = 0; i < a->runs.end; i++)
+		g_free(a->runs.slot[i]);
+	g_free(a->runs.slot);
+	g_free(a->runs.node);
 	g_free(a->index.keys);
 	g_free(a->index.runs);
 }
@@ -218,7 +348,7 @@ static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, in
 	else
 		r = g_new(struct run, 1);
 	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty };
-	g_ptr_array_add(a->runs, r);
+	order_add(&a->runs, r);
 	index_put(&a->index, addr, r);
 	index_put(&a->index, end | 1, r);
 }
@@ -227,7 +357,7 @@ static void remove_run(struct arena *a, struct run *r)
 {
 	index_remove(&a->index, r->addr);
 	index_remove(&a->index, r->end | 1);
-	g_ptr_array_remove(a->runs, r);
+	order_remove(&a->runs, r);
 	r->next_spare = a->spare;
 	a->spare = r;
 }
@@ -261,17 +391,10 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
 			uint64_t *out)
 {
-	struct run *best = NULL;
+	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len);
 
-	for (unsigned i = 0; i < a->runs->len; i++) {
-		struct run *r = g_ptr_array_index(a->runs, i);
-
-		if (r->end - r->addr >= len && (!best || (r->dirty && !best->dirty))) {
-			best = r;
-			if (r->dirty)
-				break;
-		}
-	}
+	if (!best)
+		best = order_next(&a->runs, 0, has_clean_fit, len);
 	if (best) {
 		struct run rest = *best;
 
@@ -310,9 +433,10 @@ static bool purge_due(const struct jemalloc_churn *jc, const struct arena *a, in
 	return (double)(now - a->last_purge) >= (double)jc->o.decay_ns / 4;
 }
 
-static bool run_decayed(const struct jemalloc_churn *jc, const struct run *r, int64_t now)
+/* A dirty run is decayed at now if dirty since this time or earlier. */
+static uint64_t decay_cutoff(const struct jemalloc_churn *jc, int64_t now)
 {
-	return r->dirty && now - r->since >= (int64_t)jc->o.decay_ns;
+	return (uint64_t)(now - (int64_t)jc->o.decay_ns);
 }
 
 static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t addr, uint64_t len)
@@ -328,13 +452,13 @@ static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t 
 static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
 			int64_t now)
 {
-	for (unsigned i = 0; i < a->runs->len; i++) {
-		struct run *r = g_ptr_array_index(a->runs, i);
+	uint64_t cutoff = decay_cutoff(jc, now);
 
-		if (!run_decayed(jc, r, now))
-			continue;
+	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
+	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
 		purge_range(ctx, jc, r->addr, r->end - r->addr);
 		r->dirty = false;
+		order_update(&a->runs, r->pos);
 	}
 	a->last_purge = now;
 }
@@ -346,15 +470,13 @@ static void arena_purge_by(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct
 {
 	struct arena *a = &t->arena;
 
-	for (unsigned i = 0; i < a->runs->len;) {
-		struct run *r = g_ptr_array_index(a->runs, i);
+	uint64_t cutoff = decay_cutoff(jc, now);
+
+	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
+	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
 		struct churn_msg m = { .kind = MSG_PURGE, .by = by,
 				       .obj = { r->addr, r->end - r->addr, t->index } };
 
-		if (!run_decayed(jc, r, now)) {
-			i++;
-			continue;
-		}
 		remove_run(a, r);
 		engine_mailbox_post(ctx, jc->threads[by].mailbox, &m);
 	}
