@@ -7,6 +7,7 @@
 #include "sim/workload.h"
 
 #include <glib.h>
+#include <string.h>
 
 #define MiB (1024ULL * 1024)
 /* How long a thread keeps an object handed to it before freeing it, and
@@ -34,30 +35,42 @@ struct run {
  * which purges them on its CPU and hands them back clean. */
 /* The runs by their start and by their end address: open addressing,
  * keys start and end | 1 (addresses are page aligned), 0 for empty. */
+struct index_entry {
+	uint64_t key;
+	struct run *run;
+};
+
 struct run_index {
-	uint64_t *keys;
-	struct run **runs;
+	struct index_entry *e;          /* a key and its run in one cache line */
 	size_t mask, used;
 	unsigned shift;                 /* 64 - log2(slots): a slot is a key's hash's top bits */
 };
 
-/* What a subtree of run_order holds: its largest dirty and clean run
- * (0: none) and its oldest dirty time (INT64_MAX: none). */
+/* What a subtree of run_order holds: its largest dirty and clean run in
+ * pages (0: none) and its oldest dirty time (INT64_MAX: none). */
 struct run_summary {
-	uint64_t dirty_max, clean_max;
+	uint32_t dirty_max, clean_max;
 	int64_t dirty_since;
 };
 
 /* The free runs in the order they were made, first fit's and the decay
  * scan's order: new runs go at the end, removed ones leave a hole until
- * the slots are full.  A tree over the slots (node 1 the root, slot i's
- * leaf cap + i) summarises each subtree, so that a search skips the
- * subtrees without a match instead of scanning every run. */
+ * the slots are full.  A tree over the slots summarises each subtree, so
+ * that a search skips the subtrees without a match instead of scanning
+ * every run.  Four children a node, in one cache line: node 0 the root,
+ * node i's children 4i + 1 to 4i + 4, slot i's leaf (cap - 1) / 3 + i. */
+#define ORDER_FANOUT 4
 struct run_order {
 	struct run **slot;
-	struct run_summary *node;
-	size_t cap, end, live;          /* slots, slots used (holes included), runs */
+	struct run_summary *node;       /* node[1] starts a cache line */
+	void *node_mem;
+	size_t cap, end, live;          /* slots (a power of 4), slots used (holes included), runs */
 };
+
+static size_t order_leaf(const struct run_order *o, size_t pos)
+{
+	return (o->cap - 1) / (ORDER_FANOUT - 1) + pos;
+}
 
 struct arena {
 	struct run_order runs;
@@ -149,9 +162,9 @@ static size_t index_slot(const struct run_index *x, uint64_t key)
 
 static struct run *index_find(const struct run_index *x, uint64_t key)
 {
-	for (size_t i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
-		if (x->keys[i] == key)
-			return x->runs[i];
+	for (size_t i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
+		if (x->e[i].key == key)
+			return x->e[i].run;
 	return NULL;
 }
 
@@ -162,16 +175,14 @@ static void index_grow(struct run_index *x)
 {
 	struct run_index old = *x;
 
-	x->mask = old.keys ? 2 * old.mask + 1 : 63;
+	x->mask = old.e ? 2 * old.mask + 1 : 63;
 	x->shift = (unsigned)__builtin_clzll(x->mask + 1) + 1;
-	x->keys = g_new0(uint64_t, x->mask + 1);
-	x->runs = g_new(struct run *, x->mask + 1);
+	x->e = g_new0(struct index_entry, x->mask + 1);
 	x->used = 0;
-	for (size_t i = 0; old.keys && i <= old.mask; i++)
-		if (old.keys[i])
-			index_put(x, old.keys[i], old.runs[i]);
-	g_free(old.keys);
-	g_free(old.runs);
+	for (size_t i = 0; old.e && i <= old.mask; i++)
+		if (old.e[i].key)
+			index_put(x, old.e[i].key, old.e[i].run);
+	g_free(old.e);
 }
 
 static void index_put(struct run_index *x, uint64_t key, struct run *r)
@@ -180,10 +191,9 @@ static void index_put(struct run_index *x, uint64_t key, struct run *r)
 
 	if (2 * (x->used + 1) > x->mask + 1)
 		index_grow(x);
-	for (i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+	for (i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
 		;
-	x->keys[i] = key;
-	x->runs[i] = r;
+	x->e[i] = (struct index_entry){ key, r };
 	x->used++;
 }
 
@@ -193,19 +203,18 @@ static void index_remove(struct run_index *x, uint64_t key)
 {
 	size_t i = index_slot(x, key);
 
-	while (x->keys[i] != key)
+	while (x->e[i].key != key)
 		i = (i + 1) & x->mask;
-	for (size_t j = (i + 1) & x->mask; x->keys[j]; j = (j + 1) & x->mask) {
-		size_t home = index_slot(x, x->keys[j]);
+	for (size_t j = (i + 1) & x->mask; x->e[j].key; j = (j + 1) & x->mask) {
+		size_t home = index_slot(x, x->e[j].key);
 
 		/* j's entry may fill the hole at i if its home is not in (i, j]. */
 		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
-			x->keys[i] = x->keys[j];
-			x->runs[i] = x->runs[j];
+			x->e[i] = x->e[j];
 			i = j;
 		}
 	}
-	x->keys[i] = 0;
+	x->e[i].key = 0;
 	x->used--;
 }
 
@@ -213,11 +222,14 @@ static const struct run_summary no_run = { 0, 0, INT64_MAX };
 
 static struct run_summary summary_of(const struct run *r)
 {
+	uint32_t pages;
+
 	if (!r)
 		return no_run;
+	pages = (uint32_t)((r->end - r->addr) / PAGE_SIZE);
 	if (r->dirty)
-		return (struct run_summary){ r->end - r->addr, 0, r->since };
-	return (struct run_summary){ 0, r->end - r->addr, INT64_MAX };
+		return (struct run_summary){ pages, 0, r->since };
+	return (struct run_summary){ 0, pages, INT64_MAX };
 }
 
 static struct run_summary summary_join(struct run_summary a, struct run_summary b)
@@ -226,22 +238,40 @@ static struct run_summary summary_join(struct run_summary a, struct run_summary 
 				     MIN(a.dirty_since, b.dirty_since) };
 }
 
-/* Slot pos changed: its leaf and the summaries above it. */
-static void order_update(struct run_order *o, size_t pos)
+static struct run_summary children_join(const struct run_order *o, size_t i)
 {
-	size_t i = o->cap + pos;
+	const struct run_summary *c = &o->node[ORDER_FANOUT * i + 1];
+	struct run_summary s = c[0];
 
-	o->node[i] = summary_of(o->slot[pos]);
-	for (i /= 2; i; i /= 2)
-		o->node[i] = summary_join(o->node[2 * i], o->node[2 * i + 1]);
+	for (unsigned k = 1; k < ORDER_FANOUT; k++)
+		s = summary_join(s, c[k]);
+	return s;
 }
 
-/* cap slots (a power of two) holding the runs in their order, without
- * the holes. */
+/* Slot pos changed: its leaf and the summaries above it, up to the first
+ * that stays the same. */
+static void order_update(struct run_order *o, size_t pos)
+{
+	size_t i = order_leaf(o, pos);
+
+	o->node[i] = summary_of(o->slot[pos]);
+	while (i) {
+		struct run_summary s;
+
+		i = (i - 1) / ORDER_FANOUT;
+		s = children_join(o, i);
+		if (!memcmp(&s, &o->node[i], sizeof(s)))
+			break;
+		o->node[i] = s;
+	}
+}
+
+/* cap slots (a power of 4) holding the runs in their order, without the
+ * holes. */
 static void order_rebuild(struct run_order *o, size_t cap)
 {
 	struct run **slot = g_new0(struct run *, cap);
-	size_t n = 0;
+	size_t n = 0, first_leaf;
 
 	for (size_t i = 0; i < o->end; i++)
 		if (o->slot[i]) {
@@ -250,21 +280,25 @@ static void order_rebuild(struct run_order *o, size_t cap)
 			n++;
 		}
 	g_free(o->slot);
-	g_free(o->node);
+	g_aligned_free(o->node_mem);
 	o->slot = slot;
-	o->node = g_new(struct run_summary, 2 * cap);
 	o->cap = cap;
 	o->end = n;
+	first_leaf = order_leaf(o, 0);
+	/* Three entries before node 0, so that node 1 and every group of
+	 * children after it start a 64-byte line. */
+	o->node_mem = g_aligned_alloc(first_leaf + cap + 3, sizeof(struct run_summary), 64);
+	o->node = (struct run_summary *)o->node_mem + 3;
 	for (size_t i = 0; i < cap; i++)
-		o->node[cap + i] = summary_of(slot[i]);
-	for (size_t i = cap - 1; i; i--)
-		o->node[i] = summary_join(o->node[2 * i], o->node[2 * i + 1]);
+		o->node[first_leaf + i] = summary_of(slot[i]);
+	for (size_t i = first_leaf; i--;)
+		o->node[i] = children_join(o, i);
 }
 
 static void order_add(struct run_order *o, struct run *r)
 {
 	if (o->end == o->cap)
-		order_rebuild(o, 2 * o->live > o->cap ? 2 * o->cap : o->cap);
+		order_rebuild(o, 2 * o->live > o->cap ? ORDER_FANOUT * o->cap : o->cap);
 	r->pos = o->end++;
 	o->slot[r->pos] = r;
 	o->live++;
@@ -280,14 +314,14 @@ static void order_remove(struct run_order *o, struct run *r)
 
 typedef bool (*summary_pred)(const struct run_summary *s, uint64_t arg);
 
-static bool has_dirty_fit(const struct run_summary *s, uint64_t len)
+static bool has_dirty_fit(const struct run_summary *s, uint64_t pages)
 {
-	return s->dirty_max >= len;
+	return s->dirty_max >= pages;
 }
 
-static bool has_clean_fit(const struct run_summary *s, uint64_t len)
+static bool has_clean_fit(const struct run_summary *s, uint64_t pages)
 {
-	return s->clean_max >= len;
+	return s->clean_max >= pages;
 }
 
 static bool has_dirty_since(const struct run_summary *s, uint64_t cutoff)
@@ -301,20 +335,24 @@ static bool has_dirty_since(const struct run_summary *s, uint64_t cutoff)
 static inline struct run *order_next(const struct run_order *o, size_t from, summary_pred match,
 				     uint64_t arg)
 {
-	size_t i = o->cap + from;
+	size_t i = order_leaf(o, from), first_leaf = order_leaf(o, 0);
 
 	if (from >= o->end)
 		return NULL;
 	while (!match(&o->node[i], arg)) {
-		while (i & 1)
-			i /= 2;
+		/* The last child of its parent: go up. */
+		while (i && i % ORDER_FANOUT == 0)
+			i = (i - 1) / ORDER_FANOUT;
 		if (!i)
 			return NULL;
 		i++;
 	}
-	while (i < o->cap)
-		i = match(&o->node[2 * i], arg) ? 2 * i : 2 * i + 1;
-	return o->slot[i - o->cap];
+	while (i < first_leaf) {
+		i = ORDER_FANOUT * i + 1;
+		while (!match(&o->node[i], arg))
+			i++;
+	}
+	return o->slot[i - first_leaf];
 }
 
 static void arena_init(struct arena *a)
@@ -334,9 +372,8 @@ static void arena_destroy(struct arena *a)
 	for (size_t i = 0; i < a->runs.end; i++)
 		g_free(a->runs.slot[i]);
 	g_free(a->runs.slot);
-	g_free(a->runs.node);
-	g_free(a->index.keys);
-	g_free(a->index.runs);
+	g_aligned_free(a->runs.node_mem);
+	g_free(a->index.e);
 }
 
 static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
@@ -362,6 +399,25 @@ static void remove_run(struct arena *a, struct run *r)
 	a->spare = r;
 }
 
+/* r becomes [addr, end), dirty since since, a new run in first fit's
+ * order: the index changes only for the ends that move. */
+static void move_run(struct arena *a, struct run *r, uint64_t addr, uint64_t end, int64_t since)
+{
+	if (addr != r->addr) {
+		index_remove(&a->index, r->addr);
+		index_put(&a->index, addr, r);
+	}
+	if (end != r->end) {
+		index_remove(&a->index, r->end | 1);
+		index_put(&a->index, end | 1, r);
+	}
+	order_remove(&a->runs, r);
+	r->addr = addr;
+	r->end = end;
+	r->since = since;
+	order_add(&a->runs, r);
+}
+
 /* Return [addr, addr + len) dirty since now, merged with dirty neighbours;
  * the merged run keeps the oldest dirty time, so that new frees do not
  * postpone a neighbour's decay. */
@@ -371,18 +427,25 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 	int64_t since = now;
 	struct run *before = index_find(&a->index, addr | 1);
 	struct run *after = index_find(&a->index, end);
+	struct run *merged = NULL;       /* a neighbour that becomes the merged run */
 
 	if (before && before->dirty) {
 		addr = before->addr;
 		since = MIN(since, before->since);
-		remove_run(a, before);
+		merged = before;
 	}
 	if (after && after->dirty) {
 		end = after->end;
 		since = MIN(since, after->since);
-		remove_run(a, after);
+		if (merged)
+			remove_run(a, after);
+		else
+			merged = after;
 	}
-	add_run(a, addr, end, true, since);
+	if (merged)
+		move_run(a, merged, addr, end, since);
+	else
+		add_run(a, addr, end, true, since);
 }
 
 /* First fit among the free runs, the first dirty (resident) one that fits
@@ -391,17 +454,16 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
 			uint64_t *out)
 {
-	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len);
+	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len / PAGE_SIZE);
 
 	if (!best)
-		best = order_next(&a->runs, 0, has_clean_fit, len);
+		best = order_next(&a->runs, 0, has_clean_fit, len / PAGE_SIZE);
 	if (best) {
-		struct run rest = *best;
-
-		remove_run(a, best);
-		*out = rest.addr;
-		if (rest.end - rest.addr > len)
-			add_run(a, rest.addr + len, rest.end, rest.dirty, rest.since);
+		*out = best->addr;
+		if (best->end - best->addr > len)
+			move_run(a, best, best->addr + len, best->end, best->since);
+		else
+			remove_run(a, best);
 		return true;
 	}
 	if (!a->cur_len || a->cur_used + len > a->cur_len) {
