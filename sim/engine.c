@@ -758,22 +758,36 @@ static void lock_time_merge(struct lock_time *to, const struct lock_time *from)
 	to->total += from->total;
 }
 
+static void lock_stats_merge(struct lock_stats *to, const struct lock_stats *from)
+{
+	lock_time_merge(&to->wait, &from->wait);
+	lock_time_merge(&to->hold, &from->hold);
+	to->acq_bounces += from->acq_bounces;
+	to->con_bounces += from->con_bounces;
+	for (unsigned s = 0; s < NR_LOCK_SITES; s++) {
+		to->contention_point[s] += from->contention_point[s];
+		to->contending_point[s] += from->contending_point[s];
+	}
+}
+
 void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < e->locks->len; i++) {
 		const struct lock_impl *li = e->locks->pdata[i];
 
-		if (li->cls != cls)
-			continue;
-		lock_time_merge(&out->wait, &li->st.wait);
-		lock_time_merge(&out->hold, &li->st.hold);
-		out->acq_bounces += li->st.acq_bounces;
-		out->con_bounces += li->st.con_bounces;
-		for (unsigned s = 0; s < NR_LOCK_SITES; s++) {
-			out->contention_point[s] += li->st.contention_point[s];
-			out->contending_point[s] += li->st.contending_point[s];
-		}
+		if (li->cls == cls)
+			lock_stats_merge(out, &li->st);
+	}
+}
+
+void engine_all_class_stats(const struct engine *e, struct lock_stats out[NR_LOCK_CLASSES])
+{
+	memset(out, 0, NR_LOCK_CLASSES * sizeof(*out));
+	for (unsigned i = 0; i < e->locks->len; i++) {
+		const struct lock_impl *li = e->locks->pdata[i];
+
+		lock_stats_merge(&out[li->cls], &li->st);
 	}
 }
 
@@ -831,7 +845,7 @@ double engine_wait_share(const struct engine *e, enum lock_class_id cls)
 	double time = engine_thread_time_ns(e);
 
 	engine_class_stats(e, cls, &st);
-	return time > 0 ? (double)st.wait.total / time : 0;
+	return lock_wait_share(&st, time);
 }
 
 unsigned engine_nr_cpus(const struct engine *e)

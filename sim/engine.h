@@ -226,6 +226,9 @@ const char *lock_class_name(enum lock_class_id cls);
 
 /* All locks of a class summed (min and max over them). */
 void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out);
+/* The same for every class at once: one pass over the locks (a run has
+ * thousands of PTE locks). */
+void engine_all_class_stats(const struct engine *e, struct lock_stats out[NR_LOCK_CLASSES]);
 /* One lock's figures; false if the engine never saw it used. */
 bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out);
 /* Simulated ns the threads of cpu spent waiting for locks of cls. */
@@ -233,6 +236,11 @@ uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_clas
 /* Share of the threads' simulated time spent waiting for locks of cls:
  * wait total / engine_thread_time_ns. */
 double engine_wait_share(const struct engine *e, enum lock_class_id cls);
+/* The wait share of class figures st, given engine_thread_time_ns. */
+static inline double lock_wait_share(const struct lock_stats *st, double thread_time_ns)
+{
+	return thread_time_ns > 0 ? (double)st->wait.total / thread_time_ns : 0;
+}
 
 unsigned engine_nr_cpus(const struct engine *e);
 /* Threads spawned so far. */

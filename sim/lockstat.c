@@ -154,10 +154,10 @@ void lockstat_print(const struct engine *e, GString *out)
 	g_string_append_c(out, '\n');
 
 	/* Insertion sort: stable, so ties keep class id order. */
+	engine_all_class_stats(e, st);
 	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++) {
 		unsigned i = c;
 
-		engine_class_stats(e, (enum lock_class_id)c, &st[c]);
 		for (; i > 0 && st[order[i - 1]].wait.nr < st[c].wait.nr; i--)
 			order[i] = order[i - 1];
 		order[i] = c;

@@ -300,12 +300,6 @@ static void lock_time_add(struct lock_time *d, const struct lock_time *a)
 	d->total += a->total;
 }
 
-/* engine_wait_share from figures already gathered. */
-static double share_of_time(const struct lock_stats *st, double thread_time)
-{
-	return thread_time > 0 ? (double)st->wait.total / thread_time : 0;
-}
-
 /* The counters of sample b minus those of a (b taken later), each
  * share over the difference; maxima (SPAN_RUN) mean nothing there. */
 static void sample_delta(const struct run_sample *a, const struct run_sample *b,
@@ -322,7 +316,7 @@ static void sample_delta(const struct run_sample *a, const struct run_sample *b,
 		lock_time_sub(&st->hold, &sa->hold);
 		st->acq_bounces -= sa->acq_bounces;
 		st->con_bounces -= sa->con_bounces;
-		d->lock[c].wait_share = share_of_time(st, d->thread_time);
+		d->lock[c].wait_share = lock_wait_share(st, d->thread_time);
 	}
 	d->faults -= a->faults;
 	d->objects -= a->objects;
@@ -419,11 +413,14 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 	s->wall_s = wall_seconds(rep);
 	s->objects = rep->objects;
 	if (e) {
+		struct lock_stats st[NR_LOCK_CLASSES];
+
 		s->now = engine_clock(e);
 		s->thread_time = engine_thread_time_ns(e);
+		engine_all_class_stats(e, st);
 		for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
-			engine_class_stats(e, c, &s->lock[c].st);
-			s->lock[c].wait_share = share_of_time(&s->lock[c].st, s->thread_time);
+			s->lock[c].st = st[c];
+			s->lock[c].wait_share = lock_wait_share(&st[c], s->thread_time);
 		}
 		/* The share of thread time spent waiting during this interval. */
 		if (s->thread_time > rep->last_time)

@@ -7,6 +7,7 @@
 #include "sim/workload.h"
 
 #include <glib.h>
+#include <string.h>
 
 #define MiB (1024ULL * 1024)
 /* How long a thread keeps an object handed to it before freeing it, and
@@ -22,6 +23,7 @@ struct run {
 	uint64_t addr, end;
 	int64_t since;
 	bool dirty;
+	size_t pos;                     /* in the arena's run_order */
 	struct run *next_spare;
 };
 
@@ -33,14 +35,45 @@ struct run {
  * which purges them on its CPU and hands them back clean. */
 /* The runs by their start and by their end address: open addressing,
  * keys start and end | 1 (addresses are page aligned), 0 for empty. */
-struct run_index {
-	uint64_t *keys;
-	struct run **runs;
-	size_t mask, used;
+struct index_entry {
+	uint64_t key;
+	struct run *run;
 };
 
+struct run_index {
+	struct index_entry *e;          /* a key and its run in one cache line */
+	size_t mask, used;
+	unsigned shift;                 /* 64 - log2(slots): a slot is a key's hash's top bits */
+};
+
+/* What a subtree of run_order holds: its largest dirty and clean run in
+ * pages (0: none) and its oldest dirty time (INT64_MAX: none). */
+struct run_summary {
+	uint32_t dirty_max, clean_max;
+	int64_t dirty_since;
+};
+
+/* The free runs in the order they were made, first fit's and the decay
+ * scan's order: new runs go at the end, removed ones leave a hole until
+ * the slots are full.  A tree over the slots summarises each subtree, so
+ * that a search skips the subtrees without a match instead of scanning
+ * every run.  Four children a node, in one cache line: node 0 the root,
+ * node i's children 4i + 1 to 4i + 4, slot i's leaf (cap - 1) / 3 + i. */
+#define ORDER_FANOUT 4
+struct run_order {
+	struct run **slot;
+	struct run_summary *node;       /* node[1] starts a cache line */
+	void *node_mem;
+	size_t cap, end, live;          /* slots (a power of 4), slots used (holes included), runs */
+};
+
+static size_t order_leaf(const struct run_order *o, size_t pos)
+{
+	return (o->cap - 1) / (ORDER_FANOUT - 1) + pos;
+}
+
 struct arena {
-	GPtrArray *runs;                /* in the order they were made: first fit's order */
+	struct run_order runs;
 	struct run_index index;
 	struct run *spare;              /* freed runs for reuse */
 	unsigned grow;                  /* the next extent's size class */
@@ -124,14 +157,14 @@ static struct object fifo_pop(struct object_fifo *q)
 
 static size_t index_slot(const struct run_index *x, uint64_t key)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & x->mask;
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> x->shift);
 }
 
 static struct run *index_find(const struct run_index *x, uint64_t key)
 {
-	for (size_t i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
-		if (x->keys[i] == key)
-			return x->runs[i];
+	for (size_t i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
+		if (x->e[i].key == key)
+			return x->e[i].run;
 	return NULL;
 }
 
@@ -142,15 +175,14 @@ static void index_grow(struct run_index *x)
 {
 	struct run_index old = *x;
 
-	x->mask = old.keys ? 2 * old.mask + 1 : 63;
-	x->keys = g_new0(uint64_t, x->mask + 1);
-	x->runs = g_new(struct run *, x->mask + 1);
+	x->mask = old.e ? 2 * old.mask + 1 : 63;
+	x->shift = (unsigned)__builtin_clzll(x->mask + 1) + 1;
+	x->e = g_new0(struct index_entry, x->mask + 1);
 	x->used = 0;
-	for (size_t i = 0; old.keys && i <= old.mask; i++)
-		if (old.keys[i])
-			index_put(x, old.keys[i], old.runs[i]);
-	g_free(old.keys);
-	g_free(old.runs);
+	for (size_t i = 0; old.e && i <= old.mask; i++)
+		if (old.e[i].key)
+			index_put(x, old.e[i].key, old.e[i].run);
+	g_free(old.e);
 }
 
 static void index_put(struct run_index *x, uint64_t key, struct run *r)
@@ -159,10 +191,9 @@ static void index_put(struct run_index *x, uint64_t key, struct run *r)
 
 	if (2 * (x->used + 1) > x->mask + 1)
 		index_grow(x);
-	for (i = index_slot(x, key); x->keys[i]; i = (i + 1) & x->mask)
+	for (i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
 		;
-	x->keys[i] = key;
-	x->runs[i] = r;
+	x->e[i] = (struct index_entry){ key, r };
 	x->used++;
 }
 
@@ -172,25 +203,167 @@ static void index_remove(struct run_index *x, uint64_t key)
 {
 	size_t i = index_slot(x, key);
 
-	while (x->keys[i] != key)
+	while (x->e[i].key != key)
 		i = (i + 1) & x->mask;
-	for (size_t j = (i + 1) & x->mask; x->keys[j]; j = (j + 1) & x->mask) {
-		size_t home = index_slot(x, x->keys[j]);
+	for (size_t j = (i + 1) & x->mask; x->e[j].key; j = (j + 1) & x->mask) {
+		size_t home = index_slot(x, x->e[j].key);
 
 		/* j's entry may fill the hole at i if its home is not in (i, j]. */
 		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
-			x->keys[i] = x->keys[j];
-			x->runs[i] = x->runs[j];
+			x->e[i] = x->e[j];
 			i = j;
 		}
 	}
-	x->keys[i] = 0;
+	x->e[i].key = 0;
 	x->used--;
+}
+
+static const struct run_summary no_run = { 0, 0, INT64_MAX };
+
+static struct run_summary summary_of(const struct run *r)
+{
+	uint32_t pages;
+
+	if (!r)
+		return no_run;
+	pages = (uint32_t)((r->end - r->addr) / PAGE_SIZE);
+	if (r->dirty)
+		return (struct run_summary){ pages, 0, r->since };
+	return (struct run_summary){ 0, pages, INT64_MAX };
+}
+
+static struct run_summary summary_join(struct run_summary a, struct run_summary b)
+{
+	return (struct run_summary){ MAX(a.dirty_max, b.dirty_max), MAX(a.clean_max, b.clean_max),
+				     MIN(a.dirty_since, b.dirty_since) };
+}
+
+static struct run_summary children_join(const struct run_order *o, size_t i)
+{
+	const struct run_summary *c = &o->node[ORDER_FANOUT * i + 1];
+	struct run_summary s = c[0];
+
+	for (unsigned k = 1; k < ORDER_FANOUT; k++)
+		s = summary_join(s, c[k]);
+	return s;
+}
+
+/* Slot pos changed: its leaf and the summaries above it, up to the first
+ * that stays the same. */
+static void order_update(struct run_order *o, size_t pos)
+{
+	size_t i = order_leaf(o, pos);
+
+	o->node[i] = summary_of(o->slot[pos]);
+	while (i) {
+		struct run_summary s;
+
+		i = (i - 1) / ORDER_FANOUT;
+		s = children_join(o, i);
+		if (!memcmp(&s, &o->node[i], sizeof(s)))
+			break;
+		o->node[i] = s;
+	}
+}
+
+/* cap slots (a power of 4) holding the runs in their order, without the
+ * holes: in place if cap stays (new arrays each time made a 64-thread run
+ * a quarter bigger through the heap's fragments). */
+static void order_rebuild(struct run_order *o, size_t cap)
+{
+	struct run **slot = cap == o->cap ? o->slot : g_new0(struct run *, cap);
+	size_t n = 0, first_leaf;
+
+	for (size_t i = 0; i < o->end; i++)
+		if (o->slot[i]) {
+			slot[n] = o->slot[i];
+			slot[n]->pos = n;
+			n++;
+		}
+	memset(slot + n, 0, (cap - n) * sizeof(*slot));
+	o->end = n;
+	if (cap != o->cap) {
+		g_free(o->slot);
+		g_aligned_free(o->node_mem);
+		o->slot = slot;
+		o->cap = cap;
+		first_leaf = order_leaf(o, 0);
+		/* Three entries before node 0, so that node 1 and every group
+		 * of children after it start a 64-byte line. */
+		o->node_mem = g_aligned_alloc(first_leaf + cap + 3, sizeof(struct run_summary), 64);
+		o->node = (struct run_summary *)o->node_mem + 3;
+	}
+	first_leaf = order_leaf(o, 0);
+	for (size_t i = 0; i < cap; i++)
+		o->node[first_leaf + i] = summary_of(slot[i]);
+	for (size_t i = first_leaf; i--;)
+		o->node[i] = children_join(o, i);
+}
+
+static void order_add(struct run_order *o, struct run *r)
+{
+	/* Compacting leaves a quarter free at least. */
+	if (o->end == o->cap)
+		order_rebuild(o, 4 * o->live > 3 * o->cap ? ORDER_FANOUT * o->cap : o->cap);
+	r->pos = o->end++;
+	o->slot[r->pos] = r;
+	o->live++;
+	order_update(o, r->pos);
+}
+
+static void order_remove(struct run_order *o, struct run *r)
+{
+	o->slot[r->pos] = NULL;
+	o->live--;
+	order_update(o, r->pos);
+}
+
+typedef bool (*summary_pred)(const struct run_summary *s, uint64_t arg);
+
+static bool has_dirty_fit(const struct run_summary *s, uint64_t pages)
+{
+	return s->dirty_max >= pages;
+}
+
+static bool has_clean_fit(const struct run_summary *s, uint64_t pages)
+{
+	return s->clean_max >= pages;
+}
+
+static bool has_dirty_since(const struct run_summary *s, uint64_t cutoff)
+{
+	return s->dirty_since <= (int64_t)cutoff;
+}
+
+/* The first run at slot from or after that matches, or NULL: up from
+ * from's leaf until a subtree to its right matches, then down to that
+ * subtree's first match. */
+static inline struct run *order_next(const struct run_order *o, size_t from, summary_pred match,
+				     uint64_t arg)
+{
+	size_t i = order_leaf(o, from), first_leaf = order_leaf(o, 0);
+
+	if (from >= o->end)
+		return NULL;
+	while (!match(&o->node[i], arg)) {
+		/* The last child of its parent: go up. */
+		while (i && i % ORDER_FANOUT == 0)
+			i = (i - 1) / ORDER_FANOUT;
+		if (!i)
+			return NULL;
+		i++;
+	}
+	while (i < first_leaf) {
+		i = ORDER_FANOUT * i + 1;
+		while (!match(&o->node[i], arg))
+			i++;
+	}
+	return o->slot[i - first_leaf];
 }
 
 static void arena_init(struct arena *a)
 {
-	a->runs = g_ptr_array_new();
+	order_rebuild(&a->runs, 64);
 	index_grow(&a->index);
 }
 
@@ -202,11 +375,11 @@ static void arena_destroy(struct arena *a)
 		a->spare = r->next_spare;
 		g_free(r);
 	}
-	for (unsigned i = 0; i < a->runs->len; i++)
-		g_free(g_ptr_array_index(a->runs, i));
-	g_ptr_array_free(a->runs, TRUE);
-	g_free(a->index.keys);
-	g_free(a->index.runs);
+	for (size_t i = 0; i < a->runs.end; i++)
+		g_free(a->runs.slot[i]);
+	g_free(a->runs.slot);
+	g_aligned_free(a->runs.node_mem);
+	g_free(a->index.e);
 }
 
 static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
@@ -218,7 +391,7 @@ static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, in
 	else
 		r = g_new(struct run, 1);
 	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty };
-	g_ptr_array_add(a->runs, r);
+	order_add(&a->runs, r);
 	index_put(&a->index, addr, r);
 	index_put(&a->index, end | 1, r);
 }
@@ -227,9 +400,28 @@ static void remove_run(struct arena *a, struct run *r)
 {
 	index_remove(&a->index, r->addr);
 	index_remove(&a->index, r->end | 1);
-	g_ptr_array_remove(a->runs, r);
+	order_remove(&a->runs, r);
 	r->next_spare = a->spare;
 	a->spare = r;
+}
+
+/* r becomes [addr, end), dirty since since, a new run in first fit's
+ * order: the index changes only for the ends that move. */
+static void move_run(struct arena *a, struct run *r, uint64_t addr, uint64_t end, int64_t since)
+{
+	if (addr != r->addr) {
+		index_remove(&a->index, r->addr);
+		index_put(&a->index, addr, r);
+	}
+	if (end != r->end) {
+		index_remove(&a->index, r->end | 1);
+		index_put(&a->index, end | 1, r);
+	}
+	order_remove(&a->runs, r);
+	r->addr = addr;
+	r->end = end;
+	r->since = since;
+	order_add(&a->runs, r);
 }
 
 /* Return [addr, addr + len) dirty since now, merged with dirty neighbours;
@@ -241,18 +433,25 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 	int64_t since = now;
 	struct run *before = index_find(&a->index, addr | 1);
 	struct run *after = index_find(&a->index, end);
+	struct run *merged = NULL;       /* a neighbour that becomes the merged run */
 
 	if (before && before->dirty) {
 		addr = before->addr;
 		since = MIN(since, before->since);
-		remove_run(a, before);
+		merged = before;
 	}
 	if (after && after->dirty) {
 		end = after->end;
 		since = MIN(since, after->since);
-		remove_run(a, after);
+		if (merged)
+			remove_run(a, after);
+		else
+			merged = after;
 	}
-	add_run(a, addr, end, true, since);
+	if (merged)
+		move_run(a, merged, addr, end, since);
+	else
+		add_run(a, addr, end, true, since);
 }
 
 /* First fit among the free runs, the first dirty (resident) one that fits
@@ -261,24 +460,16 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
 			uint64_t *out)
 {
-	struct run *best = NULL;
+	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len / PAGE_SIZE);
 
-	for (unsigned i = 0; i < a->runs->len; i++) {
-		struct run *r = g_ptr_array_index(a->runs, i);
-
-		if (r->end - r->addr >= len && (!best || (r->dirty && !best->dirty))) {
-			best = r;
-			if (r->dirty)
-				break;
-		}
-	}
+	if (!best)
+		best = order_next(&a->runs, 0, has_clean_fit, len / PAGE_SIZE);
 	if (best) {
-		struct run rest = *best;
-
-		remove_run(a, best);
-		*out = rest.addr;
-		if (rest.end - rest.addr > len)
-			add_run(a, rest.addr + len, rest.end, rest.dirty, rest.since);
+		*out = best->addr;
+		if (best->end - best->addr > len)
+			move_run(a, best, best->addr + len, best->end, best->since);
+		else
+			remove_run(a, best);
 		return true;
 	}
 	if (!a->cur_len || a->cur_used + len > a->cur_len) {
@@ -310,9 +501,10 @@ static bool purge_due(const struct jemalloc_churn *jc, const struct arena *a, in
 	return (double)(now - a->last_purge) >= (double)jc->o.decay_ns / 4;
 }
 
-static bool run_decayed(const struct jemalloc_churn *jc, const struct run *r, int64_t now)
+/* A dirty run is decayed at now if dirty since this time or earlier. */
+static uint64_t decay_cutoff(const struct jemalloc_churn *jc, int64_t now)
 {
-	return r->dirty && now - r->since >= (int64_t)jc->o.decay_ns;
+	return (uint64_t)(now - (int64_t)jc->o.decay_ns);
 }
 
 static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t addr, uint64_t len)
@@ -328,13 +520,13 @@ static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t 
 static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
 			int64_t now)
 {
-	for (unsigned i = 0; i < a->runs->len; i++) {
-		struct run *r = g_ptr_array_index(a->runs, i);
+	uint64_t cutoff = decay_cutoff(jc, now);
 
-		if (!run_decayed(jc, r, now))
-			continue;
+	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
+	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
 		purge_range(ctx, jc, r->addr, r->end - r->addr);
 		r->dirty = false;
+		order_update(&a->runs, r->pos);
 	}
 	a->last_purge = now;
 }
@@ -346,15 +538,13 @@ static void arena_purge_by(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct
 {
 	struct arena *a = &t->arena;
 
-	for (unsigned i = 0; i < a->runs->len;) {
-		struct run *r = g_ptr_array_index(a->runs, i);
+	uint64_t cutoff = decay_cutoff(jc, now);
+
+	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
+	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
 		struct churn_msg m = { .kind = MSG_PURGE, .by = by,
 				       .obj = { r->addr, r->end - r->addr, t->index } };
 
-		if (!run_decayed(jc, r, now)) {
-			i++;
-			continue;
-		}
 		remove_run(a, r);
 		engine_mailbox_post(ctx, jc->threads[by].mailbox, &m);
 	}
