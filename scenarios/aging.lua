@@ -52,6 +52,8 @@
 --   * page cache reads: 100 MiB/s per reader, one reader per socket: a
 --     guess (no capture of a server's file reads);
 --   * short-lived processes: one every 100 ms per socket: a guess.
+-- At real pace the fast-forward's horizon is 1 ms (-D age_horizon, m:run's
+-- horizon), a tenth of the SimGrid calls of the engine's 100 us.
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=60s -D duration=20ms
 --
@@ -70,6 +72,7 @@ local p = mmsim.params{
   work = "20us",        -- jemalloc: the application's work per object (no source)
   age = "0",            -- aged this long before the timed duration...
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
+  age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
   pace = "compressed",  -- or "real": the rates of REAL below
 }
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
@@ -78,6 +81,9 @@ local REAL = {
   decay = "10s",                  -- jemalloc 5.3's dirty_decay_ms
   kmem = root .. "data/real/kmem-events-redis.csv.gz",
   proc_interval = "100ms",        -- a guess
+  -- Fast-forward's horizon: its rates change over seconds (decay, a pass
+  -- of the capture), and 1 ms is a fifth of the 5 ms sampling.
+  horizon = "1ms",
 }
 assert(p.pace == "compressed" or p.pace == "real", "aging: pace must be compressed or real")
 local real = p.pace == "real"
@@ -126,7 +132,10 @@ for _, cpu in ipairs(procs) do
 end
 
 if age > 0 then
-  m:run{ ["until"] = age, timing = p.age_timing }
+  local horizon = mmsim.time(p.age_horizon)
+  if horizon == 0 and real then horizon = mmsim.time(REAL.horizon) end
+  m:run{ ["until"] = age, timing = p.age_timing,
+    horizon = not p.age_timing and horizon > 0 and horizon or nil }
   m:check_invariants()
   local y = m:gb_yield()
   print(string.format("aged %s (%s): %d of %d 1 GiB regions free, %d movable-only, "

@@ -310,6 +310,13 @@ void engine_set_timing(struct engine *e, bool timing)
 		thread_limit_reset(e->threads->pdata[i]);
 }
 
+void engine_set_ff_horizon(struct engine *e, double ns)
+{
+	e->ff_horizon = MAX(e->horizon, ns);
+	for (unsigned i = 0; i < e->threads->len; i++)
+		thread_limit_reset(e->threads->pdata[i]);
+}
+
 bool engine_timing(const struct engine *e)
 {
 	return e->timing;
