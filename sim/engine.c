@@ -754,35 +754,9 @@ void engine_destroy(struct engine *e)
 	g_free(e);
 }
 
-static void lock_time_merge(struct lock_time *to, const struct lock_time *from)
-{
-	if (!from->nr)
-		return;
-	if (!to->nr || from->min < to->min)
-		to->min = from->min;
-	if (from->max > to->max)
-		to->max = from->max;
-	to->nr += from->nr;
-	to->total += from->total;
-}
-
 void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < e->locks->len; i++) {
-		const struct lock_impl *li = e->locks->pdata[i];
-
-		if (li->cls != cls)
-			continue;
-		lock_time_merge(&out->wait, &li->st.wait);
-		lock_time_merge(&out->hold, &li->st.hold);
-		out->acq_bounces += li->st.acq_bounces;
-		out->con_bounces += li->st.con_bounces;
-		for (unsigned s = 0; s < NR_LOCK_SITES; s++) {
-			out->contention_point[s] += li->st.contention_point[s];
-			out->contending_point[s] += li->st.contending_point[s];
-		}
-	}
+	*out = e->class_st[cls];
 }
 
 bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out)
