@@ -1,9 +1,10 @@
 /* require("mmsim.expiry_heap"): sim/expiry_heap.h for Lua scripts, entries
- * {expires, ...} ordered by their first field (network's frees).  The
+ * {expires, ...} ordered by their first field (a Lua workload's frees).  The
  * entries stay in a table, the userdata's user value, at slots that
  * never move; the heap orders the slots, so that sifting
  * compares numbers in C instead of reading each entry's time through Lua
  * (those reads were most of an aging run's Lua time). */
+#include "lmachine.h"
 #include "lmmsim.h"
 
 #include "sim/expiry_heap.h"
@@ -133,12 +134,7 @@ int luaopen_expiry_heap(lua_State *L)
 		{ NULL, NULL },
 	};
 
-	luaL_newmetatable(L, EXPIRY_HEAP_MT);
-	luaL_newlib(L, methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+	new_class(L, EXPIRY_HEAP_MT, methods, l_gc);
 	luaL_newlib(L, module);
 	return 1;
 }

@@ -201,15 +201,18 @@ static int l_superpageblocks(lua_State *L)
  * contiguous attempts and vmalloc fallbacks tainted */
 static int l_spb_stats(lua_State *L)
 {
+	static const struct lfield f[] = {
+		LFIELD(struct spb_counts, total),
+		LFIELD(struct spb_counts, empty),
+		LFIELD(struct spb_counts, clean),
+		LFIELD(struct spb_counts, tainted),
+		LFIELD(struct spb_counts, isolated),
+	};
 	struct spb_counts c;
 
 	spb_count_states(check_machine(L, 1), &c);
 	lua_createtable(L, 0, 5);
-	set_int(L, "total", (lua_Integer)c.total);
-	set_int(L, "empty", (lua_Integer)c.empty);
-	set_int(L, "clean", (lua_Integer)c.clean);
-	set_int(L, "tainted", (lua_Integer)c.tainted);
-	set_int(L, "isolated", (lua_Integer)c.isolated);
+	set_fields(L, &c, f, G_N_ELEMENTS(f));
 	struct machine *m = check_machine(L, 1);
 	set_int(L, "tainted_by_kmalloc", (lua_Integer)kvmalloc_tainted_by_kmalloc(m));
 	set_int(L, "tainted_by_vmalloc", (lua_Integer)kvmalloc_tainted_by_vmalloc(m));
@@ -222,6 +225,13 @@ static int l_spb_stats(lua_State *L)
 static int l_migrate_pages(lua_State *L)
 {
 	static const char *const keys[] = { "node", "cpu", NULL };
+	static const struct lfield f[] = {
+		LFIELD_AS("moved", struct migrate_stats, nr_succeeded),
+		LFIELD_AS("failed", struct migrate_stats, nr_failed_pages),
+		LFIELD_AS("pinned", struct migrate_stats, nr_pinned),
+		LFIELD_AS("not_movable", struct migrate_stats, nr_not_movable),
+		LFIELD_AS("untried", struct migrate_stats, nr_untried),
+	};
 	struct machine *m = check_machine(L, 1);
 	struct migrate_stats st = { 0 };
 	struct mm_ctx buf, *ctx;
@@ -250,12 +260,8 @@ static int l_migrate_pages(lua_State *L)
 	}
 	migrate_pages_to_node(ctx, m, pfns, (unsigned)n, node, NULL, &st);
 	g_free(pfns);
-	lua_createtable(L, 0, 5);
-	set_int(L, "moved", (lua_Integer)st.nr_succeeded);
-	set_int(L, "failed", (lua_Integer)st.nr_failed_pages);
-	set_int(L, "pinned", (lua_Integer)st.nr_pinned);
-	set_int(L, "not_movable", (lua_Integer)st.nr_not_movable);
-	set_int(L, "untried", (lua_Integer)st.nr_untried);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, &st, f, G_N_ELEMENTS(f));
 	return 1;
 }
 
@@ -493,10 +499,5 @@ void lkernel_open(lua_State *L, int methods)
 	lua_pushvalue(L, methods);
 	luaL_setfuncs(L, machine_methods, 0);
 	lua_pop(L, 1);
-	luaL_newmetatable(L, KVMALLOC_MT);
-	luaL_newlib(L, area_methods);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_kv_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+	new_class(L, KVMALLOC_MT, area_methods, l_kv_gc);
 }

@@ -7,7 +7,11 @@
 #include "sim/engine.h"
 
 #include <glib.h>
+#include <lauxlib.h>
 #include <lua.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #define MACHINE_MT "mmsim.machine"
 /* Registry field holding the run's seed (an integer), for machines to use. */
@@ -30,6 +34,53 @@ static inline void set_str(lua_State *L, const char *k, const char *v)
 {
 	lua_pushstring(L, v);
 	lua_setfield(L, -2, k);
+}
+
+/* A userdata class: its metatable name with the methods (up to a NULL
+ * name) and finalizer gc. */
+static inline void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
+			     lua_CFunction gc)
+{
+	int n = 0;
+
+	while (methods[n].name)
+		n++;
+	luaL_newmetatable(L, name);
+	lua_createtable(L, 0, n);
+	luaL_setfuncs(L, methods, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+}
+
+/* An unsigned integer member of a C struct and its name in a Lua table. */
+struct lfield {
+	const char *name;
+	size_t offset, size;
+};
+#define LFIELD_AS(name, type, member) \
+	{ name, offsetof(type, member), sizeof(((type *)0)->member) }
+#define LFIELD(type, member) LFIELD_AS(#member, type, member)
+
+/* The n fields f of struct s into the table on top of the stack, in
+ * order (pairs can see the order a table's keys were set in). */
+static inline void set_fields(lua_State *L, const void *s, const struct lfield *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = (const char *)s + f[i].offset;
+		uint64_t v64;
+		uint32_t v32;
+
+		if (f[i].size == sizeof(v64)) {
+			memcpy(&v64, p, sizeof(v64));
+		} else {
+			g_assert(f[i].size == sizeof(v32));
+			memcpy(&v32, p, sizeof(v32));
+			v64 = v32;
+		}
+		set_int(L, f[i].name, (lua_Integer)v64);
+	}
 }
 
 /* Return the text built in s (freed) as a Lua string. */

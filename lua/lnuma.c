@@ -78,13 +78,17 @@ static int l_mbind(lua_State *L)
 
 static int push_move_counts(lua_State *L, const struct page_move_counts *c, int err)
 {
-	lua_createtable(L, 0, 7);
-	set_int(L, "moved", (lua_Integer)c->moved);
-	set_int(L, "already", (lua_Integer)c->already);
-	set_int(L, "busy", (lua_Integer)c->busy);
-	set_int(L, "pinned", (lua_Integer)c->pinned);
-	set_int(L, "enomem", (lua_Integer)c->enomem);
-	set_int(L, "absent", (lua_Integer)c->absent);
+	static const struct lfield f[] = {
+		LFIELD(struct page_move_counts, moved),
+		LFIELD(struct page_move_counts, already),
+		LFIELD(struct page_move_counts, busy),
+		LFIELD(struct page_move_counts, pinned),
+		LFIELD(struct page_move_counts, enomem),
+		LFIELD(struct page_move_counts, absent),
+	};
+
+	lua_createtable(L, 0, G_N_ELEMENTS(f) + 1);
+	set_fields(L, c, f, G_N_ELEMENTS(f));
 	lua_pushboolean(L, err == -MM_ENOMEM);
 	lua_setfield(L, -2, "out_of_memory");
 	return 1;

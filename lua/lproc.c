@@ -319,6 +319,11 @@ static int l_stats(lua_State *L)
 static int l_khugepaged_scan(lua_State *L)
 {
 	static const char *const keys[] = { "pages", "max_ptes_none", "cpu", NULL };
+	static const struct lfield f[] = {
+		LFIELD(struct khugepaged_result, scanned),
+		LFIELD(struct khugepaged_result, collapsed),
+		LFIELD(struct khugepaged_result, failed),
+	};
 	struct machine *m = check_machine(L, 1);
 	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
 	lua_Integer pages = KHUGEPAGED_PAGES_TO_SCAN, none = KHUGEPAGED_MAX_PTES_NONE;
@@ -333,10 +338,8 @@ static int l_khugepaged_scan(lua_State *L)
 	}
 	ctx = call_ctx(L, m, opts, &buf);
 	khugepaged_do_scan(ctx, m, (unsigned long)pages, (unsigned)none, &r);
-	lua_createtable(L, 0, 3);
-	set_int(L, "scanned", (lua_Integer)r.scanned);
-	set_int(L, "collapsed", (lua_Integer)r.collapsed);
-	set_int(L, "failed", (lua_Integer)r.failed);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, &r, f, G_N_ELEMENTS(f));
 	return 1;
 }
 

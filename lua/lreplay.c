@@ -37,11 +37,15 @@ static bool opt_skip_bad(lua_State *L, int idx, const char *what)
 
 static void push_counts(lua_State *L, const struct trace_counts *c)
 {
-	lua_createtable(L, 0, 4);
-	set_int(L, "lines", (lua_Integer)c->lines);
-	set_int(L, "bad_lines", (lua_Integer)c->bad_lines);
-	set_int(L, "ignored", (lua_Integer)c->ignored);
-	set_int(L, "duration_ns", (lua_Integer)c->duration_ns);
+	static const struct lfield f[] = {
+		LFIELD(struct trace_counts, lines),
+		LFIELD(struct trace_counts, bad_lines),
+		LFIELD(struct trace_counts, ignored),
+		LFIELD(struct trace_counts, duration_ns),
+	};
+
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, c, f, G_N_ELEMENTS(f));
 	if (c->first_bad)
 		set_str(L, "first_bad", c->first_bad);
 }
@@ -407,18 +411,6 @@ static int l_replay_stats(lua_State *L)
 	set_int(L, "recycled", (lua_Integer)r->recycled);
 	set_int(L, "live", live);
 	return 1;
-}
-
-/* A userdata class: its metatable with the methods and finalizer. */
-static void new_class(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc)
-{
-	luaL_newmetatable(L, name);
-	lua_newtable(L);
-	luaL_setfuncs(L, methods, 0);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
 }
 
 void lreplay_open(lua_State *L, int module)

@@ -200,6 +200,17 @@ int lresults_write_file(lua_State *L)
 static int l_gb_yield(lua_State *L)
 {
 	static const char *const keys[] = { "attempt", "cpu", "node", NULL };
+	static const struct lfield attempt_fields[] = {
+		LFIELD(struct gb_attempt, obtained),
+		LFIELD(struct gb_attempt, pages_migrated),
+		LFIELD(struct gb_attempt, time_ns),
+	};
+	static const struct lfield yield_fields[] = {
+		LFIELD(struct gb_yield, free_now),
+		LFIELD(struct gb_yield, movable_only),
+		LFIELD(struct gb_yield, movable_obtainable),
+		LFIELD(struct gb_yield, total_regions),
+	};
 	struct machine *m = check_machine(L, 1);
 	int opts = lua_isnoneornil(L, 2) ? 0 : 2;
 	struct gb_attempt a;
@@ -223,16 +234,10 @@ static int l_gb_yield(lua_State *L)
 
 		gb_yield_attempt(ctx, m, node, &a);
 	}
-	lua_createtable(L, 0, 7);
-	if (attempt) {
-		set_int(L, "obtained", (lua_Integer)a.obtained);
-		set_int(L, "pages_migrated", (lua_Integer)a.pages_migrated);
-		set_int(L, "time_ns", (lua_Integer)a.time_ns);
-	}
-	set_int(L, "free_now", (lua_Integer)y.free_now);
-	set_int(L, "movable_only", (lua_Integer)y.movable_only);
-	set_int(L, "movable_obtainable", (lua_Integer)y.movable_obtainable);
-	set_int(L, "total_regions", (lua_Integer)y.total_regions);
+	lua_createtable(L, 0, G_N_ELEMENTS(attempt_fields) + G_N_ELEMENTS(yield_fields));
+	if (attempt)
+		set_fields(L, &a, attempt_fields, G_N_ELEMENTS(attempt_fields));
+	set_fields(L, &y, yield_fields, G_N_ELEMENTS(yield_fields));
 	return 1;
 }
 

@@ -285,21 +285,24 @@ static int l_page_frag_free(lua_State *L)
 /* m:pageblock_spread() -> struct pageblock_spread's fields (models/gbyield.h). */
 static int l_pageblock_spread(lua_State *L)
 {
+	static const struct lfield f[] = {
+		LFIELD(struct pageblock_spread, unmovable_pages),
+		LFIELD(struct pageblock_spread, reclaimable_pages),
+		LFIELD(struct pageblock_spread, unmovable_pageblocks),
+		LFIELD(struct pageblock_spread, nonmovable_pageblocks),
+		LFIELD(struct pageblock_spread, unmovable_regions),
+		LFIELD(struct pageblock_spread, pageblocks),
+		LFIELD(struct pageblock_spread, regions),
+		LFIELD(struct pageblock_spread, reserved_pages),
+		LFIELD(struct pageblock_spread, runtime_unmovable_pages),
+		LFIELD(struct pageblock_spread, runtime_unmovable_pageblocks),
+		LFIELD(struct pageblock_spread, runtime_nonmovable_pageblocks),
+	};
 	struct pageblock_spread sp;
 
 	pageblock_spread(check_machine(L, 1), &sp);
 	lua_createtable(L, 0, 12);
-	set_int(L, "unmovable_pages", (lua_Integer)sp.unmovable_pages);
-	set_int(L, "reclaimable_pages", (lua_Integer)sp.reclaimable_pages);
-	set_int(L, "unmovable_pageblocks", (lua_Integer)sp.unmovable_pageblocks);
-	set_int(L, "nonmovable_pageblocks", (lua_Integer)sp.nonmovable_pageblocks);
-	set_int(L, "unmovable_regions", (lua_Integer)sp.unmovable_regions);
-	set_int(L, "pageblocks", (lua_Integer)sp.pageblocks);
-	set_int(L, "regions", (lua_Integer)sp.regions);
-	set_int(L, "reserved_pages", (lua_Integer)sp.reserved_pages);
-	set_int(L, "runtime_unmovable_pages", (lua_Integer)sp.runtime_unmovable_pages);
-	set_int(L, "runtime_unmovable_pageblocks", (lua_Integer)sp.runtime_unmovable_pageblocks);
-	set_int(L, "runtime_nonmovable_pageblocks", (lua_Integer)sp.runtime_nonmovable_pageblocks);
+	set_fields(L, &sp, f, G_N_ELEMENTS(f));
 	return 1;
 }
 

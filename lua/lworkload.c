@@ -8,10 +8,13 @@
 #include "sim/workload_kernel_noise.h"
 #include "sim/workload_kernel_slab.h"
 #include "sim/workload_mass_exit.h"
+#include "sim/workload_network.h"
 #include "sim/workload_page_cache.h"
 #include "sim/workload_page_fault1.h"
+#include "sim/workload_short_lived.h"
 
 #include <lauxlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,15 +159,17 @@ static int start_failed(lua_State *L, const char *what, char *err)
 
 static void push_churn_stats(lua_State *L, const void *w)
 {
-	const struct jemalloc_churn_stats *s = jemalloc_churn_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct jemalloc_churn_stats, objects),
+		LFIELD(struct jemalloc_churn_stats, remote_frees),
+		LFIELD(struct jemalloc_churn_stats, purged_pages),
+		LFIELD(struct jemalloc_churn_stats, extents),
+		LFIELD(struct jemalloc_churn_stats, failed),
+		LFIELD(struct jemalloc_churn_stats, rss_pages),
+	};
 
-	lua_createtable(L, 0, 6);
-	set_int(L, "objects", (lua_Integer)s->objects);
-	set_int(L, "remote_frees", (lua_Integer)s->remote_frees);
-	set_int(L, "purged_pages", (lua_Integer)s->purged_pages);
-	set_int(L, "extents", (lua_Integer)s->extents);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "rss_pages", (lua_Integer)s->rss_pages);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, jemalloc_churn_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_churn(void *w)
@@ -229,14 +234,16 @@ static int l_start_jemalloc_churn(lua_State *L)
 
 static void push_pf1_stats(lua_State *L, const void *w)
 {
-	const struct page_fault1_stats *s = page_fault1_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct page_fault1_stats, loops),
+		LFIELD(struct page_fault1_stats, faults),
+		LFIELD(struct page_fault1_stats, failed),
+		LFIELD(struct page_fault1_stats, tasks_done),
+		LFIELD(struct page_fault1_stats, end_ns),
+	};
 
-	lua_createtable(L, 0, 5);
-	set_int(L, "loops", (lua_Integer)s->loops);
-	set_int(L, "faults", (lua_Integer)s->faults);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "tasks_done", (lua_Integer)s->tasks_done);
-	set_int(L, "end_ns", (lua_Integer)s->end_ns);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, page_fault1_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_pf1(void *w)
@@ -384,6 +391,199 @@ static int l_start_mass_exit(lua_State *L)
 	return h->w ? 1 : start_failed(L, what, err);
 }
 
+static void push_short_lived_stats(lua_State *L, const void *w)
+{
+	const struct short_lived_stats *s = short_lived_stats(w);
+
+	lua_createtable(L, 0, 3);
+	set_int(L, "processes", (lua_Integer)s->processes);
+	set_int(L, "faults", (lua_Integer)s->faults);
+	set_int(L, "failed", (lua_Integer)s->failed);
+}
+
+static void put_short_lived(void *w)
+{
+	short_lived_put(w);
+}
+
+/* m:start_short_lived{cpus = {...}, size =, life =, gap =, until_ns =} -> the
+ * workload, whose fields are lua/mmsim/short_lived.lua's stats. */
+static int l_start_short_lived(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "size", "life", "gap", "until_ns", NULL };
+	static const char what[] = "start_short_lived";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct short_lived_opts o = { .m = lm->m, .release = release_refs };
+	char *err = NULL;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	lua_getfield(L, 2, "size");
+	o.size = check_size(L, -1, what);
+	lua_getfield(L, 2, "life");
+	o.life_ns = check_time(L, -1, what);
+	lua_getfield(L, 2, "gap");
+	o.gap_ns = check_time(L, -1, what);
+	lua_pop(L, 3);
+	if (!o.size)
+		return luaL_error(L, "%s: 'size' must be more than 0", what);
+	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_short_lived_stats, put_short_lived);
+	lua_pushvalue(L, 1);
+	o.release_arg = keep_alive(L, 1);
+	h->w = short_lived_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
+static void push_network_stats(lua_State *L, const void *w)
+{
+	const struct network_stats *s = network_stats(w);
+
+	lua_createtable(L, 0, 5);
+	set_int(L, "packets", (lua_Integer)s->packets);
+	set_int(L, "allocated", (lua_Integer)s->allocated);
+	set_int(L, "freed", (lua_Integer)s->freed);
+	set_int(L, "failed", (lua_Integer)s->failed);
+	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+}
+
+static void put_network(void *w)
+{
+	network_put(w);
+}
+
+/* A script's functions a workload's C threads call: a coroutine per
+ * thread (a function may sleep, another thread then calling), the options
+ * on its stack (1: the rate, 2: the lifetime; only the functions among
+ * them are called), the calling thread's context set in its extra space
+ * as a simulated thread's own, so that the function sees its time and CPU. */
+struct lua_fns {
+	struct lworkload_refs *refs;    /* keep the coroutines and the machine */
+	struct lmachine *lm;
+	lua_State **co;
+};
+
+static void release_fns(void *arg)
+{
+	struct lua_fns *f = arg;
+
+	release_refs(f->refs);
+	g_free(f->co);
+	g_free(f);
+}
+
+/* The number the function at fn returns for thread (with the time now if
+ * nargs is 1), finite, and above 0 if positive: false when it raised or
+ * returned something else, the run then stopping with that error as with
+ * a simulated thread's own. */
+static bool call_fn(struct lua_fns *f, struct mm_ctx *ctx, unsigned thread, int fn, int nargs,
+		    uint64_t now, bool positive, double *v, const char *what)
+{
+	lua_State *co = f->co[thread];
+	int isnum = 0;
+
+	*(struct mm_ctx **)lua_getextraspace(co) = ctx;
+	lua_pushvalue(co, fn);
+	if (nargs)
+		lua_pushinteger(co, (lua_Integer)now);
+	if (lua_pcall(co, nargs, 1, 0) == LUA_OK) {
+		*v = lua_tonumberx(co, -1, &isnum);
+		if (!isnum || !isfinite(*v) || (positive && !(*v > 0))) {
+			isnum = 0;
+			lua_pushfstring(co, "network: the %s function returned %s, not a %s number",
+					what, luaL_tolstring(co, -1, NULL),
+					positive ? "positive" : "finite");
+		}
+	}
+	if (!isnum && !f->lm->thread_error) {
+		const char *msg = lua_tostring(co, -1);
+
+		f->lm->thread_error = g_strdup_printf("thread on CPU %u: %s", ctx->cpu,
+						      msg ? msg : "(error object is not a string)");
+		engine_request_stop(f->lm->e);
+	}
+	lua_settop(co, 2);
+	return isnum;
+}
+
+static bool network_rate(void *arg, struct mm_ctx *ctx, unsigned thread, uint64_t now, double *v)
+{
+	return call_fn(arg, ctx, thread, 1, 1, now, true, v, "rate");
+}
+
+static bool network_lifetime(void *arg, struct mm_ctx *ctx, unsigned thread, double *v)
+{
+	return call_fn(arg, ctx, thread, 2, 0, 0, false, v, "lifetime");
+}
+
+/* m:start_network{cpus = {...}, rate =, lifetime_ns =, buffer_bytes =,
+ * frag_share =, long_lived_share = [, until_ns =]} -> the workload, whose
+ * fields are lua/mmsim/network.lua's stats; rate (packets per ms) and
+ * lifetime_ns (the mean of an exponential) may be functions, called with
+ * the time and with nothing. */
+static int l_start_network(lua_State *L)
+{
+	static const char *const keys[] = { "cpus", "rate", "lifetime_ns", "buffer_bytes",
+					    "frag_share", "long_lived_share", "until_ns", NULL };
+	static const char what[] = "start_network";
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct network_opts o = { .rx.m = lm->m, .release = release_refs,
+				  .until_ns = UINT64_MAX };
+	bool rate_fn, life_fn;
+	char *err = NULL;
+	int n = 2;
+
+	luaL_checktype(L, 2, LUA_TTABLE);
+	check_known_keys(L, 2, keys, what);
+	o.rx.skbuff = kmem_cache_find(lm->m, "skbuff_head_cache");
+	if (!o.rx.skbuff)
+		return luaL_error(L, "%s: no slab caches (call m:kmem_cache_init() first)", what);
+	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
+	rate_fn = lua_getfield(L, 2, "rate") == LUA_TFUNCTION;
+	life_fn = lua_getfield(L, 2, "lifetime_ns") == LUA_TFUNCTION;
+	lua_pop(L, 2);
+	if (!rate_fn)
+		o.rate = check_num(L, 2, "rate", 0x1p-1000, 1e9, what);
+	if (!life_fn)
+		o.lifetime_ns = (uint64_t)check_num(L, 2, "lifetime_ns", 0, 0x1p62, what);
+	o.rx.buffer_bytes = (unsigned)check_num(L, 2, "buffer_bytes", 1, PAGE_SIZE, what);
+	o.rx.frag_share = check_num(L, 2, "frag_share", 0, 1, what);
+	o.rx.long_lived_share = check_num(L, 2, "long_lived_share", 0, 1, what);
+	if (lua_getfield(L, 2, "until_ns") != LUA_TNIL)
+		o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, what);
+	lua_pop(L, 1);
+
+	struct engine *e = lmachine_engine(L, lm);
+	struct lworkload *h = new_handle(L, push_network_stats, put_network);
+	lua_pushvalue(L, 1);
+	o.rx.rng = push_math_random_state(L);
+	if (rate_fn || life_fn) {
+		struct lua_fns *f = g_new0(struct lua_fns, 1);
+
+		f->lm = lm;
+		f->co = g_new(lua_State *, o.nr_cpus);
+		for (unsigned i = 0; i < o.nr_cpus; i++, n++) {
+			f->co[i] = lua_newthread(L);
+			lua_getfield(L, 2, "rate");
+			lua_getfield(L, 2, "lifetime_ns");
+			lua_xmove(L, f->co[i], 2);
+		}
+		o.rate_fn = rate_fn ? network_rate : NULL;
+		o.lifetime_fn = life_fn ? network_lifetime : NULL;
+		o.fn_arg = f;
+		o.release = release_fns;
+		f->refs = keep_alive(L, n);
+		o.release_arg = f;
+	} else {
+		o.release_arg = keep_alive(L, n);
+	}
+	h->w = network_start(e, &o, &err);
+	return h->w ? 1 : start_failed(L, what, err);
+}
+
 static struct lworkload *check_workload(lua_State *L)
 {
 	struct lworkload *h = luaL_checkudata(L, 1, WORKLOAD_MT);
@@ -395,13 +595,15 @@ static struct lworkload *check_workload(lua_State *L)
 
 static void push_noise_stats(lua_State *L, const void *w)
 {
-	const struct kernel_noise_stats *s = kernel_noise_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct kernel_noise_stats, allocated),
+		LFIELD(struct kernel_noise_stats, freed),
+		LFIELD(struct kernel_noise_stats, failed),
+		LFIELD(struct kernel_noise_stats, long_lived),
+	};
 
-	lua_createtable(L, 0, 4);
-	set_int(L, "allocated", (lua_Integer)s->allocated);
-	set_int(L, "freed", (lua_Integer)s->freed);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "long_lived", (lua_Integer)s->long_lived);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, kernel_noise_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_noise(void *w)
@@ -464,17 +666,19 @@ static int l_start_kernel_noise(lua_State *L)
 
 static void push_slab_stats(lua_State *L, const void *w)
 {
-	const struct kernel_slab_stats *s = kernel_slab_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct kernel_slab_stats, allocated),
+		LFIELD(struct kernel_slab_stats, freed),
+		LFIELD(struct kernel_slab_stats, failed),
+		LFIELD(struct kernel_slab_stats, long_lived),
+		LFIELD(struct kernel_slab_stats, files),
+		LFIELD(struct kernel_slab_stats, packets),
+		LFIELD(struct kernel_slab_stats, threads),
+		LFIELD(struct kernel_slab_stats, pgtables),
+	};
 
-	lua_createtable(L, 0, 8);
-	set_int(L, "allocated", (lua_Integer)s->allocated);
-	set_int(L, "freed", (lua_Integer)s->freed);
-	set_int(L, "failed", (lua_Integer)s->failed);
-	set_int(L, "long_lived", (lua_Integer)s->long_lived);
-	set_int(L, "files", (lua_Integer)s->files);
-	set_int(L, "packets", (lua_Integer)s->packets);
-	set_int(L, "threads", (lua_Integer)s->threads);
-	set_int(L, "pgtables", (lua_Integer)s->pgtables);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, kernel_slab_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_slab(void *w)
@@ -558,12 +762,14 @@ static int l_start_kernel_slab(lua_State *L)
 
 static void push_readers_stats(lua_State *L, const void *w)
 {
-	const struct page_cache_readers_stats *s = page_cache_readers_stats(w);
+	static const struct lfield f[] = {
+		LFIELD(struct page_cache_readers_stats, pages_read),
+		LFIELD(struct page_cache_readers_stats, files),
+		LFIELD(struct page_cache_readers_stats, failed),
+	};
 
-	lua_createtable(L, 0, 3);
-	set_int(L, "pages_read", (lua_Integer)s->pages_read);
-	set_int(L, "files", (lua_Integer)s->files);
-	set_int(L, "failed", (lua_Integer)s->failed);
+	lua_createtable(L, 0, G_N_ELEMENTS(f));
+	set_fields(L, page_cache_readers_stats(w), f, G_N_ELEMENTS(f));
 }
 
 static void put_readers(void *w)
@@ -680,6 +886,10 @@ void lworkload_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "start_kernel_slab");
 	lua_pushcfunction(L, l_start_page_cache_readers);
 	lua_setfield(L, methods, "start_page_cache_readers");
+	lua_pushcfunction(L, l_start_short_lived);
+	lua_setfield(L, methods, "start_short_lived");
+	lua_pushcfunction(L, l_start_network);
+	lua_setfield(L, methods, "start_network");
 	luaL_newmetatable(L, WORKLOAD_MT);
 	luaL_setfuncs(L, workload_meta, 0);
 	lua_pop(L, 1);

@@ -116,20 +116,8 @@ local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p
 local proc_interval = real and REAL.proc_interval or "500us"
 
 -- Short-lived processes: map, touch, exit, over and over.
-for _, cpu in ipairs(procs) do
-  m:spawn{ cpu = cpu, name = "procs" .. cpu, fn = function()
-    while mmsim.now() < stop do
-      local proc = m:process()
-      if proc then
-        local a = proc:mmap("16M")
-        proc:touch(a, "16M")
-        mmsim.sleep("200us")
-        proc:exit()
-      end
-      mmsim.sleep(proc_interval)
-    end
-  end }
-end
+require("mmsim.short_lived").start(m, { cpus = procs, size = "16M", life = "200us",
+  gap = proc_interval, until_ns = stop })
 
 if age > 0 then
   local horizon = mmsim.time(p.age_horizon)

@@ -1,6 +1,6 @@
-/* A binary heap of expiries, the earliest on top: kernel_noise's and
- * kernel_slab's C threads keep their allocations in one, and Lua's
- * mmsim.expiry_heap (network's frees) is one too (lua/lheap.c).  Ties go as the heap's
+/* A binary heap of expiries, the earliest on top: kernel_noise's,
+ * kernel_slab's and network's C threads keep their allocations in one,
+ * and Lua's mmsim.expiry_heap is one too (lua/lheap.c).  Ties go as the heap's
  * first version, in Lua, broke them: equal times come out in the same
  * order, so the workloads free in the order they always did. */
 #ifndef MMSIM_EXPIRY_HEAP_H

@@ -3,10 +3,10 @@
 
 #include "models/dcache.h"
 #include "models/mm_space.h"
-#include "models/page_frag.h"
 #include "models/slub.h"
 #include "sim/expiry_heap.h"
 #include "sim/workload.h"
+#include "sim/workload_network.h"
 
 #include <glib.h>
 #include <math.h>
@@ -20,20 +20,20 @@ static const double kmalloc_weights[] = { 1536, 3584, 2545, 2479, 3401, 7054, 63
 					  788, 288, 357, 32 };
 
 /* What an expiry's value holds besides its handle (value >> 2). */
-enum release { RELEASE_KFREE, RELEASE_FRAG, RELEASE_THREAD, RELEASE_UNMAP };
+enum release { RELEASE_KFREE, RELEASE_THREAD, RELEASE_UNMAP };
 
 struct slab_thread {
 	struct workload_thread base;
 	struct mm_struct *daemon;       /* made at its first thread or page table */
-	/* The objects' frees, then the packets' (the receive path's own,
-	 * as mmsim.network keeps them): each value a handle and its release. */
+	/* The objects' frees, each value a handle and its release, then
+	 * the packets' (the receive path's own). */
 	struct expiry_heap objects, packets;
 };
 
 struct kernel_slab {
 	struct workload base;           /* first: the threads' workload is this */
 	struct kernel_slab_opts o;
-	struct kmem_cache *skbuff;
+	struct net_rx rx;               /* the packet source's */
 	struct slab_thread *threads;
 	GArray *hot;                    /* uint32_t: every tenth new file */
 	uint32_t next_file;
@@ -74,9 +74,6 @@ static void release(struct mm_ctx *ctx, struct kernel_slab *ks, struct slab_thre
 	case RELEASE_KFREE:
 		err = kmem_cache_free(ctx, m, (slab_obj_t)handle);
 		break;
-	case RELEASE_FRAG:
-		err = page_frag_free(ctx, m, (pfn_t)handle);
-		break;
 	case RELEASE_THREAD:
 		err = mm_exit_thread(ctx, t->daemon, (unsigned)handle);
 		break;
@@ -92,47 +89,25 @@ static void release(struct mm_ctx *ctx, struct kernel_slab *ks, struct slab_thre
 }
 
 /* A received packet: an skbuff head and its data, freed together when
- * the socket is read. */
+ * the socket is read (mmsim.network's receive path). */
 static void receive(struct mm_ctx *ctx, struct kernel_slab *ks, struct slab_thread *t,
 		    uint64_t now)
 {
-	const struct kernel_slab_opts *o = &ks->o;
-	slab_obj_t skb;
-	uint64_t data;
-	bool frag, ok;
+	struct net_packet p;
 
-	engine_safepoint(ctx);
-	skb = kmem_cache_alloc(ctx, o->m, ks->skbuff, GFP_ATOMIC);
-	frag = rng_double(o->rng) < o->frag_share;
-	ok = skb != SLAB_OBJ_NONE;
-	if (ok) {
-		engine_safepoint(ctx);
-		if (frag) {
-			data = page_frag_alloc(ctx, o->m, o->buffer_bytes, GFP_ATOMIC);
-			ok = data != PFN_NONE;
-		} else {
-			data = kmalloc(ctx, o->m, o->buffer_bytes, GFP_ATOMIC);
-			ok = data != SLAB_OBJ_NONE;
-		}
-	}
-	if (!ok) {
-		if (skb != SLAB_OBJ_NONE) {
-			engine_safepoint(ctx);
-			kmem_cache_free(ctx, o->m, skb);
-		}
+	switch (net_rx_alloc(ctx, &ks->rx, &p)) {
+	case NET_RX_FAILED:
 		ks->stats.failed++;
 		return;
+	case NET_RX_LONG_LIVED:
+		ks->stats.long_lived += 2;
+		break;
+	case NET_RX_RECEIVED:
+		net_rx_queue(&t->packets, expires(ks, now, ks->o.lifetime_ns[KSLAB_PACKET]), &p);
+		break;
 	}
 	ks->stats.packets++;
 	ks->stats.allocated += 2;
-	if (rng_double(o->rng) < o->long_lived_share[KSLAB_PACKET]) {
-		ks->stats.long_lived += 2;
-	} else {
-		double when = expires(ks, now, o->lifetime_ns[KSLAB_PACKET]);
-
-		push(&t->packets, when, skb, RELEASE_KFREE);
-		push(&t->packets, when, data, frag ? RELEASE_FRAG : RELEASE_KFREE);
-	}
 }
 
 /* A lookup: of a hot file already seen, or of a new one (every tenth
@@ -189,8 +164,8 @@ static void slab_thread(struct mm_ctx *ctx, void *arg)
 
 		while (expiry_heap_due(&t->objects, (double)now))
 			release(ctx, ks, t, expiry_heap_pop(&t->objects).value);
-		while (expiry_heap_due(&t->packets, (double)now))
-			release(ctx, ks, t, expiry_heap_pop(&t->packets).value);
+		while (net_rx_reap_one(ctx, &ks->rx, &t->packets, now))
+			ks->stats.freed++;
 		switch ((enum kernel_slab_source)weighted_pick(o->mix, NR_KSLAB_SOURCES,
 							       rng_double(o->rng))) {
 		case KSLAB_KMALLOC: {
@@ -281,8 +256,11 @@ struct kernel_slab *kernel_slab_start(struct engine *e, const struct kernel_slab
 	workload_init(&ks->base, slab_destroy, o->release, o->release_arg);
 	ks->o = *o;
 	ks->o.cpus = NULL;
-	ks->skbuff = kmem_cache_find(o->m, "skbuff_head_cache");
-	g_assert(ks->skbuff);
+	ks->rx = (struct net_rx){ .m = o->m, .skbuff = kmem_cache_find(o->m, "skbuff_head_cache"),
+				  .buffer_bytes = o->buffer_bytes, .frag_share = o->frag_share,
+				  .long_lived_share = o->long_lived_share[KSLAB_PACKET],
+				  .rng = o->rng };
+	g_assert(ks->rx.skbuff);
 	ks->hot = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	ks->next_file = o->first_file;
 	ks->threads = g_new0(struct slab_thread, o->nr_cpus);

@@ -28,6 +28,14 @@
 --   })
 --   m:run{...}
 --   print(net.stats.packets, net.stats.freed, net.stats.failed)
+--
+-- The threads ("napi<cpu>") run in C (m:start_network,
+-- sim/workload_network.c, whose receive path is kernel_slab's packet
+-- source too); this module reads the options.  They draw from
+-- math.random's own stream in the order the Lua version of the loop did,
+-- and call a rate or lifetime function where the Lua loop called it, so
+-- a seed gives the figures it gave.  Option errors name the line that
+-- called start.
 local M = {}
 
 local NET_SKB_PAD = 64
@@ -40,81 +48,30 @@ function M.buffer_bytes(n)
   return cache_align(n + NET_SKB_PAD) + cache_align(SHINFO_BYTES)
 end
 
--- A lifetime: a function returning ns, or the mean of an exponential.
-local function lifetime_fn(v, default)
-  if type(v) == "function" then return v end
-  local mean = mmsim.time(v or default)
-  return function() return -mean * math.log(1 - math.random()) end
-end
-
--- The receive path of the calling thread's CPU, with its pending frees.
--- rx:receive(now) takes one packet's buffers (false if the allocator
--- refused), rx:reap(now) frees those due.  stats gets allocated and
--- freed (objects: a head and its data are two), failed, long_lived,
--- packets.
-function M.receiver(m, o, stats)
-  local bytes = M.buffer_bytes(o.packet_bytes or 1500)
-  assert(bytes <= 4096, "network: packet_bytes must leave a buffer within a page")
-  local life = lifetime_fn(o.lifetime, "2ms")
-  local forever = o.long_lived_share or 0
-  local frag_share = o.frag_share or 1
-  local heap = require("mmsim.expiry_heap").new()   -- {expires, frag?, handle}
-  local rx = {}
-
-  m:kmem_cache_init()
-  function rx.reap(_, now)
-    while heap:due(now) do
-      local e = heap:pop()
-      if e[2] then m:page_frag_free(e[3]) else m:kmem_cache_free(e[3]) end
-      stats.freed = stats.freed + 1
-    end
-  end
-  function rx.receive(_, now)
-    local skb = m:kmem_cache_alloc("skbuff_head_cache", { atomic = true })
-    local frag = math.random() < frag_share
-    local data = skb and (frag and m:page_frag_alloc(bytes, { atomic = true })
-                          or m:kmalloc(bytes, { atomic = true }))
-    if not data then
-      if skb then m:kmem_cache_free(skb) end
-      stats.failed = stats.failed + 1
-      return false
-    end
-    stats.packets = stats.packets + 1
-    stats.allocated = stats.allocated + 2
-    if math.random() < forever then
-      stats.long_lived = stats.long_lived + 2
-    else
-      local when = now + life()
-      heap:push({ when, false, skb })
-      heap:push({ when, frag, data })
-    end
-    return true
-  end
-  return rx
-end
-
 function M.start(m, o)
   o = o or {}
   mmsim.check_options(o, { "cpus", "rate", "packet_bytes", "lifetime", "long_lived_share",
                           "frag_share", "until_ns" }, "network.start")
-  local cpus = o.cpus or { 0 }
-  local rate = o.rate or 200
-  local rate_now = type(rate) == "function" and rate or function() return rate end
-  local stop = o.until_ns
-  local stats = { allocated = 0, freed = 0, failed = 0, long_lived = 0, packets = 0 }
-
-  for _, cpu in ipairs(cpus) do
-    local rx = M.receiver(m, o, stats)
-    m:spawn{ cpu = cpu, name = "napi" .. cpu, fn = function()
-      while not stop or mmsim.now() < stop do
-        local now = mmsim.now()
-        rx:reap(now)
-        rx:receive(now)
-        mmsim.sleep(1e6 / rate_now(now) * (0.5 + math.random()))
-      end
-    end }
+  local n = o.packet_bytes or 1500
+  if not math.tointeger(n) or n < 0 or M.buffer_bytes(n) > 4096 then
+    error("network.start: packet_bytes must be a whole number leaving a buffer within a page",
+      2)
   end
-  return { stats = stats }
+  local life = o.lifetime or "2ms"
+  if type(life) ~= "function" then
+    local ok, ns = pcall(mmsim.time, life)
+    if not ok then error("network.start: lifetime: " .. ns, 2) end
+    life = ns
+  end
+  if o.until_ns ~= nil and not math.tointeger(o.until_ns) then
+    error("network.start: until_ns must be an integer of ns", 2)
+  end
+  m:kmem_cache_init()
+  local ok, w = pcall(m.start_network, m, { cpus = o.cpus or { 0 }, rate = o.rate or 200,
+    lifetime_ns = life, buffer_bytes = M.buffer_bytes(n), frag_share = o.frag_share or 1,
+    long_lived_share = o.long_lived_share or 0, until_ns = o.until_ns })
+  if not ok then error("network.start: " .. w, 2) end
+  return { stats = w }
 end
 
 return M

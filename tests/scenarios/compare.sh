@@ -5,6 +5,7 @@
 # compare.csv and overlays the runs' zone->lock wait share and 1 GiB
 # yield; a folder without summary.csv is refused.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -31,8 +32,7 @@ done
 sh "$MMSIM_SRCDIR/sim/compare.sh" --out "$dir/cmp" "$dir/t2" "$dir/t3" > "$dir/table" 2> "$dir/err" ||
 	{ cat "$dir/err"; fail "compare"; }
 cat "$dir/table"
-value() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
-	{ print $c }' "$1/summary.csv"; }
+value() { csv_column "$1/summary.csv" "$2"; }
 a=$(value "$dir/t2" zone_lock.acquisitions)
 b=$(value "$dir/t3" zone_lock.acquisitions)
 pct=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.1f", 100 * (b - a) / a }')

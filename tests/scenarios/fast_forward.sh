@@ -13,6 +13,7 @@
 # - The same seed twice in fast-forward (aged 50 ms, to save time) gives
 #   byte-identical outputs.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -27,8 +28,7 @@ run() {
 	grep -q '^invariants hold' "$dir/$name.err"
 }
 summary() {
-	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$dir/$1/summary.csv"
+	csv_value "$dir/$1/summary.csv" "$2"
 }
 
 run ff 200ms

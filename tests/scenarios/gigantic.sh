@@ -6,11 +6,11 @@
 # the kernel's unmovable pages together; the pages are given back, so
 # none is held at the end.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 figure() {     # figure POLICY KEY: KEY of that run's summary.csv
-	awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-		NR == 2 { print $(c[k]) }' "$out/$1/summary.csv"
+	csv_value "$out/$1/summary.csv" "$2"
 }
 for policy in upstream spb; do
 	(cd "$MMSIM_SRCDIR" && "$MMSIM" --out "$out/$policy" scenarios/gigantic.lua \
@@ -23,8 +23,7 @@ for key in gb_yield.obtained results.obtained; do
 	test "$spb" -gt "$up"
 done
 column() {     # the gigantic_pages column of spb's timeseries.csv, row by row
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gigantic_pages") c = i; next }
-		{ print $c }' "$out/spb/timeseries.csv"
+	csv_column "$out/spb/timeseries.csv" gigantic_pages
 }
 test "$(column | tail -1)" -eq 0
 test "$(column | sort -n | tail -1)" -eq "$(figure spb results.obtained)"

@@ -15,13 +15,13 @@
 #   figures are the scenario's own exit figures, and the three phases'
 #   add up to the whole run's.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # summary RUN KEY: a column of a run's summary.csv
 summary() {
-	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$dir/$1/summary.csv"
+	csv_value "$dir/$1/summary.csv" "$2"
 }
 
 run() {

@@ -1,17 +1,17 @@
 #!/bin/sh
-# Per-node figures add up to the machine's (per_node.lua's run on
+# Per-node figures add up to the machine's (per_node_run.lua's run on
 # test-numa): the zone->lock figures of each node's zones (summary.json's
 # zone_lock.nodeN.*, timeseries.csv's zone_lock_nodeN_* columns), the NUMA
 # events of each node (numa.nodeN.*, the numastat file, nodeN_vmstat)
 # against vmstat.numa_*, with hits, misses, foreign and other all non-zero.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$MMSIM" --out "$dir/r" "$MMSIM_SRCDIR/tests/scenarios/per_node.lua" > "$dir/out" 2> "$dir/err" ||
+"$MMSIM" --out "$dir/r" "$MMSIM_SRCDIR/tests/scenarios/per_node_run.lua" > "$dir/out" 2> "$dir/err" ||
 	{ cat "$dir/err"; exit 1; }
 summary() {
-	awk -F, -v key="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$dir/r/summary.csv"
+	csv_value "$dir/r/summary.csv" "$1"
 }
 [ "$(summary window)" = whole_run ]
 for f in acquisitions contentions wait_ns_total hold_ns_total; do

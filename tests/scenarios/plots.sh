@@ -7,6 +7,7 @@
 # name stops the run before it starts, naming the known ones; plots draw
 # cleanly without a locale.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -37,8 +38,7 @@ head -1 "$dir/two/timeseries.csv" | tr , '\n' | grep -qx gb_total_regions || fai
 test -s "$dir/two/memory_map.png" || fail "no memory map"
 # zone->lock contended: the lock plot; one thread alone never contends
 # (and waits for no lock): neither lock plot.
-contentions=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "zone_lock.contentions") c = i; next }
-	{ print $c }' "$dir/two/summary.csv")
+contentions=$(csv_column "$dir/two/summary.csv" zone_lock.contentions)
 [ "$contentions" -gt 0 ] && [ -s "$dir/two/lock_timeseries.png" ] || fail "no lock plot ($contentions)"
 sed 's/ipairs{ 1, 3 }/ipairs{ 1 }/' "$dir/two.lua" > "$dir/one.lua"
 "$MMSIM" --out "$dir/one" "$dir/one.lua" > /dev/null 2> "$dir/one.err" || { cat "$dir/one.err"; fail "one.lua"; }
@@ -65,8 +65,7 @@ LUA
 	{ cat "$dir/gib.err"; fail "gib.lua"; }
 test "$(cd "$dir/gib" && ls ./*.svg | tr '\n' ' ')" = "./memory_map_gib.svg ./spb_map.svg " ||
 	fail "gib plots: $(ls "$dir/gib")"
-gib=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "results.gib") c = i; next } { print $c }' \
-	"$dir/gib/summary.csv")
+gib=$(csv_column "$dir/gib/summary.csv" results.gib)
 test "$(grep -vc '^#' "$dir/gib/memmap-gib.dat")" -eq 8 || fail "memmap-gib.dat lines"
 # GIB WORST free movable reclaimable unmovable mixed none: one unmovable pageblock.
 awk -v g="$gib" '$1 == g { ok = $2 == 3 && $6 == 1 && $3 + $4 + $5 + $6 + $7 + $8 == 512 }

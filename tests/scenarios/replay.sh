@@ -1,5 +1,5 @@
 #!/bin/sh
-# Trace replay (lua/mmsim/replay.lua) through tests/scenarios/replay.lua:
+# Trace replay (lua/mmsim/replay.lua) through tests/scenarios/replay_run.lua:
 # - the redis capture replays end to end with the trace's call counts, at
 #   speed 1 and 2, and writes less without the fill of large mappings;
 # - the python capture's execve gives a new address space;
@@ -12,7 +12,7 @@ set -u
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-t=$MMSIM_SRCDIR/tests/scenarios/replay.lua
+t=$MMSIM_SRCDIR/tests/scenarios/replay_run.lua
 data=$MMSIM_SRCDIR/data/real
 run() {
 	"$MMSIM" --out "$dir/results" "$t" "$@" > "$dir/out" 2> "$dir/err"

@@ -7,6 +7,7 @@
 # stacks, network buffers and jobs; with night_timing=false the night runs
 # in fast-forward.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 (cd "$MMSIM_SRCDIR" && "$MMSIM" --check-invariants --out "$out/r" scenarios/server-day.lua \
@@ -14,8 +15,7 @@ trap 'rm -rf "$out"' EXIT
 	> "$out/stdout" 2> "$out/stderr" || { cat "$out/stderr"; exit 1; }
 grep -q "invariants hold on 1 machine" "$out/stderr"
 figure() {
-	awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-		NR == 2 { print $(c[k]) }' "$out/r/summary.csv"
+	csv_value "$out/r/summary.csv" "$1"
 }
 echo "stacks $(figure results.slab.stacks), fragment blocks $(figure results.slab.frag_blocks), jobs $(figure results.jobs), packets $(figure results.packets)"
 test "$(figure results.slab.stacks)" -gt 0

@@ -8,12 +8,12 @@
 # - the invariant checker passes at the end of every run;
 # - an spb run's results folder holds the debugfs superpageblocks file.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 summary() {
-	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$1/summary.csv"
+	csv_value "$1/summary.csv" "$2"
 }
 
 run() {

@@ -14,12 +14,12 @@
 #   the scenario's count; the windows' faults, objects and timed
 #   allocations add up to the whole run's; percentiles are ordered.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 summary() {
-	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$dir/$1/summary.csv"
+	csv_value "$dir/$1/summary.csv" "$2"
 }
 
 for d in 40ms 80ms; do

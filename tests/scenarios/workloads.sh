@@ -7,13 +7,13 @@
 # - the same run twice gives byte-identical time series and kernel-format
 #   files, and summaries that differ only in wall_time_s.
 set -eu
+. "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # summary VALUE: a column of a run's summary.csv
 summary() {
-	awk -F, -v key="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == key) col = i }
-		NR == 2 { print $col }' "$1/summary.csv"
+	csv_value "$1/summary.csv" "$2"
 }
 
 for policy in upstream pcp_buddy; do

@@ -5,6 +5,7 @@
 #include "sim/engine.h"
 #include "sim/lockstat.h"
 #include "sim/mailbox.h"
+#include "tests/subprocess.h"
 
 #include <glib.h>
 #include <math.h>
@@ -49,6 +50,15 @@ static void note_acquired(struct mm_ctx *ctx, struct fifo_case *c)
 	c->at[c->n++] = mm_now(ctx);
 }
 
+/* Take zone->lock from site and hold it ns. */
+static void hold_zone(struct mm_ctx *ctx, struct fifo_case *c, enum lock_site site, uint64_t ns)
+{
+	spin_lock(ctx, &c->zone, site);
+	note_acquired(ctx, c);
+	engine_work(ctx, ns);
+	spin_unlock(ctx, &c->zone);
+}
+
 /* CPU 0: holds the lock over a yield, 0-500 ns, then again at 2500 ns. */
 static void fifo_a(struct mm_ctx *ctx, void *arg)
 {
@@ -60,10 +70,7 @@ static void fifo_a(struct mm_ctx *ctx, void *arg)
 	engine_settle(ctx);
 	spin_unlock(ctx, &c->zone);
 	engine_work(ctx, 2000);
-	spin_lock(ctx, &c->zone, SITE_RMQUEUE_BULK);
-	note_acquired(ctx, c);
-	engine_work(ctx, 200);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_RMQUEUE_BULK, 200);
 	g_assert_true(spin_trylock(ctx, &c->pcp, SITE_RMQUEUE_PCPLIST));
 	engine_work(ctx, 10);
 	spin_unlock(ctx, &c->pcp);
@@ -76,10 +83,7 @@ static void fifo_b(struct mm_ctx *ctx, void *arg)
 
 	engine_work(ctx, 100);
 	g_assert_false(spin_trylock(ctx, &c->zone, SITE_OTHER));
-	spin_lock(ctx, &c->zone, SITE_FREE_PCPPAGES_BULK);
-	note_acquired(ctx, c);
-	engine_work(ctx, 300);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_FREE_PCPPAGES_BULK, 300);
 }
 
 /* CPU 4, the other socket: asks at 200 ns, holds 100 ns. */
@@ -88,10 +92,7 @@ static void fifo_c(struct mm_ctx *ctx, void *arg)
 	struct fifo_case *c = arg;
 
 	engine_work(ctx, 200);
-	spin_lock(ctx, &c->zone, SITE_FREE_ONE_PAGE);
-	note_acquired(ctx, c);
-	engine_work(ctx, 100);
-	spin_unlock(ctx, &c->zone);
+	hold_zone(ctx, c, SITE_FREE_ONE_PAGE, 100);
 }
 
 static void fifo_child(struct mm_ctx *ctx, void *arg)
@@ -168,11 +169,8 @@ static void test_fifo(const void *data)
 	struct lock_stats st;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	c.e = new_engine(4, *quantum_ns);
 	spin_lock_init(&c.zone, LOCK_CLASS_ZONE);
 	spin_lock_init(&c.pcp, LOCK_CLASS_PCP);
@@ -260,11 +258,8 @@ static void test_run_ahead(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(2, *(const double *)data);
 	spin_lock_init(&l, LOCK_CLASS_ZONE);
 	engine_spawn(e, 0, "A", ahead_a, &l, NULL);
@@ -286,26 +281,28 @@ struct abba {
 	unsigned killed;
 };
 
+/* Take first, hold it 100 ns, then wait for second forever. */
+static void abba_lock(struct mm_ctx *ctx, struct spinlock *first, struct spinlock *second)
+{
+	spin_lock(ctx, first, SITE_OTHER);
+	engine_work(ctx, 100);
+	engine_settle(ctx);
+	spin_lock(ctx, second, SITE_OTHER);
+	g_assert_not_reached();
+}
+
 static void abba_a(struct mm_ctx *ctx, void *arg)
 {
 	struct abba *d = arg;
 
-	spin_lock(ctx, &d->x, SITE_OTHER);
-	engine_work(ctx, 100);
-	engine_settle(ctx);
-	spin_lock(ctx, &d->y, SITE_OTHER);
-	g_assert_not_reached();
+	abba_lock(ctx, &d->x, &d->y);
 }
 
 static void abba_b(struct mm_ctx *ctx, void *arg)
 {
 	struct abba *d = arg;
 
-	spin_lock(ctx, &d->y, SITE_OTHER);
-	engine_work(ctx, 100);
-	engine_settle(ctx);
-	spin_lock(ctx, &d->x, SITE_OTHER);
-	g_assert_not_reached();
+	abba_lock(ctx, &d->y, &d->x);
 }
 
 static void abba_other(struct mm_ctx *ctx, void *arg)
@@ -351,32 +348,23 @@ static void run_abba(uint64_t other_ns, uint64_t until_ns, int want_ret, const c
 
 static void test_deadlock(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	run_abba(500, 0, -1, "deadlock at t=500 ns: ");
 }
 
 static void test_deadlock_until(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	/* The third thread ends before until_ns: only lock waiters remain. */
 	run_abba(500, 10000, -1, "deadlock at t=500 ns: ");
 }
 
 static void test_stuck_while_others_run(void)
 {
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	run_abba(50000, 10000, 0, NULL);
 }
 
@@ -434,17 +422,11 @@ static void test_misuse(void)
 		return;
 	}
 	g_setenv("MMSIM_MISUSE", "relock", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*CPU 0 (thread first) takes &zone->lock, which it already holds*");
+	expect_subprocess(false, "*CPU 0 (thread first) takes &zone->lock, which it already holds*");
 	g_setenv("MMSIM_MISUSE", "foreign", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*CPU 1 (thread second) releases &zone->lock held by CPU 0*");
+	expect_subprocess(false, "*CPU 1 (thread second) releases &zone->lock held by CPU 0*");
 	g_setenv("MMSIM_MISUSE", "return", TRUE);
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_failed();
-	g_test_trap_assert_stderr("*thread first on CPU 0 returned holding 1 spinlock*");
+	expect_subprocess(false, "*thread first on CPU 0 returned holding 1 spinlock*");
 }
 
 /* ---- 4. Temporal decoupling against the exact mode ---- */
@@ -790,11 +772,8 @@ static void test_sched_pcp_trylock(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, *(const double *)data);
 	spin_lock_init(&c.pcp, LOCK_CLASS_PCP);
 	engine_spawn(e, 0, "A", pcp_a, &c, NULL);
@@ -858,11 +837,8 @@ static void test_sched_sleep_and_spin(void)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	spin_lock_init(&c.l, LOCK_CLASS_ZONE);
 	engine_spawn(e, 1, "S", spin_s, &c, NULL);
@@ -920,18 +896,22 @@ struct sync_run {
 	bool local;
 };
 
-static void sync_thread(struct mm_ctx *ctx, void *arg)
+static void sync_rounds(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	struct sync_run *r = arg;
-	struct spinlock *l = &r->lock[ctx->cpu];
-
-	engine_set_local(ctx, r->local);
 	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
-		spin_lock(ctx, l, SITE_RMQUEUE_PCPLIST);
+		spin_lock(ctx, l, site);
 		engine_work(ctx, 500);
 		spin_unlock(ctx, l);
 		engine_work(ctx, 500);
 	}
+}
+
+static void sync_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct sync_run *r = arg;
+
+	engine_set_local(ctx, r->local);
+	sync_rounds(ctx, &r->lock[ctx->cpu], SITE_RMQUEUE_PCPLIST);
 }
 
 /* Two threads, each with its own pageset lock: local work settles at the
@@ -944,11 +924,8 @@ static void test_syncs(const void *data)
 	char *err = NULL;
 	uint64_t calls;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	for (unsigned cpu = 0; cpu < 2; cpu++) {
 		spin_lock_init(&r.lock[cpu], LOCK_CLASS_PCP);
@@ -970,14 +947,7 @@ static void test_syncs(const void *data)
  * and each ends after its own 1 ms of work. */
 static void ff_thread(struct mm_ctx *ctx, void *arg)
 {
-	struct spinlock *l = arg;
-
-	for (unsigned i = 0; i < SYNC_ROUNDS; i++) {
-		spin_lock(ctx, l, SITE_RMQUEUE_BULK);
-		engine_work(ctx, 500);
-		spin_unlock(ctx, l);
-		engine_work(ctx, 500);
-	}
+	sync_rounds(ctx, arg, SITE_RMQUEUE_BULK);
 }
 
 static void test_fast_forward(const void *data)
@@ -988,11 +958,8 @@ static void test_fast_forward(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	spin_lock_init(&l, LOCK_CLASS_ZONE);
 	engine_set_timing(e, timing);
@@ -1070,11 +1037,8 @@ static void test_mailbox(const void *data)
 	struct engine *e;
 	char *err = NULL;
 
-	if (!g_test_subprocess()) {
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_subprocess())
 		return;
-	}
 	e = new_engine(1, *(const double *)data);
 	c.mb = engine_mailbox_new(sizeof(uint64_t), MB_LATENCY);
 	engine_spawn(e, 0, NULL, mb_taker, &c, NULL);

@@ -1,6 +1,7 @@
 /* The results folder: JSON (json-glib) and CSV rendering, number formats, atomic
  * files, the time series, gnuplot plots and the progress line. */
 #include "sim/results.h"
+#include "tests/subprocess.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -488,10 +489,8 @@ static void test_plot_failure(void)
 		g_free(tmp);
 		return;
 	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
-	g_test_trap_assert_stderr("*error: plot lock_timeseries: gnuplot failed:*missing.csv*"
-				  "error: plot lock_timeseries: unknown format 'gif'*");
+	expect_subprocess(true, "*error: plot lock_timeseries: gnuplot failed:*missing.csv*"
+				"error: plot lock_timeseries: unknown format 'gif'*");
 }
 
 static void test_progress_format(void)
@@ -531,11 +530,9 @@ static void test_progress_update(void)
 		progress_done(&p);
 		return;
 	}
-	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-	g_test_trap_assert_passed();
-	g_test_trap_assert_stderr("\r[mmsim] sim 2 us / 20 us  wall 2.0 s  eta 18.0 s"
-				  "\r[mmsim] sim 10 us / 20 us  wall 2.5 s  eta 2.5 s"
-				  "\r[mmsim] sim 20 us / 20 us  wall 3.0 s           \n");
+	expect_subprocess(true, "\r[mmsim] sim 2 us / 20 us  wall 2.0 s  eta 18.0 s"
+				"\r[mmsim] sim 10 us / 20 us  wall 2.5 s  eta 2.5 s"
+				"\r[mmsim] sim 20 us / 20 us  wall 3.0 s           \n");
 }
 
 int main(int argc, char **argv)

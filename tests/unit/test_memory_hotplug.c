@@ -117,24 +117,30 @@ static void test_offline_movable(void)
 	machine_destroy(m);
 }
 
-/* Take the free page at the start of the block holding pfn's free buddy
- * and make it a kernel page: an unmovable page inside the block. */
-static pfn_t kernel_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+/* Allocate the first free page of [start, end) by hand, of type mt and
+ * owner word owner. */
+static pfn_t take_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end, int mt,
+			  uint32_t owner)
 {
 	for (pfn_t pfn = start; pfn < end; pfn++) {
 		if (!PageBuddy(&m->mm, pfn))
 			continue;
-		unsigned order = page_order(&m->mm, pfn);
-		int mt = get_pfnblock_migratetype(&m->mm, pfn);
-
-		page_del_and_expand(z, pfn, 0, order, mt);
-		page_set(&m->mm, pfn, PG_KIND_ALLOC, 0, MIGRATE_UNMOVABLE);
-		*block_word_a(&m->mm, pfn, 0) = make_owner(OWNER_KIND_KERNEL, 1);
+		page_del_and_expand(z, pfn, 0, page_order(&m->mm, pfn),
+				    get_pfnblock_migratetype(&m->mm, pfn));
+		page_set(&m->mm, pfn, PG_KIND_ALLOC, 0, mt);
+		*block_word_a(&m->mm, pfn, 0) = owner;
 		*block_word_b(&m->mm, pfn, 0) = 0;
-		pbstat_alloc(m->pbstat, pfn, 0, MIGRATE_UNMOVABLE);
+		pbstat_alloc(m->pbstat, pfn, 0, mt);
 		return pfn;
 	}
 	g_assert_not_reached();
+}
+
+/* Take the free page at the start of the block holding pfn's free buddy
+ * and make it a kernel page: an unmovable page inside the block. */
+static pfn_t kernel_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+{
+	return take_page_in(m, z, start, end, MIGRATE_UNMOVABLE, make_owner(OWNER_KIND_KERNEL, 1));
 }
 
 /* One unmovable page in the block: isolation fails at once with EBUSY on
@@ -336,20 +342,7 @@ static struct mm_ctx clock_ctx(unsigned cpu)
  * ZONE_MOVABLE isolation lets it pass, migration cannot take it. */
 static pfn_t off_lru_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
 {
-	for (pfn_t pfn = start; pfn < end; pfn++) {
-		if (!PageBuddy(&m->mm, pfn))
-			continue;
-		unsigned order = page_order(&m->mm, pfn);
-		int mt = get_pfnblock_migratetype(&m->mm, pfn);
-
-		page_del_and_expand(z, pfn, 0, order, mt);
-		page_set(&m->mm, pfn, PG_KIND_ALLOC, 0, MIGRATE_MOVABLE);
-		*block_word_a(&m->mm, pfn, 0) = OWNER_NONE;
-		*block_word_b(&m->mm, pfn, 0) = 0;
-		pbstat_alloc(m->pbstat, pfn, 0, MIGRATE_MOVABLE);
-		return pfn;
-	}
-	g_assert_not_reached();
+	return take_page_in(m, z, start, end, MIGRATE_MOVABLE, OWNER_NONE);
 }
 
 static struct machine *busy_machine;

@@ -377,6 +377,18 @@ static pfn_t alloc_elsewhere(struct machine *m, unsigned order)
 	return pfn;
 }
 
+/* CPU 0's pageset of z as a test sets it up: count pages taken from the
+ * buddy, high and free_count. */
+static void fill_pcp(struct mm_ctx *c0, struct zone *z, unsigned long count, int high,
+		     short free_count)
+{
+	struct per_cpu_pages *pcp = zone_pcp(z, 0);
+
+	g_assert_cmpuint(rmqueue_bulk(c0, z, 0, count, MIGRATE_MOVABLE, 0, pcp), ==, count);
+	pcp->high = high;
+	pcp->free_count = free_count;
+}
+
 /* nr_pcp_high: a free that brings count to high raises high to hold the
  * run of frees, free_count + batch.  high 316, count 400, free_count 500:
  * the free makes count 401 and free_count 501; 401 >= 316, so high =
@@ -390,9 +402,7 @@ static void test_free_grows_high(void)
 	struct per_cpu_pages *pcp = zone_pcp(z, 0);
 	pfn_t pfn = alloc_elsewhere(m, 0);
 
-	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
-	pcp->high = 316;
-	pcp->free_count = 500;
+	fill_pcp(&c0, z, 400, 316, 500);
 	memset(&rec, 0, sizeof(rec));
 	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
 	g_assert_cmpint(pcp->free_count, ==, 501);
@@ -424,9 +434,7 @@ static void test_free_high_order_batch(void)
 	struct per_cpu_pages *pcp = zone_pcp(z, 0);
 	pfn_t a = alloc_elsewhere(m, 1), b = alloc_elsewhere(m, 1);
 
-	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 100, MIGRATE_MOVABLE, 0, pcp), ==, 100);
-	pcp->high = 3000;
-	pcp->free_count = 300;
+	fill_pcp(&c0, z, 100, 3000, 300);
 	pcp->flags &= (uint8_t)~PCPF_PREV_FREE_HIGH_ORDER;
 	memset(&rec, 0, sizeof(rec));
 	g_assert_cmpint(__free_pages(&c0, m, a), ==, 0);
@@ -463,9 +471,7 @@ static void test_below_high_shrinks(void)
 	struct per_cpu_pages *pcp = zone_pcp(z, 0);
 	pfn_t pfn = alloc_elsewhere(m, 0);
 
-	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
-	pcp->high = 3000;
-	pcp->free_count = 300;
+	fill_pcp(&c0, z, 400, 3000, 300);
 	z->flags |= ZONE_BELOW_HIGH;
 	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);
 	g_assert_cmpint(pcp->high, ==, 2699);
@@ -487,9 +493,7 @@ static void test_reclaim_active_shrinks(void)
 	struct per_cpu_pages *pcp = zone_pcp(z, 0);
 	pfn_t pfn = alloc_elsewhere(m, 0);
 
-	g_assert_cmpuint(rmqueue_bulk(&c0, z, 0, 400, MIGRATE_MOVABLE, 0, pcp), ==, 400);
-	pcp->high = 3000;
-	pcp->free_count = 300;
+	fill_pcp(&c0, z, 400, 3000, 300);
 	z->flags |= ZONE_RECLAIM_ACTIVE;
 	memset(&rec, 0, sizeof(rec));
 	g_assert_cmpint(__free_pages(&c0, m, pfn), ==, 0);

@@ -1,0 +1,41 @@
+# Shell helpers for the scenario tests: . "$MMSIM_SRCDIR/tests/lib.sh"
+
+# csv_column FILE KEY: the column headed KEY of FILE, a line per row.
+csv_column() {
+	awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
+		{ print $c }' "$1"
+}
+
+# csv_value FILE KEY: KEY's value in FILE's first row (a summary.csv's only one).
+csv_value() {
+	csv_column "$1" "$2" | head -n 1
+}
+
+# check_cases and fails: for the tests that pin a workload's figures and its
+# option errors (network_c.sh, short_lived_c.sh); $dir is the scratch folder.
+
+# Each line of $2 is what the case file $1 prints for -D case=<first word>.
+check_cases() {
+	echo "$2" | while read -r want; do
+		got=$("$MMSIM" --out "$dir/out" "$MMSIM_SRCDIR/tests/scenarios/$1" \
+			-D case="${want%% *}" 2> /dev/null)
+		echo "$got"
+		if [ "$got" != "$want" ]; then
+			echo "expected: $want" >&2
+			exit 1
+		fi
+	done
+}
+
+# The script made of a test machine and the lines given fails with a
+# message matching the last argument.
+fails() {
+	pattern=$1
+	shift
+	printf '%s\n' 'local m = mmsim.machine{ preset = "test" }' "$@" > "$dir/bad.lua"
+	if "$MMSIM" --out "$dir/out" "$dir/bad.lua" > "$dir/stdout" 2> "$dir/stderr"; then
+		echo "no error for: $*" >&2
+		exit 1
+	fi
+	grep -q "$pattern" "$dir/stderr" || { cat "$dir/stderr" >&2; exit 1; }
+}
