@@ -232,8 +232,9 @@ struct lkmem_replay {
 	unsigned copies;
 	GHashTable **live;          /* per copy: allocation index -> sim pfn + 1 (0: failed) */
 	GHashTable **early;         /* per copy: allocations whose free ran first */
+	bool movable;               /* false: movable allocations (user pages) left out */
 	unsigned long allocated[NR_PAGE_ORDERS], freed[NR_PAGE_ORDERS], failed[NR_PAGE_ORDERS];
-	unsigned long unpaired, early_frees;
+	unsigned long unpaired, early_frees, skipped, recycled;
 };
 
 static struct lkmem_replay *check_replay(lua_State *L, int idx)
@@ -259,12 +260,13 @@ static int l_replay_gc(lua_State *L)
 	return 0;
 }
 
-/* trace:replay(m, copies) -> replay */
+/* trace:replay(m, copies [, movable]) -> replay */
 static int l_kmem_replay(lua_State *L)
 {
 	struct lkmem_trace *t = check_kmem_trace(L, 1);
 	struct lmachine *lm = check_lmachine(L, 2);
 	lua_Integer copies = luaL_checkinteger(L, 3);
+	bool movable = lua_isnoneornil(L, 4) || lua_toboolean(L, 4);
 	struct lkmem_replay *r;
 
 	luaL_argcheck(L, copies >= 1 && copies <= 65536, 3, "copies must be 1 to 65536");
@@ -278,6 +280,7 @@ static int l_kmem_replay(lua_State *L)
 	r->lm = lm;
 	r->t = t;
 	r->copies = (unsigned)copies;
+	r->movable = movable;
 	r->live = g_new(GHashTable *, r->copies);
 	r->early = g_new(GHashTable *, r->copies);
 	for (unsigned k = 0; k < r->copies; k++) {
@@ -300,10 +303,26 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 			 const struct kmem_event *e)
 {
 	struct machine *m = r->lm->m;
+	const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
+		e->pair >= 0 ? &g_array_index(r->t->ev, struct kmem_event, e->pair) : NULL;
 	gpointer key, val;
 
+	if (!r->movable && a && gfp_migratetype(a->gfp) == MIGRATE_MOVABLE) {
+		r->skipped += e->kind == KMEM_ALLOC;
+		return;
+	}
 	if (e->kind == KMEM_ALLOC) {
-		pfn_t pfn = __alloc_pages(ctx, m, e->gfp, e->order,
+		pfn_t pfn;
+
+		/* A block the capture never frees is freed when its
+		 * allocation comes round again, a pass of the capture later:
+		 * a repeated capture keeps one pass's long-lived blocks. */
+		if (g_hash_table_steal_extended(r->live[k], GUINT_TO_POINTER(idx), NULL, &val)) {
+			r->recycled++;
+			if (GPOINTER_TO_SIZE(val))
+				replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1), e->order);
+		}
+		pfn = __alloc_pages(ctx, m, e->gfp, e->order,
 					  topology_cpu_to_node(&m->topo, ctx->cpu),
 					  kmem_replay_owner(), k);
 
@@ -367,7 +386,8 @@ static int l_replay_run(lua_State *L)
 }
 
 /* replay:stats() -> {allocated, freed, failed = {[order] = blocks},
- * pages_allocated, pages_freed, unpaired_frees, early_frees, live} */
+ * pages_allocated, pages_freed, unpaired_frees, early_frees, skipped,
+ * recycled, live} */
 static int l_replay_stats(lua_State *L)
 {
 	struct lkmem_replay *r = check_replay(L, 1);
@@ -387,6 +407,8 @@ static int l_replay_stats(lua_State *L)
 	set_int(L, "pages_freed", pf);
 	set_int(L, "unpaired_frees", (lua_Integer)r->unpaired);
 	set_int(L, "early_frees", (lua_Integer)r->early_frees);
+	set_int(L, "skipped", (lua_Integer)r->skipped);
+	set_int(L, "recycled", (lua_Integer)r->recycled);
 	set_int(L, "live", live);
 	return 1;
 }

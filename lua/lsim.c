@@ -342,13 +342,15 @@ static bool running;
 /* engine_run to until, timed or fast-forward: 0, or a Lua error (a
  * thread's, an interruption, a deadlock); the engine is timed again
  * afterwards either way. */
-static void run_to(lua_State *L, struct lmachine *lm, uint64_t until, bool timing)
+static void run_to(lua_State *L, struct lmachine *lm, uint64_t until, bool timing,
+		   double ff_horizon)
 {
 	char *err = NULL;
 	int rc;
 
 	running = true;
 	engine_set_timing(lm->e, timing);
+	engine_set_ff_horizon(lm->e, ff_horizon);
 	rc = engine_run(lm->e, until, &err);
 	engine_set_timing(lm->e, true);
 	running = false;
@@ -388,14 +390,15 @@ static void warmup_timer(struct mm_ctx *ctx, void *arg)
  * {expected_end = T} tells the progress line when an open-ended run
  * should end; {warmup = W} makes the first W of the run phase "warmup"
  * and the rest phase "measure", the summary's headline window;
- * {timing = false} fast-forwards (engine.h), in phase "fast_forward". */
+ * {timing = false} fast-forwards (engine.h), in phase "fast_forward", with
+ * {horizon = H} its threads' horizon (ENGINE_FF_HORIZON_NS). */
 static int l_run(lua_State *L)
 {
 	static const char *const keys[] = { "until", "duration", "expected_end", "warmup",
-					    "timing", NULL };
+					    "timing", "horizon", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
-	uint64_t until = 0, expected = 0, warmup = 0;
+	uint64_t until = 0, expected = 0, warmup = 0, horizon = 0;
 	bool timing = true;
 
 	if (lua_thread_ctx(L) || running)
@@ -421,7 +424,11 @@ static int l_run(lua_State *L)
 			luaL_argexpected(L, lua_isboolean(L, -1), 2, "'timing' a boolean");
 			timing = lua_toboolean(L, -1);
 		}
-		lua_pop(L, 5);
+		if (lua_getfield(L, 2, "horizon") != LUA_TNIL)
+			horizon = check_time(L, -1, "run: horizon");
+		lua_pop(L, 6);
+		if (timing && horizon)
+			return luaL_error(L, "run: 'horizon' is fast-forward's (timing = false)");
 		/* Both set phases; a fast-forward measures no contention anyway. */
 		if (!timing && warmup)
 			return luaL_error(L, "run: a fast-forward (timing = false) has no warmup");
@@ -454,7 +461,7 @@ static int l_run(lua_State *L)
 	}
 	if (!timing)
 		lresults_phase(lm, "fast_forward", engine_clock(e));
-	run_to(L, lm, until, timing);
+	run_to(L, lm, until, timing, horizon ? (double)horizon : ENGINE_FF_HORIZON_NS);
 	if (!timing)
 		lresults_phase(lm, NULL, engine_clock(e));
 	lua_pushinteger(L, (lua_Integer)engine_clock(e));

@@ -31,6 +31,32 @@
 --
 --   ./run scenarios/aging.lua -D age=10s -D duration=20ms
 --
+-- The default pace is time-compressed: its rates are far above a real
+-- machine's (readers at 100,000 MiB/s, jemalloc's decay 10 ms, the kernel's
+-- slab mix at 1000 events per ms), so that milliseconds age the machine.
+-- -D pace=real takes every rate from a source instead (REAL below; the
+-- compressed pace's rate parameters are then unused):
+--   * jemalloc: dirty_decay_ms 10000, muzzy_decay_ms 0, jemalloc 5.3's
+--     defaults (DIRTY_DECAY_MS_DEFAULT, MUZZY_DECAY_MS_DEFAULT in
+--     include/jemalloc/internal/arena_types.h); muzzy 0 is the model's
+--     purge straight to clean.  The work per object (-D work, 20 us) has
+--     no source at either pace; the redis capture's purges (253 MiB in
+--     9.3 s by its one busy thread, data/real/redis-jemalloc-default.strace)
+--     are what to compare the churn's purged pages with (BENCHMARKS.md);
+--   * the kernel's allocations: data/real/kmem-events-redis.csv.gz replayed
+--     on every CPU (mmsim.replay's kmem, one traced CPU's load per CPU,
+--     repeated), its unmovable and reclaimable allocations only: 3.9k
+--     allocations and 26k pages per CPU-second (order 0 19%, order 1 1%,
+--     order 3 80% of the allocations); its movable ones are the traced
+--     programs' pages, which the churn and the readers stand for;
+--   * page cache reads: 100 MiB/s per reader, one reader per socket: a
+--     guess (no capture of a server's file reads);
+--   * short-lived processes: one every 100 ms per socket: a guess.
+-- At real pace the fast-forward's horizon is 1 ms (-D age_horizon, m:run's
+-- horizon), a tenth of the SimGrid calls of the engine's 100 us.
+--
+--   ./run scenarios/aging.lua -D pace=real -D age=60s -D duration=20ms
+--
 -- plots: gb_yield, lock_timeseries, spb_map
 local p = mmsim.params{
   policy = "upstream",
@@ -43,9 +69,24 @@ local p = mmsim.params{
   noise_rate = 400,     -- kernel=noise: allocations per ms per kernel CPU
   slab_rate = 1000,     -- kernel=slab: events per ms per kernel CPU
   churn_mib = 64,       -- jemalloc live set per thread
+  work = "20us",        -- jemalloc: the application's work per object (no source)
   age = "0",            -- aged this long before the timed duration...
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
+  age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
+  pace = "compressed",  -- or "real": the rates of REAL below
 }
+local root = arg[0]:gsub("scenarios/[^/]*$", "")
+local REAL = {
+  read_mib_s = 100,               -- a guess
+  decay = "10s",                  -- jemalloc 5.3's dirty_decay_ms
+  kmem = root .. "data/real/kmem-events-redis.csv.gz",
+  proc_interval = "100ms",        -- a guess
+  -- Fast-forward's horizon: its rates change over seconds (decay, a pass
+  -- of the capture), and 1 ms is a fifth of the 5 ms sampling.
+  horizon = "1ms",
+}
+assert(p.pace == "compressed" or p.pace == "real", "aging: pace must be compressed or real")
+local real = p.pace == "real"
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = "5ms",
@@ -55,10 +96,14 @@ local stop = age + mmsim.time(p.duration)
 local churn, readers, kernel, procs = require("mmsim.aging_roles").split(m, p.sockets,
   { procs = true })
 
-require("mmsim.page_cache").start(m, { cpus = readers, rate_mib_s = p.read_mib_s,
-  until_ns = stop })
+require("mmsim.page_cache").start(m, { cpus = readers,
+  rate_mib_s = real and REAL.read_mib_s or p.read_mib_s, until_ns = stop })
 local noise
-if p.kernel == "slab" then
+local kmem
+if real then
+  kmem = require("mmsim.replay").kmem(m, { csv = REAL.kmem, cpus = m:info().cpus, movable = false,
+    until_ns = stop, batch = "100us" })
+elseif p.kernel == "slab" then
   noise = require("mmsim.kernel_noise").start(m, { cpus = kernel, rate = p.slab_rate,
     until_ns = stop })
 else
@@ -67,14 +112,18 @@ else
     rate = p.noise_rate, long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
 end
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
-  decay = "10ms", work = "20us", until_ns = stop })
+  decay = real and REAL.decay or "10ms", work = p.work, until_ns = stop })
+local proc_interval = real and REAL.proc_interval or "500us"
 
 -- Short-lived processes: map, touch, exit, over and over.
 require("mmsim.short_lived").start(m, { cpus = procs, size = "16M", life = "200us",
-  gap = "500us", until_ns = stop })
+  gap = proc_interval, until_ns = stop })
 
 if age > 0 then
-  m:run{ ["until"] = age, timing = p.age_timing }
+  local horizon = mmsim.time(p.age_horizon)
+  if horizon == 0 and real then horizon = mmsim.time(REAL.horizon) end
+  m:run{ ["until"] = age, timing = p.age_timing,
+    horizon = not p.age_timing and horizon > 0 and horizon or nil }
   m:check_invariants()
   local y = m:gb_yield()
   print(string.format("aged %s (%s): %d of %d 1 GiB regions free, %d movable-only, "
@@ -99,4 +148,10 @@ if p.policy == "spb" then
 end
 print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
   jc.stats.objects))
-require("mmsim.kernel_report").report(m, noise.stats)
+if noise then require("mmsim.kernel_report").report(m, noise.stats) end
+if kmem then
+  local k = kmem.update()
+  print(string.format("real pace: jemalloc purged %d pages; kmem replay %d pages allocated, "
+    .. "%d blocks live, %d failed", jc.stats.purged_pages, k.pages_allocated, k.live,
+    (function() local n = 0 for o = 0, 10 do n = n + k.failed[o] end return n end)()))
+end

@@ -308,6 +308,13 @@ void engine_set_timing(struct engine *e, bool timing)
 		thread_limit_reset(e->threads->pdata[i]);
 }
 
+void engine_set_ff_horizon(struct engine *e, double ns)
+{
+	e->ff_horizon = MAX(e->horizon, ns);
+	for (unsigned i = 0; i < e->threads->len; i++)
+		thread_limit_reset(e->threads->pdata[i]);
+}
+
 bool engine_timing(const struct engine *e)
 {
 	return e->timing;
@@ -746,49 +753,14 @@ void engine_destroy(struct engine *e)
 	g_free(e);
 }
 
-static void lock_time_merge(struct lock_time *to, const struct lock_time *from)
-{
-	if (!from->nr)
-		return;
-	if (!to->nr || from->min < to->min)
-		to->min = from->min;
-	if (from->max > to->max)
-		to->max = from->max;
-	to->nr += from->nr;
-	to->total += from->total;
-}
-
-static void lock_stats_merge(struct lock_stats *to, const struct lock_stats *from)
-{
-	lock_time_merge(&to->wait, &from->wait);
-	lock_time_merge(&to->hold, &from->hold);
-	to->acq_bounces += from->acq_bounces;
-	to->con_bounces += from->con_bounces;
-	for (unsigned s = 0; s < NR_LOCK_SITES; s++) {
-		to->contention_point[s] += from->contention_point[s];
-		to->contending_point[s] += from->contending_point[s];
-	}
-}
-
 void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < e->locks->len; i++) {
-		const struct lock_impl *li = e->locks->pdata[i];
-
-		if (li->cls == cls)
-			lock_stats_merge(out, &li->st);
-	}
+	*out = e->class_st[cls];
 }
 
 void engine_all_class_stats(const struct engine *e, struct lock_stats out[NR_LOCK_CLASSES])
 {
-	memset(out, 0, NR_LOCK_CLASSES * sizeof(*out));
-	for (unsigned i = 0; i < e->locks->len; i++) {
-		const struct lock_impl *li = e->locks->pdata[i];
-
-		lock_stats_merge(&out[li->cls], &li->st);
-	}
+	memcpy(out, e->class_st, sizeof(e->class_st));
 }
 
 bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out)

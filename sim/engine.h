@@ -175,6 +175,9 @@ uint64_t engine_clock(struct engine *e);
 /* Timed (true, the default) or fast-forward (false) from now on; call it
  * between runs. */
 void engine_set_timing(struct engine *e, bool timing);
+/* Fast-forward's horizon from now on (ns; at least the timed horizon;
+ * ENGINE_FF_HORIZON_NS unless set): call it between runs. */
+void engine_set_ff_horizon(struct engine *e, double ns);
 bool engine_timing(const struct engine *e);
 /* SimGrid calls the threads made so far (sleeps, semaphore waits and
  * posts, spawns): each one switches actors. */

@@ -96,6 +96,9 @@ struct engine {
 	GPtrArray *threads;         /* struct sim_thread, in spawn order */
 	GPtrArray *locks;           /* struct lock_impl, in order of first use */
 	unsigned nr_locks[NR_LOCK_CLASSES];
+	/* Each class's locks' statistics summed, kept as they change: the
+	 * samplers read them without walking every lock ever taken. */
+	struct lock_stats class_st[NR_LOCK_CLASSES];
 	uint64_t *cpu_wait;         /* [cls * nr_cpus + cpu] ns */
 	struct sim_thread *running; /* the thread in control, NULL in maestro */
 	bool deadlocked;

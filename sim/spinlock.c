@@ -83,23 +83,33 @@ static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_im
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
  * "previous acquirer", as in the kernel (trylock does not call it). */
-static void note_acquirer(struct lock_impl *li, unsigned cpu, enum lock_site site)
+static void note_acquirer(struct sim_thread *t, struct lock_impl *li, enum lock_site site)
 {
-	if (li->last_cpu >= 0 && li->last_cpu != (int32_t)cpu)
+	unsigned cpu = t->ctx.cpu;
+
+	if (li->last_cpu >= 0 && li->last_cpu != (int32_t)cpu) {
 		li->st.acq_bounces++;
+		t->e->class_st[li->cls].acq_bounces++;
+	}
 	li->last_cpu = (int32_t)cpu;
 	li->last_site = site;
 }
 
 /* Contention statistics, when a lock() finds the lock taken. */
-static void note_contention(struct lock_impl *li, unsigned cpu, enum lock_site site)
+static void note_contention(struct sim_thread *t, struct lock_impl *li, enum lock_site site)
 {
+	struct lock_stats *cls = &t->e->class_st[li->cls];
+
 	if (li->last_cpu >= 0) {
-		if (li->last_cpu != (int32_t)cpu)
+		if (li->last_cpu != (int32_t)t->ctx.cpu) {
 			li->st.con_bounces++;
+			cls->con_bounces++;
+		}
 		li->st.contending_point[li->last_site]++;
+		cls->contending_point[li->last_site]++;
 	}
 	li->st.contention_point[site]++;
+	cls->contention_point[site]++;
 }
 
 static void note_wait(struct sim_thread *t, struct lock_impl *li, double requested)
@@ -108,6 +118,7 @@ static void note_wait(struct sim_thread *t, struct lock_impl *li, double request
 	double wait = li->acquired_at - requested;
 
 	lock_time_add(&li->st.wait, wait);
+	lock_time_add(&e->class_st[li->cls].wait, wait);
 	e->cpu_wait[li->cls * e->nr_cpus + t->ctx.cpu] += (uint64_t)(wait + 0.5);
 }
 
@@ -117,7 +128,7 @@ static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl
 {
 	double requested = t->clock;
 
-	note_contention(li, t->ctx.cpu, site);
+	note_contention(t, li, site);
 	t->blocked_on = li;
 	t->blocked_since = requested;
 	t->next_waiter = NULL;
@@ -138,7 +149,7 @@ static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl
 	take(t, l, li);
 	if (lock_class_sleeps(li->cls))
 		cpu_acquire(t);
-	note_acquirer(li, t->ctx.cpu, site);
+	note_acquirer(t, li, site);
 	note_wait(t, li, requested);
 }
 
@@ -171,13 +182,13 @@ static void take_free_lock(struct sim_thread *t, struct spinlock *l, struct lock
 
 	if (free_at_time(t->e, li, now)) {
 		take(t, l, li);
-		note_acquirer(li, t->ctx.cpu, site);
+		note_acquirer(t, li, site);
 		return;
 	}
-	note_contention(li, t->ctx.cpu, site);
+	note_contention(t, li, site);
 	t->debt += li->free_at - now;
 	take(t, l, li);
-	note_acquirer(li, t->ctx.cpu, site);
+	note_acquirer(t, li, site);
 	note_wait(t, li, now);
 }
 
@@ -242,6 +253,7 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	    (t->e->timing && t->debt >= t->e->quantum && (!t->e->quantum || !li->private_take)))
 		thread_settle(t);
 	lock_time_add(&li->st.hold, t->clock + t->debt - li->acquired_at);
+	lock_time_add(&t->e->class_st[li->cls].hold, t->clock + t->debt - li->acquired_at);
 	t->nr_private_held -= li->private_take;
 	if (lock_class_sleeps(li->cls))
 		t->nr_sleeping_held--;

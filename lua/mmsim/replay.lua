@@ -291,8 +291,15 @@ end
 -- (the last, when N is not a multiple) folds traced CPU c onto its CPU
 -- c mod n.  Copy k runs k / copies of the mean gap between a traced CPU's
 -- events later, so the copies' events interleave instead of coinciding.
+-- With until_ns the capture repeats until then, a pass every (duration_ns
+-- + the mean gap) / speed; movable = false leaves out movable allocations (the traced
+-- programs' own pages, which a scenario's workloads stand for).  batch:
+-- each wake-up also runs the events due within that much more time, early
+-- (fewer sleeps; in fast-forward threads run apart by up to the engine's
+-- horizon anyway).
 function M.kmem(m, o)
-  mmsim.check_options(o, { "csv", "cpus", "speed", "skip_bad" }, "replay.kmem")
+  mmsim.check_options(o, { "csv", "cpus", "speed", "skip_bad", "movable", "until_ns", "batch" },
+    "replay.kmem")
   assert(o.csv, "replay.kmem: csv (the kmem events file) is required")
   local speed = o.speed or 1.0
   assert(speed > 0, "replay.kmem: speed must be positive")
@@ -307,8 +314,14 @@ function M.kmem(m, o)
   local info = tr:info()
   local C = math.max(info.cpus, 1)
   local copies = (#list + C - 1) // C
-  local r = tr:replay(m, copies)
+  local r = tr:replay(m, copies, o.movable ~= false)
+  local batch = mmsim.time(o.batch or 0)
+  local stop = o.until_ns and (math.tointeger(o.until_ns)
+    or error("replay.kmem: until_ns must be an integer"))
   local gap = info.duration_ns * C // math.max(info.events, 1)
+  -- A pass of a repeated capture: its duration and one mean gap, so that
+  -- its last event and the next pass's first do not coincide.
+  local period = math.max((info.duration_ns + gap) // speed, 1)
 
   local handle = { info = info, copies = copies }
   local function update()
@@ -334,8 +347,12 @@ function M.kmem(m, o)
           local start, pos, t = mmsim.now(), 0, first
           while t do
             local due = start + shift + math.floor(t / speed)
+            if stop and due >= stop then break end
             if due > mmsim.now() then mmsim.sleep(due - mmsim.now()) end
-            pos, t = r:run(k, c, pos, math.floor((mmsim.now() - start - shift) * speed))
+            pos, t = r:run(k, c, pos, math.floor((mmsim.now() + batch - start - shift) * speed))
+            if not t and stop then
+              start, pos, t = start + period, 0, first
+            end
           end
           running = running - 1
           if running == 0 then update() end

@@ -7,6 +7,7 @@
 # - The 1 GiB yield at the switch (free, movable-only and obtainable
 #   regions) is within 10% of a fully timed run of the same seed (or one
 #   region, for counts under 10).
+# - So is a fast-forward with a 1 ms horizon (-D age_horizon=1ms).
 # - The fast-forward waits for no lock: its phase has no contention, while
 #   the timed window that follows has lock acquisitions of its own.
 # - The same seed twice in fast-forward (aged 50 ms, to save time) gives
@@ -31,6 +32,7 @@ summary() {
 }
 
 run ff 200ms
+run ff1ms 200ms -D age_horizon=1ms
 run timed 200ms -D age_timing=true
 run short 50ms
 run short2 50ms
@@ -50,6 +52,12 @@ close "$1" "$4"
 close "$2" "$5"
 close "$3" "$6"
 [ "$2" -gt 0 ]
+# The same with a 1 ms horizon (m:run{horizon = }).
+set -- $(yield ff1ms) $(yield timed)
+[ $# -eq 6 ]
+close "$1" "$4"
+close "$2" "$5"
+close "$3" "$6"
 
 [ "$(summary ff phases.fast_forward.start_s)" = 0 ]
 # It ends where its threads reached safepoints, at or a little after 200 ms.

@@ -9,6 +9,10 @@
 --   -D case=strace -D file=F [-D skip_bad=true]   replay F, print its counts
 --   -D case=kmem -D file=F -D cpus=N [-D skip_bad=true]   replay F, print
 --                     the blocks allocated and freed by order
+--   -D case=kmem_repeat -D file=F   F's unmovable and reclaimable load
+--                     (movable = false) repeated for two passes and 1 ns:
+--                     blocks allocated by order, the blocks still live, and
+--                     those the second pass freed for the first (recycled)
 local p = mmsim.params{ case = "redis", file = "", cpus = 2, skip_bad = false }
 local root = arg[0]:gsub("tests/scenarios/[^/]*$", "")
 local replay = require("mmsim.replay")
@@ -115,6 +119,20 @@ elseif p.case == "kmem" then
   print("failed " .. (function() local n = 0 for o = 0, 10 do n = n + s.failed[o] end return n end)())
   print("copies " .. k.copies)
   print("bad_lines " .. s.bad_lines)
+elseif p.case == "kmem_repeat" then
+  local m = mmsim.machine{ preset = "test-numa" }
+  local info = mmsim.read_kmem(p.file):info()
+  local k = replay.kmem(m, { csv = p.file, cpus = 2, movable = false,
+    until_ns = 2 * info.duration_ns + 1 })
+  m:run()
+  m:check_invariants()
+  local s = k.stats
+  for o = 0, 10 do
+    if s.allocated[o] > 0 then print(string.format("order %d allocated %d", o, s.allocated[o])) end
+  end
+  print("live " .. s.live)
+  print("recycled " .. s.recycled)
+  print("skipped " .. s.skipped)
 else
   error("unknown case " .. p.case)
 end

@@ -1,0 +1,30 @@
+#!/bin/sh
+# scenarios/aging.lua -D pace=real on its default machine (2 sockets, 16
+# CPUs), aged 2 s in fast-forward: the rates are the sourced ones.
+# - The kernel's allocations are the kmem capture's unmovable ones, one
+#   traced CPU's load per CPU: the pages allocated are 8 copies of the
+#   CSV's non-movable pages of its first 2 s (within 2%: copies start up to
+#   a mean gap apart, and a wake-up runs 100 us of events early).
+# - jemalloc decays in 10 s: nothing is purged in 2 s.
+# - The readers read 100 MiB/s each, one per socket: 400 MiB in 2 s, to a
+#   4 MiB chunk each (they read a chunk, then sleep its time).
+set -eu
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$MMSIM" --out "$dir/r" "$MMSIM_SRCDIR/scenarios/aging.lua" -D pace=real -D age=2s \
+	-D duration=1ms > "$dir/out" 2> "$dir/err" || { cat "$dir/err"; exit 1; }
+cat "$dir/out"
+want=$(gzip -dc "$MMSIM_SRCDIR/data/real/kmem-events-redis.csv.gz" | awk -F, '
+	NR == 2 { t0 = $1 }
+	NR > 1 && $5 == "mm_page_alloc" && $8 != 1 && $1 - t0 < 2.001 { n += 2 ^ $7 }
+	END { print 8 * n }')
+got=$(sed -n 's/^real pace: jemalloc purged \([0-9]*\) pages; kmem replay \([0-9]*\) pages allocated.*/\1 \2/p' "$dir/out")
+set -- $got
+[ $# -eq 2 ] || { echo "no real pace line"; exit 1; }
+[ "$1" -eq 0 ] || { echo "jemalloc purged $1 pages in 2 s at a 10 s decay"; exit 1; }
+awk -v g="$2" -v w="$want" 'BEGIN { exit !(w > 0 && g >= 0.98 * w && g <= 1.02 * w) }' ||
+	{ echo "kmem replay: $2 pages allocated, the capture's $want"; exit 1; }
+pc=$(sed -n 's/^page cache \([0-9]*\) pages.*/\1/p' "$dir/out")
+awk -v p="$pc" 'BEGIN { w = 2 * 100 * 256 * 2.001; exit !(p >= w - 2048 && p <= w + 2048) }' ||
+	{ echo "page cache $pc pages, want 400 MiB"; exit 1; }
+echo "ok: aging_real"
