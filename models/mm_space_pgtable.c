@@ -326,6 +326,20 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	return do_fault(ctx, mm, addr, write, &installed);
 }
 
+/* touch_present for the entries of pt from a up to stop, while they are
+ * present, unmarked and not write-protected: the first address left to
+ * the fault path.  No engine call, in a tight loop. */
+static uint64_t touch_present_run(struct mm_struct *mm, struct pte_table *pt, uint64_t a,
+				  uint64_t stop)
+{
+	for (unsigned i = level_index(a, PGTABLE_PTE); a < stop; a += PAGE_SIZE, i++) {
+		if (pt->pte[i] == PFN_NONE || pte_protnone(pt, i) || pte_wrprotected(pt, i))
+			break;
+		touch_present(mm, pt, i, true);
+	}
+	return a;
+}
+
 int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		uint64_t *faulted)
 {
@@ -342,8 +356,7 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 
 	if (end < addr)
 		return -MM_EINVAL;
-	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
-		unsigned i = level_index(a, PGTABLE_PTE);
+	for (uint64_t a = start; a < end;) {
 		unsigned long installed = 0;
 
 		/* Nothing to tick with balancing off (the common case). */
@@ -363,19 +376,24 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 		 * records it again, a present page after the first need not). */
 		if (a == start)
 			mm_cpumask_set(mm, ctx->cpu);
-		if (pt && pt->pte[i] == PFN_NONE) {
+		if (pt) {
+			uint64_t next = touch_present_run(mm, pt, a, MIN(end, pt_end));
+
+			if (next != a) {
+				a = next;
+				continue;
+			}
+		}
+		if (pt && pt->pte[level_index(a, PGTABLE_PTE)] == PFN_NONE)
 			/* fault_check would find the page missing. */
 			ret = __handle_mm_fault(ctx, mm, a, true, &installed);
-		} else if (pt && !pte_protnone(pt, i) && !pte_wrprotected(pt, i)) {
-			touch_present(mm, pt, i, true);
-			continue;
-		} else {
+		else
 			ret = do_fault(ctx, mm, a, true, &installed);
-		}
 		if (ret)
 			break;
 		n += installed;
 		pt = NULL;
+		a += PAGE_SIZE;
 	}
 	if (faulted)
 		*faulted = n;
