@@ -326,51 +326,74 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	return do_fault(ctx, mm, addr, write, &installed);
 }
 
+/* touch_present for the entries of pt from a up to stop, while they are
+ * present, unmarked and not write-protected: the first address left to
+ * the fault path.  No engine call, in a tight loop. */
+static uint64_t touch_present_run(struct mm_struct *mm, struct pte_table *pt, uint64_t a,
+				  uint64_t stop)
+{
+	for (unsigned i = level_index(a, PGTABLE_PTE); a < stop; a += PAGE_SIZE, i++) {
+		if (pt->pte[i] == PFN_NONE || pte_protnone(pt, i) || pte_wrprotected(pt, i))
+			break;
+		touch_present(mm, pt, i, true);
+	}
+	return a;
+}
+
 int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		uint64_t *faulted)
 {
-	uint64_t end = addr + len, n = 0, pt_end = 0;
-	/* The PTE table of the last page, while it stays in a writable VMA and
-	 * no engine call (none in a present page's access, nor in
-	 * task_tick_numa with NUMA balancing off) lets anything change: the
-	 * next pages' fault_check without its lookups.  A write-protected
-	 * (copy-on-write) entry still takes the fault. */
+	uint64_t start = addr & ~(PAGE_SIZE - 1), end = addr + len, n = 0, pt_end = 0;
+	/* The PTE table of the page, looked up once for the pages it maps
+	 * while they stay in a writable VMA and no engine call (none in a
+	 * present page's access, nor in task_tick_numa with NUMA balancing
+	 * off) lets anything change: fault_check without its lookups, also
+	 * for the first page (most objects span one or two).  A
+	 * write-protected (copy-on-write) or marked entry still takes the
+	 * fault; after a fault the table is looked up again. */
 	struct pte_table *pt = NULL;
 	int ret = 0;
 
 	if (end < addr)
 		return -MM_EINVAL;
-	for (uint64_t a = addr & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
-		unsigned i = level_index(a, PGTABLE_PTE);
+	for (uint64_t a = start; a < end;) {
 		unsigned long installed = 0;
 
 		/* Nothing to tick with balancing off (the common case). */
 		if (mm->m->numab.enabled)
 			task_tick_numa(ctx, mm);
-		if (pt && a < pt_end && pt->pte[i] == PFN_NONE) {
-			/* fault_check would find the page missing. */
-			mm_cpumask_set(mm, ctx->cpu);
-			ret = __handle_mm_fault(ctx, mm, a, true, &installed);
-		} else if (pt && a < pt_end && !pte_protnone(pt, i) && !pte_wrprotected(pt, i)) {
-			touch_present(mm, pt, i, true);
-			continue;
-		} else {
-			ret = do_fault(ctx, mm, a, true, &installed);
+		else if (!pt || a >= pt_end) {
+			struct vm_area_struct *vma = find_live_vma(mm, a);
+
+			pt = NULL;
+			if (vma && access_ok(vma->prot, true)) {
+				pt = pte_table_lookup(mm, a);
+				pt_end = MIN(vma->vm_end, (a & ~(level_span(PGTABLE_PTE) - 1)) +
+					     level_span(PGTABLE_PTE));
+			}
 		}
+		/* The CPU ran the address space, as do_fault records (a fault
+		 * records it again, a present page after the first need not). */
+		if (a == start)
+			mm_cpumask_set(mm, ctx->cpu);
+		if (pt) {
+			uint64_t next = touch_present_run(mm, pt, a, MIN(end, pt_end));
+
+			if (next != a) {
+				a = next;
+				continue;
+			}
+		}
+		if (pt && pt->pte[level_index(a, PGTABLE_PTE)] == PFN_NONE)
+			/* fault_check would find the page missing. */
+			ret = __handle_mm_fault(ctx, mm, a, true, &installed);
+		else
+			ret = do_fault(ctx, mm, a, true, &installed);
 		if (ret)
 			break;
 		n += installed;
 		pt = NULL;
-		if (!mm->m->numab.enabled) {
-			struct vm_area_struct *vma = find_live_vma(mm, a);
-
-			pt = pte_table_lookup(mm, a);
-			if (vma && access_ok(vma->prot, true))
-				pt_end = MIN(vma->vm_end, (a & ~(level_span(PGTABLE_PTE) - 1)) +
-					     level_span(PGTABLE_PTE));
-			else
-				pt = NULL;
-		}
+		a += PAGE_SIZE;
 	}
 	if (faulted)
 		*faulted = n;
