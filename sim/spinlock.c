@@ -68,24 +68,33 @@ static inline bool lock_private(const struct sim_thread *t, const struct spinloc
 /* The lock becomes t's once its lock word's cache line has arrived. */
 static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 {
+	const struct engine *e = t->e;
 	unsigned cpu = t->ctx.cpu;
 	bool priv = lock_private(t, l, li);
+	bool sleeps = lock_class_sleeps(li->cls);
+	double debt = t->debt + cacheline_ns(e, l->cl.last_cpu, cpu);
 
-	t->debt += cacheline_ns(t->e, l->cl.last_cpu, cpu);
+	t->debt = debt;
 	l->cl.last_cpu = (int32_t)cpu;
 	l->owner = (int32_t)cpu;
 	li->holder = t;
-	li->acquired_at = t->clock + t->debt;
+	li->acquired_at = t->clock + debt;
 	li->private_take = priv;
-	li->ahead = li->private_take && t->e->quantum && t->debt >= t->e->quantum;
+	li->ahead = priv && e->quantum && debt >= e->quantum;
 	li->shared |= li->last_thread && li->last_thread != t;
 	li->last_thread = t;
-	t->nr_private_held += li->private_take;
-	if (lock_class_sleeps(li->cls))
+	t->nr_private_held += priv;
+	if (sleeps)
 		t->nr_sleeping_held++;
 	else
 		t->nr_held++;
-	thread_limit_update(t);
+	/* thread_limit_update's answer when all t holds is private and this
+	 * is a spinlock: no settle, no preemption while it is held. */
+	if (priv && !sleeps && e->timing && t->local &&
+	    t->nr_held + t->nr_sleeping_held == t->nr_private_held)
+		t->limit = INFINITY;
+	else
+		thread_limit_update(t);
 }
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
