@@ -80,9 +80,11 @@ static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_im
 	li->holder = t;
 	li->acquired_at = t->clock + debt;
 	li->private_take = priv;
-	li->ahead = priv && e->quantum && debt >= e->quantum;
-	li->shared |= li->last_thread && li->last_thread != t;
-	li->last_thread = t;
+	li->ahead = priv && debt >= e->quantum && e->quantum;
+	if (li->last_thread != t) {
+		li->shared |= li->last_thread != NULL;
+		li->last_thread = t;
+	}
 	t->nr_private_held += priv;
 	if (sleeps)
 		t->nr_sleeping_held++;
