@@ -33,16 +33,23 @@ char *lock_impl_describe(const struct lock_impl *li)
 	return g_strdup_printf("%s[%u]", lock_class_name(li->cls), li->index);
 }
 
-static inline void lock_time_add(struct lock_time *lt, double ns)
+static inline void lock_time_add(struct lock_time *lt, uint64_t v)
 {
-	uint64_t v = (uint64_t)(ns + 0.5);
-
 	if (!lt->nr || v < lt->min)
 		lt->min = v;
 	if (v > lt->max)
 		lt->max = v;
 	lt->total += v;
 	lt->nr++;
+}
+
+/* A lock's figure and its class's sum, rounded once. */
+static inline void lock_times_add(struct lock_time *lt, struct lock_time *cls, double ns)
+{
+	uint64_t v = (uint64_t)(ns + 0.5);
+
+	lock_time_add(lt, v);
+	lock_time_add(cls, v);
 }
 
 /* A free lock that t took last and no other thread ever took (a
@@ -61,24 +68,35 @@ static inline bool lock_private(const struct sim_thread *t, const struct spinloc
 /* The lock becomes t's once its lock word's cache line has arrived. */
 static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_impl *li)
 {
+	const struct engine *e = t->e;
 	unsigned cpu = t->ctx.cpu;
 	bool priv = lock_private(t, l, li);
+	bool sleeps = lock_class_sleeps(li->cls);
+	double debt = t->debt + cacheline_ns(e, l->cl.last_cpu, cpu);
 
-	t->debt += cacheline_ns(t->e, l->cl.last_cpu, cpu);
+	t->debt = debt;
 	l->cl.last_cpu = (int32_t)cpu;
 	l->owner = (int32_t)cpu;
 	li->holder = t;
-	li->acquired_at = t->clock + t->debt;
+	li->acquired_at = t->clock + debt;
 	li->private_take = priv;
-	li->ahead = li->private_take && t->e->quantum && t->debt >= t->e->quantum;
-	li->shared |= li->last_thread && li->last_thread != t;
-	li->last_thread = t;
-	t->nr_private_held += li->private_take;
-	if (lock_class_sleeps(li->cls))
+	li->ahead = priv && debt >= e->quantum && e->quantum;
+	if (li->last_thread != t) {
+		li->shared |= li->last_thread != NULL;
+		li->last_thread = t;
+	}
+	t->nr_private_held += priv;
+	if (sleeps)
 		t->nr_sleeping_held++;
 	else
 		t->nr_held++;
-	thread_limit_update(t);
+	/* thread_limit_update's answer when all t holds is private and this
+	 * is a spinlock: no settle, no preemption while it is held. */
+	if (priv && !sleeps && e->timing && t->local &&
+	    t->nr_held + t->nr_sleeping_held == t->nr_private_held)
+		t->limit = INFINITY;
+	else
+		thread_limit_update(t);
 }
 
 /* lock_acquired() in lockdep: only lock() acquisitions move the lock's
@@ -117,13 +135,12 @@ static void note_wait(struct sim_thread *t, struct lock_impl *li, double request
 	struct engine *e = t->e;
 	double wait = li->acquired_at - requested;
 
-	lock_time_add(&li->st.wait, wait);
-	lock_time_add(&e->class_st[li->cls].wait, wait);
+	lock_times_add(&li->st.wait, &e->class_st[li->cls].wait, wait);
 	e->cpu_wait[li->cls * e->nr_cpus + t->ctx.cpu] += (uint64_t)(wait + 0.5);
 }
 
 /* The lock is held at t's settled time: wait for it in FIFO order. */
-static void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl *li,
+static G_GNUC_NO_INLINE void lock_wait(struct sim_thread *t, struct spinlock *l, struct lock_impl *li,
 		      enum lock_site site)
 {
 	double requested = t->clock;
@@ -197,7 +214,7 @@ void engine_lock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 	struct sim_thread *t = ctx_thread(ctx);
 	struct lock_impl *li = lock_impl_get(t->e, l);
 
-	if (li->holder == t)
+	if (G_UNLIKELY(li->holder == t))
 		g_error("CPU %u (thread %s) takes %s, which it already holds: deadlock",
 			ctx->cpu, t->name, lock_class_name(li->cls));
 	if (settle_first(t, l, li))
@@ -235,25 +252,30 @@ bool engine_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 	return true;
 }
 
+static G_GNUC_NORETURN G_GNUC_NO_INLINE void unlock_misuse(const struct sim_thread *t,
+							    const struct lock_impl *li)
+{
+	if (!li || !li->holder)
+		g_error("CPU %u (thread %s) releases a %s nobody holds", t->ctx.cpu, t->name,
+			li ? lock_class_name(li->cls) : "spinlock");
+	g_error("CPU %u (thread %s) releases %s held by CPU %u (thread %s)", t->ctx.cpu,
+		t->name, lock_class_name(li->cls), li->holder->ctx.cpu, li->holder->name);
+}
+
 void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 {
 	struct sim_thread *t = ctx_thread(ctx);
 	struct lock_impl *li = l->impl;
 	struct sim_thread *next;
 
-	if (!li || li->holder != t || l->owner != (int32_t)ctx->cpu) {
-		if (!li || !li->holder)
-			g_error("CPU %u (thread %s) releases a %s nobody holds", ctx->cpu, t->name,
-				li ? lock_class_name(li->cls) : "spinlock");
-		g_error("CPU %u (thread %s) releases %s held by CPU %u (thread %s)", ctx->cpu,
-			t->name, lock_class_name(li->cls), li->holder->ctx.cpu, li->holder->name);
-	}
+	if (G_UNLIKELY(!li || li->holder != t || l->owner != (int32_t)ctx->cpu))
+		unlock_misuse(t, li);
 	/* A waiter gets the lock when the section's simulated time is over. */
 	if (li->first_waiter ||
 	    (t->e->timing && t->debt >= t->e->quantum && (!t->e->quantum || !li->private_take)))
 		thread_settle(t);
-	lock_time_add(&li->st.hold, t->clock + t->debt - li->acquired_at);
-	lock_time_add(&t->e->class_st[li->cls].hold, t->clock + t->debt - li->acquired_at);
+	lock_times_add(&li->st.hold, &t->e->class_st[li->cls].hold,
+		       t->clock + t->debt - li->acquired_at);
 	t->nr_private_held -= li->private_take;
 	if (lock_class_sleeps(li->cls))
 		t->nr_sleeping_held--;
