@@ -12,7 +12,7 @@ csv_value() {
 }
 
 # check_cases and fails: for the tests that pin a workload's figures and its
-# option errors (network_c.sh, short_lived_c.sh); $dir is the scratch folder.
+# option errors (network_c.sh, short_lived_c.sh, page_cache_c.sh); $dir is the scratch folder.
 
 # Each line of $2 is what the case file $1 prints for -D case=<first word>.
 check_cases() {

@@ -11,16 +11,8 @@ set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-expected='fill pages_read=2647168 files=22 failed=0 file_pages=2031266 free_pages=24818 zone_acq=31803 zone_con=18769 lru_acq=0 time=250038033
-numa pages_read=10752 files=16 failed=0 file_pages=10752 free_pages=2044070 zone_acq=14 zone_con=0 lru_acq=0 time=30261378'
+. "$MMSIM_SRCDIR/tests/lib.sh"
 
-echo "$expected" | while read -r want; do
-	got=$("$MMSIM" --out "$dir/out" "$MMSIM_SRCDIR/tests/scenarios/page_cache_cases.lua" \
-		-D case="${want%% *}" 2> /dev/null)
-	echo "$got"
-	if [ "$got" != "$want" ]; then
-		echo "expected: $want" >&2
-		exit 1
-	fi
-done
+check_cases page_cache_cases.lua 'fill pages_read=2647168 files=22 failed=0 file_pages=2031266 free_pages=24818 zone_acq=31803 zone_con=18769 lru_acq=0 time=250038033
+numa pages_read=10752 files=16 failed=0 file_pages=10752 free_pages=2044070 zone_acq=14 zone_con=0 lru_acq=0 time=30261378'
 echo "ok: page_cache in C gives the Lua version's figures"
