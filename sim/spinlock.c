@@ -159,6 +159,7 @@ static G_GNUC_NO_INLINE void lock_wait(struct sim_thread *t, struct spinlock *l,
 	if (lock_class_sleeps(li->cls))
 		cpu_release(t);
 	thread_yield_begin(t);
+	t->wake_at = INFINITY;
 	sg_sem_acquire(t->wake);
 	thread_yield_end(t);
 
@@ -296,6 +297,7 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	next->blocked_on = NULL;
 	li->holder = next;
 	l->owner = LOCK_HANDOFF;
+	next->wake_at = -INFINITY;
 	thread_yield_begin(t);
 	sg_sem_release(next->wake);
 	thread_yield_end(t);
