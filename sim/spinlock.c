@@ -33,23 +33,27 @@ char *lock_impl_describe(const struct lock_impl *li)
 	return g_strdup_printf("%s[%u]", lock_class_name(li->cls), li->index);
 }
 
-static inline void lock_time_add(struct lock_time *lt, uint64_t v)
-{
-	if (!lt->nr || v < lt->min)
-		lt->min = v;
-	if (v > lt->max)
-		lt->max = v;
-	lt->total += v;
-	lt->nr++;
-}
-
-/* A lock's figure and its class's sum, rounded once. */
+/* A lock's figure and its class's sum, rounded once.  The class's
+ * figures cover its locks', so only a new minimum or maximum of the lock
+ * can be one of the class. */
 static inline void lock_times_add(struct lock_time *lt, struct lock_time *cls, double ns)
 {
 	uint64_t v = (uint64_t)(ns + 0.5);
 
-	lock_time_add(lt, v);
-	lock_time_add(cls, v);
+	if (G_UNLIKELY(!lt->nr || v < lt->min)) {
+		lt->min = v;
+		if (!cls->nr || v < cls->min)
+			cls->min = v;
+	}
+	if (G_UNLIKELY(v > lt->max)) {
+		lt->max = v;
+		if (v > cls->max)
+			cls->max = v;
+	}
+	lt->total += v;
+	lt->nr++;
+	cls->total += v;
+	cls->nr++;
 }
 
 /* A free lock that t took last and no other thread ever took (a
