@@ -115,6 +115,7 @@ struct engine {
 	double stop_at;
 	bool stop;
 	unsigned nr_alive;          /* threads started and not ended */
+	unsigned nr_workload_alive; /* of those, not daemons */
 	unsigned max_alive;         /* engine_spawn_check's limit */
 	char *limit_reason;         /* what sets it, for the message */
 	double sg_until;            /* the SimGrid run's end (simgrid_run_until) */

@@ -988,11 +988,12 @@ static void test_fast_forward(const void *data)
 	engine_destroy(e);
 }
 
-/* A thread alone in the run settles at the horizon without SimGrid calls
- * while nobody else can run before the settle ends, and not past another
- * thread's wake-up: the observer, waking at 505 us, finds the worker as
- * far ahead as with a SimGrid sleep per settle (to its next 10 us
- * settle, in its 510th round of 1 us), and the run ends at the same time. */
+/* The one workload thread (with an observer, as the results sampler is)
+ * settles at the horizon without SimGrid calls while nobody else can run
+ * before the settle ends, and not past another thread's wake-up: the
+ * observer, waking at 505 us, finds the worker as far ahead as with a
+ * SimGrid sleep per settle (to its next 10 us settle, in its 510th round
+ * of 1 us), and the run ends at the same time. */
 #define UNSEEN_ROUNDS 2000
 #define UNSEEN_WAKE 505000
 
@@ -1029,7 +1030,7 @@ static void test_unseen_settles(void)
 		return;
 	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
 	engine_spawn(e, 0, NULL, unseen_worker, &c, NULL);
-	engine_spawn(e, 1, NULL, unseen_observer, &c, NULL);
+	engine_spawn_observer(e, NULL, unseen_observer, &c);
 	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
 	g_test_message("%" G_GUINT64_FORMAT " SimGrid calls", engine_simgrid_calls(e));
 	g_assert_cmpuint(c.woke, ==, UNSEEN_WAKE);
