@@ -11,7 +11,12 @@
  * between allocator calls, zeroing, faults on its CPU's pageset) settles
  * only at the horizon: nothing another thread does depends on it sooner,
  * except lockless reads (counters, samplers), which may see it up to a
- * horizon early.  A lock no other thread ever took (a single-threaded
+ * horizon early.  A settle of the only workload thread alive that no
+ * other thread can see (all others sleep past its end or wait for a
+ * thread's action, and the run does not end before it) moves the thread's
+ * clock without a SimGrid call; the SimGrid clock catches up at the
+ * thread's next SimGrid call.  A lock no
+ * other thread ever took (a single-threaded
  * process's mmap and PTE locks), or a CPU's pageset lock, is private while
  * its last acquirer is the thread taking it again: that thread takes it
  * without settling

@@ -22,7 +22,14 @@ struct sim_thread {
 	void *arg;
 	void (*on_exit)(void *arg);
 	sg_sem_t wake;              /* an unlocking holder hands the lock over through it */
-	double clock;               /* SimGrid clock when the thread last resumed */
+	/* Its settled time: the SimGrid clock when it last resumed, or later
+	 * after settles that needed no SimGrid call (engine.c) */
+	double clock;
+	double sg_clock;            /* the SimGrid clock when it last resumed */
+	/* While it waits in SimGrid: when it runs again on its own (the end of
+	 * its sleep), INFINITY if only another thread can wake it, -INFINITY
+	 * once it is ready to run */
+	double wake_at;
 	double debt;                /* simulated ns the thread has run ahead of clock */
 	/* While debt stays under it, a charge has nothing to decide (no
 	 * settle, no preemption): thread_limit_reset after any change to
@@ -108,8 +115,11 @@ struct engine {
 	double stop_at;
 	bool stop;
 	unsigned nr_alive;          /* threads started and not ended */
+	unsigned nr_workload_alive; /* of those, not daemons */
 	unsigned max_alive;         /* engine_spawn_check's limit */
 	char *limit_reason;         /* what sets it, for the message */
+	double sg_until;            /* the SimGrid run's end (simgrid_run_until) */
+	struct sim_thread *waker;   /* the thread that last stopped a settle without SimGrid */
 };
 
 static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)
@@ -117,12 +127,19 @@ static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)
 	return ctx->engine;
 }
 
+/* Brings the SimGrid clock to t's after settles made without SimGrid. */
+void thread_catch_up(struct sim_thread *t);
+
 /* Around every SimGrid call a thread makes: others may run meanwhile
- * (even a call that does not block lets the other ready actors run). */
+ * (even a call that does not block lets the other ready actors run).  A
+ * call that blocks sets wake_at after this. */
 static inline void thread_yield_begin(struct sim_thread *t)
 {
+	if (G_UNLIKELY(t->clock != t->sg_clock))
+		thread_catch_up(t);
 	t->e->nr_simgrid_calls++;
 	t->e->running = NULL;
+	t->wake_at = -INFINITY;
 }
 
 /* The next charge decides afresh. */
@@ -137,7 +154,7 @@ void thread_limit_update(struct sim_thread *t);
 
 static inline void thread_yield_end(struct sim_thread *t)
 {
-	t->clock = simgrid_get_clock();
+	t->clock = t->sg_clock = simgrid_get_clock();
 	t->e->running = t;
 	thread_limit_reset(t);
 }

@@ -76,6 +76,7 @@ void cpu_acquire(struct sim_thread *t)
 				rq->first = t;
 			rq->last = t;
 			thread_yield_begin(t);
+			t->wake_at = INFINITY;
 			sg_sem_acquire(t->run);
 			thread_yield_end(t);
 			/* cpu_release made t curr and dequeued it. */
@@ -120,6 +121,7 @@ void cpu_release(struct sim_thread *t)
 		rq->last = NULL;
 	next->queued = false;
 	rq->curr = next;
+	next->wake_at = -INFINITY;
 	thread_yield_begin(t);
 	sg_sem_release(next->run);
 	thread_yield_end(t);

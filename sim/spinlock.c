@@ -33,23 +33,27 @@ char *lock_impl_describe(const struct lock_impl *li)
 	return g_strdup_printf("%s[%u]", lock_class_name(li->cls), li->index);
 }
 
-static inline void lock_time_add(struct lock_time *lt, uint64_t v)
-{
-	if (!lt->nr || v < lt->min)
-		lt->min = v;
-	if (v > lt->max)
-		lt->max = v;
-	lt->total += v;
-	lt->nr++;
-}
-
-/* A lock's figure and its class's sum, rounded once. */
+/* A lock's figure and its class's sum, rounded once.  The class's
+ * figures cover its locks', so only a new minimum or maximum of the lock
+ * can be one of the class. */
 static inline void lock_times_add(struct lock_time *lt, struct lock_time *cls, double ns)
 {
 	uint64_t v = (uint64_t)(ns + 0.5);
 
-	lock_time_add(lt, v);
-	lock_time_add(cls, v);
+	if (G_UNLIKELY(!lt->nr || v < lt->min)) {
+		lt->min = v;
+		if (!cls->nr || v < cls->min)
+			cls->min = v;
+	}
+	if (G_UNLIKELY(v > lt->max)) {
+		lt->max = v;
+		if (v > cls->max)
+			cls->max = v;
+	}
+	lt->total += v;
+	lt->nr++;
+	cls->total += v;
+	cls->nr++;
 }
 
 /* A free lock that t took last and no other thread ever took (a
@@ -159,6 +163,7 @@ static G_GNUC_NO_INLINE void lock_wait(struct sim_thread *t, struct spinlock *l,
 	if (lock_class_sleeps(li->cls))
 		cpu_release(t);
 	thread_yield_begin(t);
+	t->wake_at = INFINITY;
 	sg_sem_acquire(t->wake);
 	thread_yield_end(t);
 
@@ -296,6 +301,7 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 	next->blocked_on = NULL;
 	li->holder = next;
 	l->owner = LOCK_HANDOFF;
+	next->wake_at = -INFINITY;
 	thread_yield_begin(t);
 	sg_sem_release(next->wake);
 	thread_yield_end(t);

@@ -2,7 +2,7 @@
 -- locks, the fault and free paths), one task mapping 128 MiB `loops` times
 -- on the test machine as processes or threads (-D mode=); faults per
 -- second of CPU time (os.clock) of the run alone, not the machine's set-up.
-local P = mmsim.params{ loops = 16, mode = "processes" }
+local P = mmsim.params{ loops = 64, mode = "processes" }
 local m = mmsim.machine{ preset = "test" }
 local pf = require("mmsim.page_fault1").start(m, { cpus = { 0 }, size = "128M",
   mode = P.mode, loops = P.loops })

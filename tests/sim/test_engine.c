@@ -988,6 +988,61 @@ static void test_fast_forward(const void *data)
 	engine_destroy(e);
 }
 
+/* The one workload thread (with an observer, as the results sampler is)
+ * settles at the horizon without SimGrid calls while nobody else can run
+ * before the settle ends, and not past another thread's wake-up: the
+ * observer, waking at 505 us, finds the worker as far ahead as with a
+ * SimGrid sleep per settle (to its next 10 us settle, in its 510th round
+ * of 1 us), and the run ends at the same time. */
+#define UNSEEN_ROUNDS 2000
+#define UNSEEN_WAKE 505000
+
+struct unseen_case {
+	uint64_t rounds, seen, woke;
+};
+
+static void unseen_worker(struct mm_ctx *ctx, void *arg)
+{
+	struct unseen_case *c = arg;
+
+	for (unsigned i = 0; i < UNSEEN_ROUNDS; i++) {
+		engine_work(ctx, 1000);
+		c->rounds++;
+	}
+}
+
+static void unseen_observer(struct mm_ctx *ctx, void *arg)
+{
+	struct unseen_case *c = arg;
+
+	engine_sleep(ctx, UNSEEN_WAKE);
+	c->woke = mm_now(ctx);
+	c->seen = c->rounds;
+}
+
+static void test_unseen_settles(void)
+{
+	struct unseen_case c = { 0 };
+	struct engine *e;
+	char *err = NULL;
+
+	if (!in_subprocess())
+		return;
+	e = new_engine(1, ENGINE_DEFAULT_QUANTUM_NS);
+	engine_spawn(e, 0, NULL, unseen_worker, &c, NULL);
+	engine_spawn_observer(e, NULL, unseen_observer, &c);
+	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
+	g_test_message("%" G_GUINT64_FORMAT " SimGrid calls", engine_simgrid_calls(e));
+	g_assert_cmpuint(c.woke, ==, UNSEEN_WAKE);
+	g_assert_cmpuint(c.seen, ==, 509);
+	g_assert_cmpuint(engine_clock(e), ==, UNSEEN_ROUNDS * 1000);
+	/* 200 settles at the horizon: a few at the start (the SimGrid clock
+	 * must reach half the settle's end), around the observer's wake-up
+	 * and at the end. */
+	g_assert_cmpuint(engine_simgrid_calls(e), <, 20);
+	engine_destroy(e);
+}
+
 /* ---- Mailboxes: messages taken at exactly their due time ---- */
 
 #define MB_LATENCY 2000         /* under the horizon: a taker ahead must settle */
@@ -1078,6 +1133,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/engine/cond-resched", test_cond_resched);
 	g_test_add_data_func("/engine/syncs/local", &flags[0], test_syncs);
 	g_test_add_data_func("/engine/syncs/quantum", &flags[1], test_syncs);
+	g_test_add_func("/engine/syncs/unseen", test_unseen_settles);
 	g_test_add_data_func("/engine/fast-forward/timed", &flags[0], test_fast_forward);
 	g_test_add_data_func("/engine/mailbox", &quanta[0], test_mailbox);
 	g_test_add_data_func("/engine/mailbox-exact", &quanta[1], test_mailbox);
