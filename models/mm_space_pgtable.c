@@ -425,6 +425,14 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	return ret;
 }
 
+bool touch_range_resident(struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	if (mm->m->numab.enabled)
+		return false;
+	mm_cpumask_set(mm, ctx->cpu);
+	return true;
+}
+
 void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struct *mm)
 {
 	tlb->ctx = ctx;
@@ -442,6 +450,7 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 {
 	struct mm_struct *mm = tlb->mm;
 
+	mmu_notifier_invalidate(mm, addr, end);
 	while (addr < end && !tlb_full(tlb)) {
 		uint64_t start;
 		struct pte_table *pt = next_table(mm, PGTABLE_PTE, addr, end, &start);
@@ -589,6 +598,7 @@ unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t 
 	uint64_t ts;
 	struct pte_table *pt;
 
+	mmu_notifier_invalidate(mm, start, end);
 	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
 		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
 
