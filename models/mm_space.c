@@ -422,6 +422,7 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 			continue;
 		if (vma_at(mm, i)->vm_end > end)
 			vma_split(mm, i, end);
+		mmu_notifier_invalidate(mm, vma_at(mm, i)->vm_start, vma_at(mm, i)->vm_end);
 		vma_at(mm, i)->dying = token;
 		mm->map_count--;
 		detached = true;
@@ -549,6 +550,8 @@ static int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t s
 			if (vma_at(mm, i)->vm_end > end)
 				vma_split(mm, i, end);
 			if (c->prot >= 0 && vma_at(mm, i)->prot != c->prot) {
+				mmu_notifier_invalidate(mm, vma_at(mm, i)->vm_start,
+							vma_at(mm, i)->vm_end);
 				*ptes += count_present(mm, vma_at(mm, i)->vm_start,
 						       vma_at(mm, i)->vm_end);
 				vma_at(mm, i)->prot = c->prot;
@@ -620,6 +623,7 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 
 	spin_lock(ctx, &mm->mmap_lock, SITE_EXIT_MMAP);
 	lru_add_drain(ctx, mm->m);
+	mmu_notifier_invalidate(mm, 0, TASK_SIZE);
 	for (unsigned i = 0; i < mm->vmas->len; i++)
 		if (!vma_at(mm, i)->dying)
 			vma_at(mm, i)->dying = token;
@@ -637,6 +641,21 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	free_task_objects(ctx, mm->m, mm->kobjs);
 	mm->kobjs = NULL;
 	mm_struct_free(mm);
+}
+
+void mmu_notifier_register(struct mm_struct *mm, struct mmu_notifier *sub)
+{
+	sub->next = mm->notifiers;
+	mm->notifiers = sub;
+}
+
+void mmu_notifier_unregister(struct mm_struct *mm, struct mmu_notifier *sub)
+{
+	struct mmu_notifier **p = &mm->notifiers;
+
+	while (*p != sub)
+		p = &(*p)->next;
+	*p = sub->next;
 }
 
 unsigned mm_pid(const struct mm_struct *mm)

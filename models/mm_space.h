@@ -133,6 +133,27 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
 		uint64_t *faulted);
 
+/* mmu_notifier: a subscriber to an address space's invalidations, as the
+ * kernel's secondary MMUs (KVM's) are.  Told of each range whose present
+ * entries may be cleared, marked (lazy free, write-protected, NUMA hinting)
+ * or made inaccessible (mprotect, munmap), before they change; not of a
+ * migration or a THP split or collapse, after which the pages are present
+ * and unmarked again before any engine call.  A subscriber that has
+ * touched pages and heard of no change since knows a touch of them would
+ * find them present (touch_range_resident). */
+struct mmu_notifier {
+	void (*invalidate_range_start)(struct mmu_notifier *sub, uint64_t start, uint64_t end);
+	struct mmu_notifier *next;
+};
+void mmu_notifier_register(struct mm_struct *mm, struct mmu_notifier *sub);
+void mmu_notifier_unregister(struct mm_struct *mm, struct mmu_notifier *sub);
+/* touch_range of pages the caller knows present, writable and unmarked
+ * (an mmu_notifier heard of no change since it touched them): what
+ * touch_range does then, without visiting them.  false, having done
+ * nothing, if touch_range would still do more (NUMA balancing's tick at
+ * each page): the caller touches them with touch_range. */
+bool touch_range_resident(struct mm_ctx *ctx, struct mm_struct *mm);
+
 unsigned mm_pid(const struct mm_struct *mm);
 /* Resident anonymous pages, page-table pages, and lazily freed pages
  * (MADV_FREE) still resident. */

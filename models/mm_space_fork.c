@@ -502,6 +502,8 @@ struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *oldmm)
 		return NULL;
 	oldmm->m->procs->forked = true;
 	spin_lock(ctx, &oldmm->mmap_lock, SITE_DUP_MMAP);
+	/* Its present entries are write-protected. */
+	mmu_notifier_invalidate(oldmm, 0, TASK_SIZE);
 	mm_cpumask_set(oldmm, ctx->cpu);
 	ret = dup_mmap(ctx, mm, oldmm);
 	spin_unlock(ctx, &oldmm->mmap_lock);

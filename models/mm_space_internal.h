@@ -147,7 +147,15 @@ struct mm_struct {
 	 * the mm): a fault and its neighbours ask for the same one. */
 	struct spinlock *ptl_last;
 	gsize ptl_last_key;
+	struct mmu_notifier *notifiers;    /* mmu_notifier_register's */
 };
+
+/* mmu_notifier_invalidate_range_start: tell the subscribers. */
+static inline void mmu_notifier_invalidate(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	for (struct mmu_notifier *n = mm->notifiers; n; n = n->next)
+		n->invalidate_range_start(n, start, end);
+}
 
 /* The machine's process table. */
 struct mm_registry {

@@ -326,12 +326,37 @@ int handle_mm_fault(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, boo
 	return do_fault(ctx, mm, addr, write, &installed);
 }
 
+/* Whether entries [i, i + n) of pt carry no mark a touch acts on: lazy
+ * free, write-protected or NUMA hinting, a word of 64 entries at a time. */
+static bool pte_range_unmarked(const struct pte_table *pt, unsigned i, unsigned n)
+{
+	for (unsigned end = i + n; i < end;) {
+		unsigned w = i / 64, hi = MIN(end - w * 64, 64u);
+		uint64_t mask = (hi == 64 ? ~0ULL : (1ULL << hi) - 1) & ~((1ULL << (i % 64)) - 1);
+		uint64_t marks = pt->lazyfree[w] | pt->wrprotect[w];
+
+		if (pt->numa)
+			marks |= pt->numa->protnone[w];
+		if (marks & mask)
+			return false;
+		i = (w + 1) * 64;
+	}
+	return true;
+}
+
 /* touch_present for the entries of pt from a up to stop, while they are
  * present, unmarked and not write-protected: the first address left to
- * the fault path.  No engine call, in a tight loop. */
+ * the fault path.  No engine call, in a tight loop; none at all when the
+ * table maps all its pages and none in the range is marked (touch_present
+ * then does nothing: a workload's re-touch of its resident memory). */
 static uint64_t touch_present_run(struct mm_struct *mm, struct pte_table *pt, uint64_t a,
 				  uint64_t stop)
 {
+	unsigned n = (unsigned)((stop - a + PAGE_SIZE - 1) / PAGE_SIZE);
+
+	if (pt->nr_present == PTRS_PER_TABLE &&
+	    pte_range_unmarked(pt, level_index(a, PGTABLE_PTE), n))
+		return a + (uint64_t)n * PAGE_SIZE;
 	for (unsigned i = level_index(a, PGTABLE_PTE); a < stop; a += PAGE_SIZE, i++) {
 		if (pt->pte[i] == PFN_NONE || pte_protnone(pt, i) || pte_wrprotected(pt, i))
 			break;
@@ -400,6 +425,14 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	return ret;
 }
 
+bool touch_range_resident(struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	if (mm->m->numab.enabled)
+		return false;
+	mm_cpumask_set(mm, ctx->cpu);
+	return true;
+}
+
 void tlb_gather_init(struct mmu_gather *tlb, struct mm_ctx *ctx, struct mm_struct *mm)
 {
 	tlb->ctx = ctx;
@@ -417,6 +450,7 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 {
 	struct mm_struct *mm = tlb->mm;
 
+	mmu_notifier_invalidate(mm, addr, end);
 	while (addr < end && !tlb_full(tlb)) {
 		uint64_t start;
 		struct pte_table *pt = next_table(mm, PGTABLE_PTE, addr, end, &start);
@@ -564,6 +598,7 @@ unsigned long madvise_free_range(struct mm_struct *mm, uint64_t start, uint64_t 
 	uint64_t ts;
 	struct pte_table *pt;
 
+	mmu_notifier_invalidate(mm, start, end);
 	while ((pt = next_table(mm, PGTABLE_PTE, start, end, &ts))) {
 		uint64_t tend = MIN(end, ts + level_span(PGTABLE_PTE));
 

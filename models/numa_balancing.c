@@ -93,6 +93,7 @@ static unsigned long change_prot_numa(struct mm_struct *mm, uint64_t start, uint
 
 	if (!pt || !pt->nr_present)
 		return 0;
+	mmu_notifier_invalidate(mm, start, end);
 	/* A THP mapping is marked whole (change_huge_pmd); a 1 GiB folio that
 	 * may not move takes no hinting fault. */
 	if (pt->huge && mm->m->thp_opts.gb_migration == GB_THP_MIGRATION_BLOCK &&

@@ -7,6 +7,7 @@
 #include "sim/workload.h"
 
 #include <glib.h>
+#include <stddef.h>
 #include <string.h>
 
 #define MiB (1024ULL * 1024)
@@ -120,6 +121,17 @@ struct jemalloc_churn {
 	double total_weight;
 	struct churn_thread *threads;
 	struct jemalloc_churn_stats stats;
+	/* The dirty runs' pages were touched and only the churn's own purges
+	 * changed the process's entries since (they make runs clean): a
+	 * dirty run's pages are present, and allocating from one needs no
+	 * touch.  Told by the mmu_notifier of every other change, and of a
+	 * touch that failed part-way, after which it touches everything. */
+	struct mmu_notifier notifier;   /* registered while threads run */
+	unsigned running;
+	bool pages_unknown;
+	struct purge_slot {
+		uint64_t addr, end;
+	} *purging;                     /* purges under way, one a thread (end 0: free slot) */
 };
 
 /* jemalloc's extent size classes from 2 MiB: four per doubling. */
@@ -458,12 +470,13 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
  * before any clean one; then the current extent; then a new, larger
  * extent.  false if the extent could not be mapped. */
 static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
-			uint64_t *out)
+			uint64_t *out, bool *dirty)
 {
 	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len / PAGE_SIZE);
 
 	if (!best)
 		best = order_next(&a->runs, 0, has_clean_fit, len / PAGE_SIZE);
+	*dirty = best && best->dirty;
 	if (best) {
 		*out = best->addr;
 		if (best->end - best->addr > len)
@@ -509,8 +522,15 @@ static uint64_t decay_cutoff(const struct jemalloc_churn *jc, int64_t now)
 
 static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t addr, uint64_t len)
 {
+	unsigned slot = 0;
+
+	for (; jc->purging[slot].end; slot++)
+		g_assert(slot + 1 < jc->o.nr_cpus);
+	jc->purging[slot].addr = addr;
+	jc->purging[slot].end = addr + len;
 	engine_safepoint(ctx);
 	int err = do_madvise(ctx, jc->o.mm, addr, len, MADV_DONTNEED);
+	jc->purging[slot].end = 0;
 	if (err && err != -MM_ENOMEM)
 		g_error("jemalloc churn: madvise: error %d", err);
 	jc->stats.purged_pages += len / PAGE_SIZE;
@@ -602,6 +622,18 @@ static uint64_t pick_size(struct jemalloc_churn *jc)
 	return jc->sizes[jc->o.nr_sizes - 1].bytes;
 }
 
+/* The churn's own purges leave the dirty runs as they were; anything
+ * else may not. */
+static void churn_invalidate(struct mmu_notifier *sub, uint64_t start, uint64_t end)
+{
+	struct jemalloc_churn *jc = (void *)((char *)sub - offsetof(struct jemalloc_churn, notifier));
+
+	for (unsigned i = 0; i < jc->o.nr_cpus; i++)
+		if (jc->purging[i].end && start >= jc->purging[i].addr && end <= jc->purging[i].end)
+			return;
+	jc->pages_unknown = true;
+}
+
 static void churn_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct churn_thread *t = arg;
@@ -613,17 +645,25 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	/* Nothing it shares goes around the mailboxes (the random generator's
 	 * draws are independent of their order). */
 	engine_set_local(ctx, true);
+	if (!jc->running++)
+		mmu_notifier_register(mm, &jc->notifier);
 	while (mm_now(ctx) < o->until_ns) {
 		take_messages(ctx, jc, t);
 		uint64_t len = pick_size(jc), addr = 0, faulted;
-		bool mapped = arena_alloc(ctx, mm, &t->arena, len, &addr);
+		bool dirty, mapped = arena_alloc(ctx, mm, &t->arena, len, &addr, &dirty);
 		int err = -MM_ENOMEM;
 
 		if (mapped) {
 			engine_safepoint(ctx);
-			err = touch_range(ctx, mm, addr, len, &faulted);
+			if (dirty && !jc->pages_unknown && touch_range_resident(ctx, mm))
+				err = 0;
+			else
+				err = touch_range(ctx, mm, addr, len, &faulted);
 			if (err && err != -MM_ENOMEM)
 				g_error("jemalloc churn: touch: error %d", err);
+			/* Freed dirty, its pages in part absent. */
+			if (err)
+				jc->pages_unknown = true;
 		}
 		take_messages(ctx, jc, t);
 		if (err) {
@@ -658,6 +698,11 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	}
 	jc->stats.extents += t->arena.extents;
 	jc->stats.rss_pages = mm_rss(mm);
+	/* No notifier between runs of threads: nothing known after. */
+	if (!--jc->running) {
+		mmu_notifier_unregister(mm, &jc->notifier);
+		jc->pages_unknown = true;
+	}
 }
 
 static void churn_destroy(struct workload *w)
@@ -670,6 +715,7 @@ static void churn_destroy(struct workload *w)
 		engine_mailbox_free(jc->threads[i].mailbox);
 	}
 	g_free(jc->threads);
+	g_free(jc->purging);
 	g_free(jc->sizes);
 	g_free(jc);
 }
@@ -688,6 +734,8 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 	for (unsigned i = 0; i < o->nr_sizes; i++)
 		jc->total_weight += o->sizes[i].weight;
 	jc->threads = g_new0(struct churn_thread, o->nr_cpus);
+	jc->purging = g_new0(struct purge_slot, o->nr_cpus);
+	jc->notifier.invalidate_range_start = churn_invalidate;
 	for (unsigned i = 0; i < o->nr_cpus; i++) {
 		struct churn_thread *t = &jc->threads[i];
 

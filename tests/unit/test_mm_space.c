@@ -317,6 +317,105 @@ static void test_madv_free(void)
 	machine_destroy(m);
 }
 
+/* A re-touch of a PTE table that maps all its pages still acts on each
+ * marked entry in the range, and on no other: lazy-free pages on either
+ * side of a 64-entry word's edge, and copy-on-write after a fork. */
+static void test_touch_full_table(void)
+{
+	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m), *child;
+	uint64_t faulted, a;
+	int err;
+
+	a = mmap_anon(mm, 4 * MiB, PROT_READ | PROT_WRITE, &err);
+	a = (a + 2 * MiB - 1) & ~(2 * MiB - 1);
+	g_assert_cmpint(touch_range(&c, mm, a, 2 * MiB, &faulted), ==, 0);
+	g_assert_cmpuint(faulted, ==, 512);
+	for (unsigned i = 63; i <= 128; i += i == 64 ? 63 : 1)
+		g_assert_cmpint(do_madvise(&c, mm, a + i * PG, PG, MADV_FREE), ==, 0);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 4);
+	unsigned long allocated = pgalloc(m);
+
+	g_assert_cmpint(touch_range(&c, mm, a + 65 * PG, 62 * PG, &faulted), ==, 0);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 4);
+	g_assert_cmpint(touch_range(&c, mm, a + 64 * PG, 63 * PG, &faulted), ==, 0);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 3);
+	g_assert_cmpint(touch_range(&c, mm, a, 2 * MiB, &faulted), ==, 0);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 0);
+	g_assert_cmpuint(faulted, ==, 0);
+	g_assert_cmpuint(pgalloc(m), ==, allocated);
+	/* The child's write to the shared pages copies each. */
+	child = dup_mm(&c, mm);
+	g_assert_nonnull(child);
+	allocated = pgalloc(m);
+	g_assert_cmpint(touch_range(&c, child, a + 100 * PG, 300 * PG, &faulted), ==, 0);
+	g_assert_cmpuint(pgalloc(m) - allocated, >=, 300);
+	assert_mm_ok(m);
+	machine_destroy(m);
+}
+
+/* An mmu_notifier hears of each change a touch would act on, over the
+ * range changed, and of nothing after it leaves. */
+struct inval_rec {
+	struct mmu_notifier n;  /* first */
+	unsigned calls;
+	uint64_t lo, hi;
+};
+
+static void rec_invalidate(struct mmu_notifier *sub, uint64_t start, uint64_t end)
+{
+	struct inval_rec *r = (struct inval_rec *)sub;
+
+	r->calls++;
+	r->lo = MIN(r->lo, start);
+	r->hi = MAX(r->hi, end);
+}
+
+static void expect_invalidated(struct inval_rec *r, uint64_t start, uint64_t end)
+{
+	g_assert_cmpuint(r->calls, >, 0);
+	g_assert_cmpuint(r->lo, <=, start);
+	g_assert_cmpuint(r->hi, >=, end);
+	*r = (struct inval_rec){ .n = r->n, .lo = UINT64_MAX };
+}
+
+static void test_mmu_notifier(void)
+{
+	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m), *child;
+	struct inval_rec r = { .n.invalidate_range_start = rec_invalidate, .lo = UINT64_MAX };
+	uint64_t faulted, a;
+	int err;
+
+	a = mmap_anon(mm, 64 * PG, PROT_READ | PROT_WRITE, &err);
+	mmu_notifier_register(mm, &r.n);
+	g_assert_cmpint(touch_range(&c, mm, a, 64 * PG, &faulted), ==, 0);
+	g_assert_true(touch_range_resident(&c, mm));
+	g_assert_cmpuint(r.calls, ==, 0);
+	g_assert_cmpint(do_mprotect(&c, mm, a, 8 * PG, PROT_READ), ==, 0);
+	expect_invalidated(&r, a, a + 8 * PG);
+	g_assert_cmpint(do_mprotect(&c, mm, a, 8 * PG, PROT_READ | PROT_WRITE), ==, 0);
+	r = (struct inval_rec){ .n = r.n, .lo = UINT64_MAX };
+	g_assert_cmpint(do_madvise(&c, mm, a + 8 * PG, 8 * PG, MADV_FREE), ==, 0);
+	expect_invalidated(&r, a + 8 * PG, a + 16 * PG);
+	g_assert_cmpint(do_madvise(&c, mm, a + 16 * PG, 8 * PG, MADV_DONTNEED), ==, 0);
+	expect_invalidated(&r, a + 16 * PG, a + 24 * PG);
+	child = dup_mm(&c, mm);
+	g_assert_nonnull(child);
+	expect_invalidated(&r, a, a + 64 * PG);
+	exit_mmap(&c, child);
+	g_assert_cmpuint(r.calls, ==, 0);
+	g_assert_cmpint(do_munmap(&c, mm, a + 32 * PG, 8 * PG), ==, 0);
+	expect_invalidated(&r, a + 32 * PG, a + 40 * PG);
+	mmu_notifier_unregister(mm, &r.n);
+	g_assert_cmpint(do_munmap(&c, mm, a, 64 * PG), ==, 0);
+	g_assert_cmpuint(r.calls, ==, 0);
+	assert_mm_ok(m);
+	machine_destroy(m);
+}
+
 static void test_mprotect(void)
 {
 	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
@@ -720,6 +819,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/mm_space/munmap-frees-tables", test_munmap_frees_tables);
 	g_test_add_func("/mm_space/madv-dontneed", test_madv_dontneed);
 	g_test_add_func("/mm_space/madv-free", test_madv_free);
+	g_test_add_func("/mm_space/touch-full-table", test_touch_full_table);
+	g_test_add_func("/mm_space/mmu-notifier", test_mmu_notifier);
 	g_test_add_func("/mm_space/mprotect", test_mprotect);
 	g_test_add_func("/mm_space/mmap-placement", test_mmap_placement);
 	g_test_add_func("/mm_space/mmap-fixed", test_mmap_fixed);
