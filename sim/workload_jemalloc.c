@@ -637,41 +637,6 @@ static void take_messages(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct 
 	}
 }
 
-/* The lines of its arena a thread's next object reads first, asked for
- * together as it resumes (they are usually evicted since its last visit,
- * and each would otherwise miss in turn): the top of the run tree, where
- * first fit starts; the slot and leaf a new run takes; and the run index's
- * home slots of its oldest object's neighbours, which its free looks up. */
-static void arena_prefetch(const struct arena *a, const struct object_fifo *mine)
-{
-	const struct run_order *o = &a->runs;
-
-	/* Nodes 0 to 20: levels 0 to 2 of the tree, six lines. */
-	for (size_t i = 0; i < 24; i += 4)
-		__builtin_prefetch(o->node + i - 3);
-	__builtin_prefetch(o->slot + o->end);
-	__builtin_prefetch(o->node + order_leaf(o, o->end));
-	if (mine->len) {
-		const struct object *old = &mine->buf[mine->head];
-
-		__builtin_prefetch(&a->index.e[index_slot(&a->index, old->addr | 1)]);
-		__builtin_prefetch(&a->index.e[index_slot(&a->index, old->addr + old->len)]);
-	}
-}
-
-/* The run records the free of the thread's oldest object will read, its
- * neighbours': their index entries are in the cache by now (arena_prefetch)
- * and the records follow.  Only a hint: the runs may change before. */
-static void neighbours_prefetch(const struct arena *a, const struct object_fifo *mine)
-{
-	if (mine->len) {
-		const struct object *old = &mine->buf[mine->head];
-
-		__builtin_prefetch(index_find(&a->index, old->addr | 1));
-		__builtin_prefetch(index_find(&a->index, old->addr + old->len));
-	}
-}
-
 static uint64_t pick_size(struct jemalloc_churn *jc)
 {
 	double x = rng_double(jc->o.rng) * jc->total_weight;
@@ -696,13 +661,10 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	 * draws are independent of their order). */
 	engine_set_local(ctx, true);
 	while (mm_now(ctx) < o->until_ns) {
-		arena_prefetch(&t->arena, &t->mine);
 		take_messages(ctx, jc, t);
 		uint64_t len = pick_size(jc), addr = 0, faulted;
 		bool mapped = arena_alloc(ctx, mm, &t->arena, len, &addr);
 		int err = -MM_ENOMEM;
-
-		neighbours_prefetch(&t->arena, &t->mine);
 
 		if (mapped) {
 			engine_safepoint(ctx);
