@@ -431,9 +431,6 @@ static void remove_run(struct arena *a, struct run *r)
  * order: the index changes only for the ends that move. */
 static void move_run(struct arena *a, struct run *r, uint64_t addr, uint64_t end, int64_t since)
 {
-	/* The new key's slot is a miss of its own: ask for it before the
-	 * old key's removal waits for its line. */
-	__builtin_prefetch(&a->index.e[index_slot(&a->index, addr != r->addr ? addr : end | 1)]);
 	if (addr != r->addr) {
 		index_remove(&a->index, r->addr);
 		index_put(&a->index, addr, r);
@@ -498,9 +495,6 @@ static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *
 		struct run *r;
 
 		*out = addr;
-		/* The new start's index slot, a miss of its own, asked for
-		 * before the old one's removal waits for its line. */
-		__builtin_prefetch(&a->index.e[index_slot(&a->index, addr + len)]);
 		r = index_remove(&a->index, addr);
 		order_remove(o, pos);
 		if (end - addr > len) {
