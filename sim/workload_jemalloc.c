@@ -19,14 +19,21 @@
 #define HANDOVER_NS 10000
 
 /* A free run of an arena: dirty (still resident) since `since`, or clean
- * (purged). */
+ * (purged).  32 bytes, two to a cache line: the records are loads that
+ * miss at nearly every visit of the arena. */
 struct run {
 	uint64_t addr, end;
-	int64_t since;
+	union {
+		int64_t since;
+		struct run *next_spare; /* while in the arena's spares */
+	};
+	uint32_t pos;                   /* in the arena's run_order */
 	bool dirty;
-	size_t pos;                     /* in the arena's run_order */
-	struct run *next_spare;
 };
+
+/* Runs come from chunks of an arena's own, so that its records sit
+ * together instead of among the heap's other blocks. */
+#define RUN_CHUNK 64
 
 /* Each arena is its owner's alone: what other threads do to it comes
  * through the owner's mailbox, at its simulated time.  An object handed to
@@ -59,10 +66,14 @@ struct run_summary {
  * the slots are full.  A tree over the slots summarises each subtree, so
  * that a search skips the subtrees without a match instead of scanning
  * every run.  Four children a node, in one cache line: node 0 the root,
- * node i's children 4i + 1 to 4i + 4, slot i's leaf (cap - 1) / 3 + i. */
+ * node i's children 4i + 1 to 4i + 4, slot i's leaf (cap - 1) / 3 + i.
+ * A slot holds its run's start address, the run index's key to the
+ * record, and the leaf its size: first fit takes a run's front without
+ * reading its record, one miss less on every allocation. */
 #define ORDER_FANOUT 4
+#define ORDER_NONE SIZE_MAX
 struct run_order {
-	struct run **slot;
+	uint64_t *slot;                 /* 0: a hole */
 	struct run_summary *node;       /* node[1] starts a cache line */
 	void *node_mem;
 	size_t cap, end, live;          /* slots (a power of 4), slots used (holes included), runs */
@@ -77,6 +88,7 @@ struct arena {
 	struct run_order runs;
 	struct run_index index;
 	struct run *spare;              /* freed runs for reuse */
+	GPtrArray *chunks;              /* of RUN_CHUNK runs each */
 	unsigned grow;                  /* the next extent's size class */
 	uint64_t cur_addr, cur_len, cur_used;   /* the extent being carved; cur_len 0: none */
 	uint64_t extents;
@@ -210,13 +222,15 @@ static void index_put(struct run_index *x, uint64_t key, struct run *r)
 }
 
 /* Remove key, moving back the entries of its probe chain that the hole
- * would cut off. */
-static void index_remove(struct run_index *x, uint64_t key)
+ * would cut off; its run. */
+static struct run *index_remove(struct run_index *x, uint64_t key)
 {
 	size_t i = index_slot(x, key);
+	struct run *r;
 
 	while (x->e[i].key != key)
 		i = (i + 1) & x->mask;
+	r = x->e[i].run;
 	for (size_t j = (i + 1) & x->mask; x->e[j].key; j = (j + 1) & x->mask) {
 		size_t home = index_slot(x, x->e[j].key);
 
@@ -228,17 +242,15 @@ static void index_remove(struct run_index *x, uint64_t key)
 	}
 	x->e[i].key = 0;
 	x->used--;
+	return r;
 }
 
 static const struct run_summary no_run = { 0, 0, INT64_MAX };
 
 static struct run_summary summary_of(const struct run *r)
 {
-	uint32_t pages;
+	uint32_t pages = (uint32_t)((r->end - r->addr) / PAGE_SIZE);
 
-	if (!r)
-		return no_run;
-	pages = (uint32_t)((r->end - r->addr) / PAGE_SIZE);
 	if (r->dirty)
 		return (struct run_summary){ pages, 0, r->since };
 	return (struct run_summary){ 0, pages, INT64_MAX };
@@ -260,13 +272,13 @@ static struct run_summary children_join(const struct run_order *o, size_t i)
 	return s;
 }
 
-/* Slot pos changed: its leaf and the summaries above it, up to the first
- * that stays the same. */
-static void order_update(struct run_order *o, size_t pos)
+/* Slot pos's leaf becomes leaf, and the summaries above it change up to
+ * the first that stays the same. */
+static void order_set(struct run_order *o, size_t pos, struct run_summary leaf)
 {
 	size_t i = order_leaf(o, pos);
 
-	o->node[i] = summary_of(o->slot[pos]);
+	o->node[i] = leaf;
 	while (i) {
 		struct run_summary s;
 
@@ -279,55 +291,64 @@ static void order_update(struct run_order *o, size_t pos)
 }
 
 /* cap slots (a power of 4) holding the runs in their order, without the
- * holes: in place if cap stays (new arrays each time made a 64-thread run
- * a quarter bigger through the heap's fragments). */
-static void order_rebuild(struct run_order *o, size_t cap)
+ * holes, each leaf moved with its slot: in place if cap stays (new arrays
+ * each time made a 64-thread run a quarter bigger through the heap's
+ * fragments).  The records learn their new slots through the index. */
+static void order_rebuild(struct run_order *o, const struct run_index *x, size_t cap)
 {
-	struct run **slot = cap == o->cap ? o->slot : g_new0(struct run *, cap);
-	size_t n = 0, first_leaf;
+	uint64_t *slot = cap == o->cap ? o->slot : g_new0(uint64_t, cap);
+	struct run_summary *node = o->node;
+	void *node_mem = o->node_mem;
+	size_t n = 0, first_leaf = (cap - 1) / (ORDER_FANOUT - 1);
 
+	if (cap != o->cap) {
+		/* Three entries before node 0, so that node 1 and every group
+		 * of children after it start a 64-byte line. */
+		node_mem = g_aligned_alloc(first_leaf + cap + 3, sizeof(struct run_summary), 64);
+		node = (struct run_summary *)node_mem + 3;
+	}
+	/* In place, slot n is written after slot i >= n is read. */
 	for (size_t i = 0; i < o->end; i++)
 		if (o->slot[i]) {
+			node[first_leaf + n] = o->node[order_leaf(o, i)];
 			slot[n] = o->slot[i];
-			slot[n]->pos = n;
+			index_find(x, slot[n])->pos = (uint32_t)n;
 			n++;
 		}
 	memset(slot + n, 0, (cap - n) * sizeof(*slot));
-	o->end = n;
+	for (size_t i = n; i < cap; i++)
+		node[first_leaf + i] = no_run;
 	if (cap != o->cap) {
 		g_free(o->slot);
 		g_aligned_free(o->node_mem);
 		o->slot = slot;
+		o->node = node;
+		o->node_mem = node_mem;
 		o->cap = cap;
-		first_leaf = order_leaf(o, 0);
-		/* Three entries before node 0, so that node 1 and every group
-		 * of children after it start a 64-byte line. */
-		o->node_mem = g_aligned_alloc(first_leaf + cap + 3, sizeof(struct run_summary), 64);
-		o->node = (struct run_summary *)o->node_mem + 3;
 	}
-	first_leaf = order_leaf(o, 0);
-	for (size_t i = 0; i < cap; i++)
-		o->node[first_leaf + i] = summary_of(slot[i]);
+	o->end = n;
 	for (size_t i = first_leaf; i--;)
 		o->node[i] = children_join(o, i);
 }
 
-static void order_add(struct run_order *o, struct run *r)
+/* r, starting at addr and summarised by leaf, at the end of the order. */
+static void order_add(struct run_order *o, const struct run_index *x, struct run *r, uint64_t addr,
+		      struct run_summary leaf)
 {
 	/* Compacting leaves a quarter free at least. */
 	if (o->end == o->cap)
-		order_rebuild(o, 4 * o->live > 3 * o->cap ? ORDER_FANOUT * o->cap : o->cap);
-	r->pos = o->end++;
-	o->slot[r->pos] = r;
+		order_rebuild(o, x, 4 * o->live > 3 * o->cap ? ORDER_FANOUT * o->cap : o->cap);
+	r->pos = (uint32_t)o->end++;
+	o->slot[r->pos] = addr;
 	o->live++;
-	order_update(o, r->pos);
+	order_set(o, r->pos, leaf);
 }
 
-static void order_remove(struct run_order *o, struct run *r)
+static void order_remove(struct run_order *o, size_t pos)
 {
-	o->slot[r->pos] = NULL;
+	o->slot[pos] = 0;
 	o->live--;
-	order_update(o, r->pos);
+	order_set(o, pos, no_run);
 }
 
 typedef bool (*summary_pred)(const struct run_summary *s, uint64_t arg);
@@ -347,22 +368,22 @@ static bool has_dirty_since(const struct run_summary *s, uint64_t cutoff)
 	return s->dirty_since <= (int64_t)cutoff;
 }
 
-/* The first run at slot from or after that matches, or NULL: up from
- * from's leaf until a subtree to its right matches, then down to that
- * subtree's first match. */
-static inline struct run *order_next(const struct run_order *o, size_t from, summary_pred match,
+/* The slot of the first run at from or after that matches, or ORDER_NONE:
+ * up from from's leaf until a subtree to its right matches, then down to
+ * that subtree's first match. */
+static inline size_t order_next(const struct run_order *o, size_t from, summary_pred match,
 				     uint64_t arg)
 {
 	size_t i = order_leaf(o, from), first_leaf = order_leaf(o, 0);
 
 	if (from >= o->end)
-		return NULL;
+		return ORDER_NONE;
 	while (!match(&o->node[i], arg)) {
 		/* The last child of its parent: go up. */
 		while (i && i % ORDER_FANOUT == 0)
 			i = (i - 1) / ORDER_FANOUT;
 		if (!i)
-			return NULL;
+			return ORDER_NONE;
 		i++;
 	}
 	while (i < first_leaf) {
@@ -370,25 +391,19 @@ static inline struct run *order_next(const struct run_order *o, size_t from, sum
 		while (!match(&o->node[i], arg))
 			i++;
 	}
-	return o->slot[i - first_leaf];
+	return i - first_leaf;
 }
 
 static void arena_init(struct arena *a)
 {
-	order_rebuild(&a->runs, 64);
 	index_grow(&a->index);
+	order_rebuild(&a->runs, &a->index, 64);
+	a->chunks = g_ptr_array_new_with_free_func(g_aligned_free);
 }
 
 static void arena_destroy(struct arena *a)
 {
-	while (a->spare) {
-		struct run *r = a->spare;
-
-		a->spare = r->next_spare;
-		g_free(r);
-	}
-	for (size_t i = 0; i < a->runs.end; i++)
-		g_free(a->runs.slot[i]);
+	g_ptr_array_free(a->chunks, TRUE);
 	g_free(a->runs.slot);
 	g_aligned_free(a->runs.node_mem);
 	g_free(a->index.e);
@@ -396,14 +411,21 @@ static void arena_destroy(struct arena *a)
 
 static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
 {
-	struct run *r = a->spare;
+	struct run *r;
 
-	if (r)
-		a->spare = r->next_spare;
-	else
-		r = g_new(struct run, 1);
+	if (!a->spare) {
+		struct run *chunk = g_aligned_alloc(RUN_CHUNK, sizeof(*chunk), 64);
+
+		g_ptr_array_add(a->chunks, chunk);
+		for (size_t i = RUN_CHUNK; i--;) {
+			chunk[i].next_spare = a->spare;
+			a->spare = &chunk[i];
+		}
+	}
+	r = a->spare;
+	a->spare = r->next_spare;
 	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty };
-	order_add(&a->runs, r);
+	order_add(&a->runs, &a->index, r, addr, summary_of(r));
 	index_put(&a->index, addr, r);
 	index_put(&a->index, end | 1, r);
 }
@@ -412,7 +434,7 @@ static void remove_run(struct arena *a, struct run *r)
 {
 	index_remove(&a->index, r->addr);
 	index_remove(&a->index, r->end | 1);
-	order_remove(&a->runs, r);
+	order_remove(&a->runs, r->pos);
 	r->next_spare = a->spare;
 	a->spare = r;
 }
@@ -429,11 +451,11 @@ static void move_run(struct arena *a, struct run *r, uint64_t addr, uint64_t end
 		index_remove(&a->index, r->end | 1);
 		index_put(&a->index, end | 1, r);
 	}
-	order_remove(&a->runs, r);
+	order_remove(&a->runs, r->pos);
 	r->addr = addr;
 	r->end = end;
 	r->since = since;
-	order_add(&a->runs, r);
+	order_add(&a->runs, &a->index, r, addr, summary_of(r));
 }
 
 /* Return [addr, addr + len) dirty since now, merged with dirty neighbours;
@@ -472,17 +494,34 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *a, uint64_t len,
 			uint64_t *out, bool *dirty)
 {
-	struct run *best = order_next(&a->runs, 0, has_dirty_fit, len / PAGE_SIZE);
+	struct run_order *o = &a->runs;
+	size_t pos = order_next(o, 0, has_dirty_fit, len / PAGE_SIZE);
 
-	if (!best)
-		best = order_next(&a->runs, 0, has_clean_fit, len / PAGE_SIZE);
-	*dirty = best && best->dirty;
-	if (best) {
-		*out = best->addr;
-		if (best->end - best->addr > len)
-			move_run(a, best, best->addr + len, best->end, best->since);
-		else
-			remove_run(a, best);
+	if (pos == ORDER_NONE)
+		pos = order_next(o, 0, has_clean_fit, len / PAGE_SIZE);
+	*dirty = false;
+	if (pos != ORDER_NONE) {
+		/* The run from its slot and leaf, its record only written. */
+		struct run_summary leaf = o->node[order_leaf(o, pos)];
+		uint32_t *pages = leaf.dirty_max ? &leaf.dirty_max : &leaf.clean_max;
+		uint64_t addr = o->slot[pos], end = addr + (uint64_t)*pages * PAGE_SIZE;
+		struct run *r;
+
+		*dirty = leaf.dirty_max != 0;
+		*out = addr;
+		r = index_remove(&a->index, addr);
+		order_remove(o, pos);
+		if (end - addr > len) {
+			/* The rest, a new run in first fit's order. */
+			index_put(&a->index, addr + len, r);
+			r->addr = addr + len;
+			*pages -= (uint32_t)(len / PAGE_SIZE);
+			order_add(o, &a->index, r, r->addr, leaf);
+		} else {
+			index_remove(&a->index, end | 1);
+			r->next_spare = a->spare;
+			a->spare = r;
+		}
 		return true;
 	}
 	if (!a->cur_len || a->cur_used + len > a->cur_len) {
@@ -542,11 +581,13 @@ static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct ar
 {
 	uint64_t cutoff = decay_cutoff(jc, now);
 
-	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
-	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
+	for (size_t pos = order_next(&a->runs, 0, has_dirty_since, cutoff); pos != ORDER_NONE;
+	     pos = order_next(&a->runs, pos + 1, has_dirty_since, cutoff)) {
+		struct run *r = index_find(&a->index, a->runs.slot[pos]);
+
 		purge_range(ctx, jc, r->addr, r->end - r->addr);
 		r->dirty = false;
-		order_update(&a->runs, r->pos);
+		order_set(&a->runs, pos, summary_of(r));
 	}
 	a->last_purge = now;
 }
@@ -560,8 +601,9 @@ static void arena_purge_by(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct
 
 	uint64_t cutoff = decay_cutoff(jc, now);
 
-	for (struct run *r = order_next(&a->runs, 0, has_dirty_since, cutoff); r;
-	     r = order_next(&a->runs, r->pos + 1, has_dirty_since, cutoff)) {
+	for (size_t pos = order_next(&a->runs, 0, has_dirty_since, cutoff); pos != ORDER_NONE;
+	     pos = order_next(&a->runs, pos + 1, has_dirty_since, cutoff)) {
+		struct run *r = index_find(&a->index, a->runs.slot[pos]);
 		struct churn_msg m = { .kind = MSG_PURGE, .by = by,
 				       .obj = { r->addr, r->end - r->addr, t->index } };
 
