@@ -928,12 +928,13 @@ double engine_lock_waited_ns(const struct engine *e, const struct spinlock *l)
 	if (!li)
 		return 0;
 	sum = li->waited;
-	for (unsigned i = 0; i < e->threads->len; i++) {
-		const struct sim_thread *t = e->threads->pdata[i];
-
-		if (t->waiting_for == li && shares_count(t))
+	/* Its waiters: those queued, and one it was handed to that has not
+	 * run yet (its wait is not recorded). */
+	for (const struct sim_thread *t = li->first_waiter; t; t = t->next_waiter)
+		if (shares_count(t))
 			sum += waiting_before(t, share_end(t, now));
-	}
+	if (li->holder && li->holder->waiting_for == li && shares_count(li->holder))
+		sum += waiting_before(li->holder, share_end(li->holder, now));
 	return sum;
 }
 
