@@ -285,9 +285,9 @@ void lresults_phase(struct lmachine *lm, const char *name, uint64_t at_ns)
 }
 
 bool lresults_since_phase(const char *name, enum lock_class_id cls, struct lock_stats *st,
-			  double *thread_time)
+			  double *waited, double *thread_time)
 {
-	return rep && report_since_phase(rep, name, cls, st, thread_time);
+	return rep && report_since_phase(rep, name, cls, st, waited, thread_time);
 }
 
 /* mmsim.count_objects(n): the workload did n more of its objects. */

@@ -25,7 +25,7 @@ void lresults_phase(struct lmachine *lm, const char *name, uint64_t at_ns);
 /* The class figures at the start of the last span of phase name
  * (report_since_phase); false if there was none. */
 bool lresults_since_phase(const char *name, enum lock_class_id cls, struct lock_stats *st,
-			  double *thread_time);
+			  double *waited, double *thread_time);
 /* Register m:gb_yield(), m:memory_map(), m:snapshot_memory_map() and m:phase() in the
  * machine method table at stack index methods. */
 void lresults_open(lua_State *L, int methods);

@@ -484,17 +484,19 @@ static uint64_t lock_counter(const struct lock_stats *s, size_t i)
 	return *(const uint64_t *)((const char *)s + lock_counters[i].off);
 }
 
-/* The class table of cls: since (NULL: the whole run) is the class
- * figures and thread time a delta starts from; a delta has no minima or
- * maxima, which cannot be taken apart. */
+/* The class table of cls, whose waits and threads' time for shares are
+ * in tt: since (NULL: the whole run) is the class figures, and
+ * since_waited and since_time the waits and time, a delta starts from; a
+ * delta has no minima or maxima, which cannot be taken apart. */
 static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_class_id cls,
-			    const struct lock_stats *since, double since_time)
+			    const struct thread_time *tt, const struct lock_stats *since,
+			    double since_waited, double since_time)
 {
 	struct lock_stats s;
-	double time = engine_thread_time_ns(e) - since_time;
+	double waiting = tt->wait_ns[cls] - since_waited;
 
 	engine_class_stats(e, cls, &s);
-	lua_createtable(L, 0, 12);
+	lua_createtable(L, 0, 13);
 	for (size_t i = 0; i < G_N_ELEMENTS(lock_counters); i++) {
 		uint64_t v = lock_counter(&s, i) - (since ? lock_counter(since, i) : 0);
 
@@ -506,9 +508,8 @@ static void push_lock_stats(lua_State *L, const struct engine *e, enum lock_clas
 		set_int(L, "hold_ns_min", (lua_Integer)s.hold.min);
 		set_int(L, "hold_ns_max", (lua_Integer)s.hold.max);
 	}
-	uint64_t wait = s.wait.total - (since ? since->wait.total : 0);
-
-	set_num(L, "wait_share", time > 0 ? (double)wait / time : 0);
+	set_num(L, "waiting_ns", waiting);
+	set_num(L, "wait_share", time_share(waiting, tt->ns - since_time));
 }
 
 /* The lock classes' keys in m:lock_stats() and m:cpu_wait_ns(). */
@@ -524,7 +525,7 @@ static const char *const class_keys[NR_LOCK_CLASSES] = {
 #define SINCE_USAGE "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
 
 /* The figures of an earlier m:lock_stats() result at index t. */
-static void since_table(lua_State *L, int t, struct lock_stats *st, double *time)
+static void since_table(lua_State *L, int t, struct lock_stats *st, double *waited, double *time)
 {
 	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
 		memset(&st[c], 0, sizeof(st[c]));
@@ -545,7 +546,10 @@ static void since_table(lua_State *L, int t, struct lock_stats *st, double *time
 			*(uint64_t *)((char *)&st[c] + lock_counters[i].off) = (uint64_t)v;
 			lua_pop(L, 1);
 		}
-		lua_pop(L, 1);
+		if (lua_getfield(L, -1, "waiting_ns") != LUA_TNUMBER || lua_tonumber(L, -1) < 0)
+			luaL_error(L, SINCE_USAGE " ('%s.waiting_ns' is not a time)", class_keys[c]);
+		waited[c] = lua_tonumber(L, -1);
+		lua_pop(L, 2);
 	}
 	if (lua_getfield(L, t, "thread_time_ns") != LUA_TNUMBER)
 		luaL_error(L, SINCE_USAGE " (no 'thread_time_ns')");
@@ -562,7 +566,9 @@ static int l_lock_stats(lua_State *L)
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
 	struct lock_stats since[NR_LOCK_CLASSES];
+	double since_waited[NR_LOCK_CLASSES] = { 0 };
 	double since_time = 0;
+	struct thread_time tt;
 	bool delta = false;
 
 	if (!lua_isnoneornil(L, 2)) {
@@ -573,24 +579,26 @@ static int l_lock_stats(lua_State *L)
 			const char *name = lua_tostring(L, -1);
 
 			for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++)
-				if (!lresults_since_phase(name, c, &since[c], &since_time))
+				if (!lresults_since_phase(name, c, &since[c], &since_waited[c],
+							  &since_time))
 					return luaL_error(L, "lock_stats: no phase '%s' has "
 							  "begun", name);
 			delta = true;
 		} else if (lua_istable(L, -1)) {
-			since_table(L, lua_gettop(L), since, &since_time);
+			since_table(L, lua_gettop(L), since, since_waited, &since_time);
 			delta = true;
 		} else if (!lua_isnil(L, -1)) {
 			return luaL_error(L, SINCE_USAGE ", not a %s", luaL_typename(L, -1));
 		}
 		lua_pop(L, 1);
 	}
+	engine_thread_time(e, &tt);
 	lua_createtable(L, 0, NR_LOCK_CLASSES + 3);
 	for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
-		push_lock_stats(L, e, c, delta ? &since[c] : NULL, since_time);
+		push_lock_stats(L, e, c, &tt, delta ? &since[c] : NULL, since_waited[c], since_time);
 		lua_setfield(L, -2, class_keys[c]);
 	}
-	set_num(L, "thread_time_ns", engine_thread_time_ns(e) - since_time);
+	set_num(L, "thread_time_ns", tt.ns - since_time);
 	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
 	set_int(L, "time_ns", (lua_Integer)engine_clock(e));
 	set_int(L, "simgrid_calls", (lua_Integer)engine_simgrid_calls(e));

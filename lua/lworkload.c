@@ -341,7 +341,7 @@ static void push_exit_stats(lua_State *L, const void *w)
 	set_num(L, "wait_ms_per_process", (double)s->zone_lock.wait_ns_total / n / 1e6);
 	/* An integer 0 without exit time, as Lua's `and/or` gave it. */
 	if (s->exit_time_ns)
-		set_num(L, "wait_share", (double)s->zone_lock.wait_ns_total / (double)s->exit_time_ns);
+		set_num(L, "wait_share", s->zone_lock.waited_ns / (double)s->exit_time_ns);
 	else
 		set_int(L, "wait_share", 0);
 	lua_setfield(L, -2, "zone_lock");

@@ -1,8 +1,8 @@
 # NUMA migration over simulated time, from a run's timeseries.csv, in three
 # panels on one time axis: pages migrated per ms (the growth of
 # numa_pages_migrated over each sample), each node's share of zone->lock
-# wait (of the threads' time, as zone_lock_wait_share, split between the
-# nodes by their zone_lock_nodeN_wait_ns growth), and each node's memory in
+# wait over each sample (zone_lock_nodeN_wait_share, of the threads' time:
+# the nodes' add up to zone_lock_wait_share), and each node's memory in
 # use (nodeN_used_pages).  Nodes 0 and 1.
 #   gnuplot -e "datafile='timeseries.csv'; outfile='numa_migration.png'; \
 #               term='png'; plot_title='...'" plots/numa_migration.gp
@@ -43,26 +43,20 @@ plot datafile using "time_ms":(dt = column("time_ms") - t0, dm = column("numa_pa
 
 unset label
 set ylabel "zone->lock wait\n(% of thread time)" offset -1, 0
-# The node's part of the interval's wait share: its wait growth over all.
-share(n) = (dw = column("zone_lock_wait_ns") - w0, \
-	dn = column(sprintf("zone_lock_node%d_wait_ns", n)) - n0, \
-	w0 = column("zone_lock_wait_ns"), n0 = column(sprintf("zone_lock_node%d_wait_ns", n)), \
-	dw > 0 ? 100 * column("zone_lock_wait_share") * dn / dw : 0)
+share(n) = 100 * column(sprintf("zone_lock_node%d_wait_share", n))
 # Headroom above the lines for the key, and a few round ticks whatever the
 # scale (shares can be a few thousandths of a percent).
-w0 = 0; n0 = 0
 stats datafile using (share(0)) nooutput
 top = STATS_max
-w0 = 0; n0 = 0
 stats datafile using (share(1)) nooutput
 top = top > STATS_max ? top : STATS_max
 # No wait at all: a fixed axis (autoscale would warn of an empty range).
 if (top > 0) { set ytics nice_step(1.35 * top) } else { set yrange [0:0.01]; set ytics 0.005 }
 set format y "%g"
 set offsets 0, 0, graph 0.35, 0
-plot w0 = 0, n0 = 0, datafile using "time_ms":(share(0)) with fsteps lw 2.5 \
+plot datafile using "time_ms":(share(0)) with fsteps lw 2.5 \
 	lc rgb line_colour(1) title "node 0 (source)", \
-	w0 = 0, n0 = 0, datafile using "time_ms":(share(1)) with fsteps lw 2.5 \
+	datafile using "time_ms":(share(1)) with fsteps lw 2.5 \
 	lc rgb line_colour(2) title "node 1 (destination)"
 
 set bmargin 3.5

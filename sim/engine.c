@@ -882,31 +882,73 @@ void engine_cpu_schedstat(const struct engine *e, unsigned cpu, struct engine_sc
 	*out = e->rq[cpu].sched;
 }
 
-double engine_thread_time_ns(const struct engine *e)
+/* Where t's time stops counting for shares at now (engine_thread_time). */
+static double share_end(const struct sim_thread *t, double now)
+{
+	return MAX(t->state == THREAD_RUNNING ? now : t->end, t->wait_end);
+}
+
+/* The part before end of t's wait in progress, if any. */
+static double waiting_before(const struct sim_thread *t, double end)
+{
+	return t->waiting_for && end > t->blocked_since ? end - t->blocked_since : 0;
+}
+
+static bool shares_count(const struct sim_thread *t)
+{
+	return !t->daemon && t->state != THREAD_NEW;
+}
+
+void engine_thread_time(const struct engine *e, struct thread_time *out)
 {
 	double now = engine_now_ns(e);
-	double sum = 0;
 
+	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < e->threads->len; i++) {
 		const struct sim_thread *t = e->threads->pdata[i];
+		double end;
 
-		if (t->daemon)
+		if (!shares_count(t))
 			continue;
-		if (t->state == THREAD_RUNNING)
-			sum += now - t->start;
-		else if (t->state != THREAD_NEW)
-			sum += t->end - t->start;
+		end = share_end(t, now);
+		out->ns += end - t->start;
+		if (t->waiting_for)
+			out->wait_ns[t->waiting_for->cls] += waiting_before(t, end);
 	}
+	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++)
+		out->wait_ns[c] += e->waited[c];
+}
+
+double engine_lock_waited_ns(const struct engine *e, const struct spinlock *l)
+{
+	const struct lock_impl *li = l->impl;
+	double now = engine_now_ns(e);
+	double sum;
+
+	if (!li)
+		return 0;
+	sum = li->waited;
+	/* Its waiters: those queued, and one it was handed to that has not
+	 * run yet (its wait is not recorded). */
+	for (const struct sim_thread *t = li->first_waiter; t; t = t->next_waiter)
+		if (shares_count(t))
+			sum += waiting_before(t, share_end(t, now));
+	if (li->holder && li->holder->waiting_for == li && shares_count(li->holder))
+		sum += waiting_before(li->holder, share_end(li->holder, now));
 	return sum;
+}
+
+double engine_thread_waited_ns(struct mm_ctx *ctx, enum lock_class_id cls)
+{
+	return ctx_thread(ctx)->waited[cls];
 }
 
 double engine_wait_share(const struct engine *e, enum lock_class_id cls)
 {
-	struct lock_stats st;
-	double time = engine_thread_time_ns(e);
+	struct thread_time tt;
 
-	engine_class_stats(e, cls, &st);
-	return lock_wait_share(&st, time);
+	engine_thread_time(e, &tt);
+	return time_share(tt.wait_ns[cls], tt.ns);
 }
 
 unsigned engine_nr_cpus(const struct engine *e)

@@ -241,13 +241,33 @@ void engine_all_class_stats(const struct engine *e, struct lock_stats out[NR_LOC
 bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out);
 /* Simulated ns the threads of cpu spent waiting for locks of cls. */
 uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_class_id cls);
-/* Share of the threads' simulated time spent waiting for locks of cls:
- * wait total / engine_thread_time_ns. */
+/* What shares of the workload threads' time come from (kernel threads are
+ * left out): each thread's time from its start to its end, or to now
+ * while it runs, or to the end of its last lock wait if that is later (it
+ * ran ahead of the clock); and the part of its lock waits up to the same
+ * point, a wait still in progress counting from its start.  A span's
+ * share is the growth of wait_ns between two samples over that of ns: at
+ * most 1 by construction, a thread waiting for one lock at a time within
+ * its life.  lock_stat's figures (struct lock_stats, engine_cpu_wait_ns)
+ * instead count each wait whole when it ends, as the kernel does, kernel
+ * threads' included: a span's growth of them can hold waits begun
+ * before it. */
+struct thread_time {
+	double ns;
+	double wait_ns[NR_LOCK_CLASSES];
+};
+void engine_thread_time(const struct engine *e, struct thread_time *out);
+/* thread_time's wait_ns for one lock (0 if the engine never saw it used). */
+double engine_lock_waited_ns(const struct engine *e, const struct spinlock *l);
+/* The running thread's own waits for locks of cls so far, ns. */
+double engine_thread_waited_ns(struct mm_ctx *ctx, enum lock_class_id cls);
+/* The share of the workload threads' time so far spent waiting for locks
+ * of cls. */
 double engine_wait_share(const struct engine *e, enum lock_class_id cls);
-/* The wait share of class figures st, given engine_thread_time_ns. */
-static inline double lock_wait_share(const struct lock_stats *st, double thread_time_ns)
+/* part over whole, 0 without whole. */
+static inline double time_share(double part_ns, double whole_ns)
 {
-	return thread_time_ns > 0 ? (double)st->wait.total / thread_time_ns : 0;
+	return whole_ns > 0 ? part_ns / whole_ns : 0;
 }
 
 unsigned engine_nr_cpus(const struct engine *e);
@@ -262,8 +282,5 @@ bool engine_cpu_ran_workload(const struct engine *e, unsigned cpu);
 const char *engine_thread_schedstat(const struct engine *e, unsigned i, unsigned *cpu,
 				    struct engine_schedstat *out);
 void engine_cpu_schedstat(const struct engine *e, unsigned cpu, struct engine_schedstat *out);
-/* Sum over threads of the simulated time from their start to their end,
- * or to the current clock for threads still alive. */
-double engine_thread_time_ns(const struct engine *e);
 
 #endif

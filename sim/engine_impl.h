@@ -55,6 +55,13 @@ struct sim_thread {
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;
+	/* For shares (engine_thread_time): the lock it asked for at
+	 * blocked_since until it records the wait (after blocked_on is
+	 * cleared by the handover), the end of its last wait, and its waits
+	 * by class, unrounded. */
+	struct lock_impl *waiting_for;
+	double wait_end;
+	double waited[NR_LOCK_CLASSES];
 };
 
 /* A spinlock's engine state (spinlock.impl), created on its first use. */
@@ -72,6 +79,7 @@ struct lock_impl {
 	bool ahead;                 /* and a quantum or more ahead of the clock */
 	enum lock_site last_site;   /* and where it took the lock */
 	struct lock_stats st;
+	double waited;              /* workload threads' waits for it, unrounded */
 };
 
 /* A CPU's run queue (sched.c): one thread runs, the others that are
@@ -107,6 +115,7 @@ struct engine {
 	 * samplers read them without walking every lock ever taken. */
 	struct lock_stats class_st[NR_LOCK_CLASSES];
 	uint64_t *cpu_wait;         /* [cls * nr_cpus + cpu] ns */
+	double waited[NR_LOCK_CLASSES]; /* workload threads' waits, unrounded */
 	struct sim_thread *running; /* the thread in control, NULL in maestro */
 	bool deadlocked;
 	/* Threads reaching a safepoint at or after stop_at (simulated ns) park

@@ -13,16 +13,22 @@
 #include <glib.h>
 #include <string.h>
 
-/* One lock class at a sample. */
+/* One lock class at a sample: lock_stat's figures (each wait and hold
+ * whole when it ended), and for the share the workload threads' waits
+ * up to the sample (engine_thread_time: each wait's part in a span
+ * counts in that span). */
 struct lock_sample {
 	struct lock_stats st;
-	double wait_share;          /* of the threads' time, over the whole run */
+	double waited;
+	double wait_share;          /* waited over the threads' time */
 };
 
 /* One node's figures at a sample: its zones' zone->lock figures summed,
  * its NUMA events. */
 struct node_sample {
 	struct lock_time wait, hold;
+	double waited;              /* as lock_sample's */
+	double interval_share;      /* its wait share since the last row */
 	unsigned long numa[NR_VM_NUMA_EVENT_ITEMS];
 };
 
@@ -30,7 +36,7 @@ struct node_sample {
 struct run_sample {
 	uint64_t now;               /* simulated ns; 0 without an engine */
 	double wall_s;
-	double thread_time;         /* engine_thread_time_ns */
+	double thread_time;         /* engine_thread_time */
 	double interval_share;      /* zone->lock wait share since the last row */
 	struct lock_sample lock[NR_LOCK_CLASSES];
 	/* Pages in use (managed, not free) on nodes 0 and 1, and NUMA
@@ -166,7 +172,11 @@ static double alloc_p999(const struct run_sample *s)
 /* Of every thread's time: the nodes' shares add up to the machine's. */
 static double node_wait_share(const struct run_sample *s, const struct node_sample *n)
 {
-	return s->thread_time > 0 ? (double)n->wait.total / s->thread_time : 0;
+	return time_share(n->waited, s->thread_time);
+}
+static double node_interval_share(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, n->interval_share;
 }
 
 #define RUN(column, key, fn) { column, key, NEEDS_RUN, SPAN_RUN, false, .get = fn }
@@ -179,6 +189,7 @@ static double node_wait_share(const struct run_sample *s, const struct node_samp
 	LOCK(LOCK_CLASS_PCP, column, "pcp_lock." key, span, true, fn)
 #define NODE_LOCK(column, key, count_, fn) \
 	{ column, "zone_lock.node%u." key, NEEDS_ENGINE, SPAN_WINDOW, count_, .node = fn }
+#define NODE_INTERVAL(column, fn) { column, NULL, NEEDS_ENGINE, SPAN_NOW, false, .node = fn }
 #define NUMA(key, fn) { NULL, "numa.node%u." key, NEEDS_MACHINE, SPAN_WINDOW, true, .node = fn }
 #define RATE(key, count_, fn) { NULL, key, NEEDS_ENGINE, SPAN_WINDOW, count_, .get = fn }
 #define ZONE(column, key, fn) ZONE_SPAN(SPAN_WINDOW, column, key, fn)
@@ -242,6 +253,7 @@ static const struct figure figures[] = {
 	NODE_LOCK("zone_lock_node%u_wait_ns", "wait_ns_total", true, node_wait_total),
 	NODE_LOCK(NULL, "hold_ns_total", true, node_hold_total),
 	NODE_LOCK(NULL, "wait_share", false, node_wait_share),
+	NODE_INTERVAL("zone_lock_node%u_wait_share", node_interval_share),
 	NUMA("numa_hit", numa_hit),
 	NUMA("numa_miss", numa_miss),
 	NUMA("numa_foreign", numa_foreign),
@@ -316,7 +328,8 @@ static void sample_delta(const struct run_sample *a, const struct run_sample *b,
 		lock_time_sub(&st->hold, &sa->hold);
 		st->acq_bounces -= sa->acq_bounces;
 		st->con_bounces -= sa->con_bounces;
-		d->lock[c].wait_share = lock_wait_share(st, d->thread_time);
+		d->lock[c].waited -= a->lock[c].waited;
+		d->lock[c].wait_share = time_share(d->lock[c].waited, d->thread_time);
 	}
 	d->faults -= a->faults;
 	d->objects -= a->objects;
@@ -324,6 +337,7 @@ static void sample_delta(const struct run_sample *a, const struct run_sample *b,
 	for (unsigned n = 0; n < d->nr_nodes; n++) {
 		lock_time_sub(&d->node[n].wait, &a->node[n].wait);
 		lock_time_sub(&d->node[n].hold, &a->node[n].hold);
+		d->node[n].waited -= a->node[n].waited;
 		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
 			d->node[n].numa[i] -= a->node[n].numa[i];
 	}
@@ -345,8 +359,8 @@ static void sample_add(struct run_sample *sum, const struct run_sample *d)
 		lock_time_add(&st->hold, &so->hold);
 		st->acq_bounces += so->acq_bounces;
 		st->con_bounces += so->con_bounces;
-		sum->lock[c].wait_share = sum->thread_time > 0 ?
-					  (double)st->wait.total / sum->thread_time : 0;
+		sum->lock[c].waited += old.lock[c].waited;
+		sum->lock[c].wait_share = time_share(sum->lock[c].waited, sum->thread_time);
 	}
 	sum->faults += old.faults;
 	sum->objects += old.objects;
@@ -354,6 +368,7 @@ static void sample_add(struct run_sample *sum, const struct run_sample *d)
 	for (unsigned n = 0; n < old.nr_nodes; n++) {
 		lock_time_add(&sum->node[n].wait, &old.node[n].wait);
 		lock_time_add(&sum->node[n].hold, &old.node[n].hold);
+		sum->node[n].waited += old.node[n].waited;
 		for (int i = 0; i < NR_VM_NUMA_EVENT_ITEMS; i++)
 			sum->node[n].numa[i] += old.node[n].numa[i];
 	}
@@ -369,13 +384,13 @@ struct report {
 	gint64 wall_start;
 	struct progress progress;
 	uint64_t target_ns;          /* end of the current run, 0 if open-ended */
-	/* The sampled machine, and its zone->lock wait and threads' time at
-	 * the last row. */
+	/* The sampled machine, and its threads' time and zone->lock waits
+	 * (engine_thread_time), all nodes' and each's, at the last row. */
 	struct machine *m;
 	struct engine *e;
 	uint64_t interval_ns;
 	uint64_t last_row_ns;
-	double last_wait, last_time;
+	double last_time, last_waited, last_node_waited[MAX_NUMNODES];
 	GArray *phases;              /* struct phase, in the order they began */
 	GArray *totals;              /* struct phase_total, in the order first begun */
 	uint64_t objects;            /* report_count_objects */
@@ -414,19 +429,17 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 	s->objects = rep->objects;
 	if (e) {
 		struct lock_stats st[NR_LOCK_CLASSES];
+		struct thread_time tt;
 
 		s->now = engine_clock(e);
-		s->thread_time = engine_thread_time_ns(e);
+		engine_thread_time(e, &tt);
+		s->thread_time = tt.ns;
 		engine_all_class_stats(e, st);
 		for (enum lock_class_id c = 0; c < NR_LOCK_CLASSES; c++) {
 			s->lock[c].st = st[c];
-			s->lock[c].wait_share = lock_wait_share(&st[c], s->thread_time);
+			s->lock[c].waited = tt.wait_ns[c];
+			s->lock[c].wait_share = time_share(tt.wait_ns[c], tt.ns);
 		}
-		/* The share of thread time spent waiting during this interval. */
-		if (s->thread_time > rep->last_time)
-			s->interval_share =
-				((double)s->lock[LOCK_CLASS_ZONE].st.wait.total - rep->last_wait) /
-				(s->thread_time - rep->last_time);
 	}
 	if (m) {
 		s->managed_pages = machine_managed_pages(m);
@@ -458,20 +471,30 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 			s->node[z->node].wait.total += st.wait.total;
 			s->node[z->node].hold.nr += st.hold.nr;
 			s->node[z->node].hold.total += st.hold.total;
+			s->node[z->node].waited += engine_lock_waited_ns(e, &z->lock);
 		}
 	}
 }
 
-static void write_row(struct report *rep, const struct run_sample *s)
+/* A row of timeseries.csv from sample s, with the shares of the interval
+ * since the last row. */
+static void write_row(struct report *rep, struct run_sample *s)
 {
 	double values[G_N_ELEMENTS(figures) * MAX_NUMNODES];
+	double time = s->thread_time - rep->last_time;
 	unsigned n = 0;
 	char *err = NULL;
 
+	s->interval_share = time_share(s->lock[LOCK_CLASS_ZONE].waited - rep->last_waited, time);
+	for (unsigned k = 0; k < s->nr_nodes; k++) {
+		s->node[k].interval_share = time_share(s->node[k].waited -
+						       rep->last_node_waited[k], time);
+		rep->last_node_waited[k] = s->node[k].waited;
+	}
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++)
 		for (unsigned k = 0; figures[i].column && k < figure_instances(&figures[i], s); k++)
 			values[n++] = figure_value(&figures[i], s, k);
-	rep->last_wait = (double)s->lock[LOCK_CLASS_ZONE].st.wait.total;
+	rep->last_waited = s->lock[LOCK_CLASS_ZONE].waited;
 	rep->last_time = s->thread_time;
 	rep->last_row_ns = s->now;
 	if (results_ts_row(rep->ts, values, &err))
@@ -577,13 +600,14 @@ void report_phase(struct report *rep, struct machine *m, struct engine *e, const
 }
 
 bool report_since_phase(const struct report *rep, const char *name, enum lock_class_id cls,
-			struct lock_stats *st, double *thread_time)
+			struct lock_stats *st, double *waited, double *thread_time)
 {
 	for (guint i = rep->phases->len; i-- > 0;) {
 		const struct phase *p = &g_array_index(rep->phases, struct phase, i);
 
 		if (!strcmp(p->name, name)) {
 			*st = p->at_start.lock[cls].st;
+			*waited = p->at_start.lock[cls].waited;
 			*thread_time = p->at_start.thread_time;
 			return true;
 		}

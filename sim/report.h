@@ -47,10 +47,11 @@ void report_memory_map(struct report *rep, struct machine *m, struct engine *e,
 #define MEASURE_PHASE "measure"
 void report_phase(struct report *rep, struct machine *m, struct engine *e, const char *name,
 		  uint64_t at_ns);
-/* The class figures of the engine and its threads' time at the start of
- * the last span of phase name; false if there was none. */
+/* The class figures of the engine, its threads' waits and time for
+ * shares (engine_thread_time) at the start of the last span of phase
+ * name; false if there was none. */
 bool report_since_phase(const struct report *rep, const char *name, enum lock_class_id cls,
-			struct lock_stats *st, double *thread_time);
+			struct lock_stats *st, double *waited, double *thread_time);
 /* End the run and free rep: the last row, summary.json/csv (with the
  * scenario's params.* and results.*, each a tree of its own), the
  * kernel-format files, phases.csv and the plots of machine m (NULL if the

@@ -134,6 +134,9 @@ static void note_contention(struct sim_thread *t, struct lock_impl *li, enum loc
 	cls->contention_point[site]++;
 }
 
+/* lock_stat's figures take the wait whole now that it has ended; the
+ * shares' take it unrounded, each part in the span it lies in
+ * (engine_thread_time), and only a workload thread's. */
 static void note_wait(struct sim_thread *t, struct lock_impl *li, double requested)
 {
 	struct engine *e = t->e;
@@ -141,6 +144,13 @@ static void note_wait(struct sim_thread *t, struct lock_impl *li, double request
 
 	lock_times_add(&li->st.wait, &e->class_st[li->cls].wait, wait);
 	e->cpu_wait[li->cls * e->nr_cpus + t->ctx.cpu] += (uint64_t)(wait + 0.5);
+	t->waiting_for = NULL;
+	t->wait_end = li->acquired_at;
+	t->waited[li->cls] += wait;
+	if (!t->daemon) {
+		li->waited += wait;
+		e->waited[li->cls] += wait;
+	}
 }
 
 /* The lock is held at t's settled time: wait for it in FIFO order. */
@@ -151,6 +161,7 @@ static G_GNUC_NO_INLINE void lock_wait(struct sim_thread *t, struct spinlock *l,
 
 	note_contention(t, li, site);
 	t->blocked_on = li;
+	t->waiting_for = li;
 	t->blocked_since = requested;
 	t->next_waiter = NULL;
 	if (li->last_waiter)

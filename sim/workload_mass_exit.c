@@ -31,6 +31,7 @@ struct mass_exit {
 	unsigned ready, exited;
 	bool exit_phase;                /* the first process to wake opened it */
 	struct exit_snapshot before;
+	double exit_waited;             /* the processes' own zone->lock waits in their exits */
 	struct mass_exit_stats stats;
 };
 
@@ -85,6 +86,7 @@ static void exit_done(struct mass_exit *me)
 		.contentions = after.zone.wait.nr - me->before.zone.wait.nr,
 		.wait_ns_total = after.zone.wait.total - me->before.zone.wait.total,
 		.hold_ns_total = after.zone.hold.total - me->before.zone.hold.total,
+		.waited_ns = me->exit_waited,
 	};
 	s->pages_freed = s->pages_touched + s->pgtable_pages;
 	s->pages_to_buddy = after.freed_to_buddy - me->before.freed_to_buddy;
@@ -100,6 +102,7 @@ static void process(struct mm_ctx *ctx, void *arg)
 	const struct mass_exit_opts *o = &me->o;
 	struct mm_struct *mm;
 	uint64_t addr, faulted = 0;
+	double waited;
 	int err = 0;
 
 	engine_safepoint(ctx);
@@ -138,12 +141,14 @@ static void process(struct mm_ctx *ctx, void *arg)
 		snapshot(me, &me->before);
 		phase(me, "exit", mm_now(ctx));
 	}
+	waited = engine_thread_waited_ns(ctx, LOCK_CLASS_ZONE);
 	if (mm) {
 		engine_safepoint(ctx);
 		engine_set_local(ctx, true);
 		exit_mmap(ctx, mm);
 		engine_set_local(ctx, false);
 	}
+	me->exit_waited += engine_thread_waited_ns(ctx, LOCK_CLASS_ZONE) - waited;
 	s->exit_ns[t->i] = mm_now(ctx) - s->exit_start_ns;
 	s->exited[t->i] = true;
 	s->exit_end_ns = MAX(s->exit_end_ns, mm_now(ctx));

@@ -35,9 +35,12 @@ struct mass_exit_pageset {
 	struct per_cpu_pages pcp;
 };
 
-/* zone->lock's class figures over the exit phase. */
+/* zone->lock's class figures over the exit phase (lock_stat's: each wait
+ * and hold whole when it ended, kernel threads' too), and the processes'
+ * own waits during their exits (for the share of their exit time). */
 struct mass_exit_zone_lock {
 	uint64_t acquisitions, contentions, wait_ns_total, hold_ns_total;
+	double waited_ns;
 };
 
 struct mass_exit_stats {

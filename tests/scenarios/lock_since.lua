@@ -1,6 +1,6 @@
 -- m:lock_stats{since = ...}: the counters between two calls are the
--- differences of the whole-run figures, the share is over the threads'
--- time in between, and a delta has no minima or maxima; since a phase
+-- differences of the whole-run figures, the share is the threads' waits
+-- over their time in between, and a delta has no minima or maxima; since a phase
 -- name gives the same as since the result taken when the phase began.
 local m = mmsim.machine{ preset = "test", costs = { zone_section = 2000 } }
 for cpu = 0, 3 do
@@ -34,8 +34,17 @@ end
 assert(t1.zone.contentions > t0.zone.contentions, "the test needs contention")
 local time = t1.thread_time_ns - t0.thread_time_ns
 assert(d.thread_time_ns == time)
-assert(math.abs(d.zone.wait_share - d.zone.wait_ns_total / time) < 1e-12)
+assert(d.zone.waiting_ns == t1.zone.waiting_ns - t0.zone.waiting_ns)
+assert(p.zone.waiting_ns == d.zone.waiting_ns)
+assert(math.abs(d.zone.wait_share - d.zone.waiting_ns / time) < 1e-12)
 assert(d.zone.wait_share ~= t1.zone.wait_share)
--- A delta is no starting point: its thread time is not the run's.
+-- Runs end with every thread at a safepoint, none waiting, and no kernel
+-- thread waited: the waits in the shares are lock_stat's, unrounded.
+assert(math.abs(d.zone.waiting_ns - d.zone.wait_ns_total) <= d.zone.contentions / 2)
+-- A delta is no starting point: its thread time is not the run's; nor is
+-- a result without the waits of its shares.
 assert(not pcall(m.lock_stats, m, { since = d }))
+t0.pcp.waiting_ns = nil
+local ok, err = pcall(m.lock_stats, m, { since = t0 })
+assert(not ok and err:find("'pcp.waiting_ns' is not a time", 1, true), err)
 print("ok: lock_stats since")

@@ -52,6 +52,8 @@ local function lua_mass_exit()
         table.sort(sorted)
         for _, ns in ipairs(sorted) do time = time + ns end
         local wait = after.zone.wait_ns_total - before.zone.wait_ns_total
+        -- The processes are the only threads that are not the kernel's.
+        local waiting = after.zone.waiting_ns - before.zone.waiting_ns
         stats.exit = {
           slowest_ns = sorted[#CPUS], median_ns = (sorted[#CPUS // 2] + sorted[#CPUS // 2 + 1]) // 2,
           zone_lock = { acquisitions = after.zone.acquisitions - before.zone.acquisitions,
@@ -59,7 +61,7 @@ local function lua_mass_exit()
                         wait_ns_total = wait,
                         hold_ns_total = after.zone.hold_ns_total - before.zone.hold_ns_total,
                         wait_ms_per_process = wait / #CPUS / 1e6,
-                        wait_share = time > 0 and wait / time or 0 },
+                        wait_share = time > 0 and waiting / time or 0 },
           pages_freed = stats.pages_touched + stats.pgtable_pages,
           pages_to_buddy = after.freed_to_buddy - before.freed_to_buddy,
           pages_kept_on_pcp = after.pcp_pages - before.pcp_pages,

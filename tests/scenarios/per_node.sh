@@ -1,7 +1,8 @@
 #!/bin/sh
 # Per-node figures add up to the machine's (per_node_run.lua's run on
 # test-numa): the zone->lock figures of each node's zones (summary.json's
-# zone_lock.nodeN.*, timeseries.csv's zone_lock_nodeN_* columns), the NUMA
+# zone_lock.nodeN.*, timeseries.csv's zone_lock_nodeN_* columns, the wait
+# shares to rounding), the NUMA
 # events of each node (numa.nodeN.*, the numastat file, nodeN_vmstat)
 # against vmstat.numa_*, with hits, misses, foreign and other all non-zero.
 set -eu
@@ -22,15 +23,18 @@ for f in acquisitions contentions wait_ns_total hold_ns_total; do
 done
 awk -v a="$(summary zone_lock.wait_share)" -v b="$(summary zone_lock.node0.wait_share)" \
 	-v c="$(summary zone_lock.node1.wait_share)" 'BEGIN { d = a - b - c; exit !(d < 1e-12 && d > -1e-12) }'
-# The last row of timeseries.csv: the nodes' columns add up to the machine's.
+# The last row of timeseries.csv: the nodes' columns add up to the machine's
+# (the counts exactly, the interval's wait share to rounding).
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{ last = $0 }
 	END { split(last, v, ",")
 		for (f in col) if (f ~ /^zone_lock_node0_/) {
 			base = f; sub(/node0_/, "", base); other = f; sub(/node0/, "node1", other)
-			if (v[col[f]] + v[col[other]] != v[col[base]]) { print f " does not add up"; exit 1 }
+			d = v[col[f]] + v[col[other]] - v[col[base]]
+			if (f ~ /share$/ ? d > 1e-12 || d < -1e-12 : d != 0) {
+				print f " does not add up"; exit 1 }
 			n++ }
-		exit n != 3 }' "$dir/r/timeseries.csv"
+		exit n != 4 }' "$dir/r/timeseries.csv"
 for e in numa_hit numa_miss numa_foreign numa_local numa_other; do
 	total=$(summary vmstat.$e)
 	[ "$total" -gt 0 ] || { echo "no $e"; exit 1; }

@@ -166,6 +166,7 @@ static void test_fifo(const void *data)
 {
 	const double *quantum_ns = data;
 	struct fifo_case c = { 0 };
+	struct thread_time tt;
 	struct lock_stats st;
 	char *err = NULL;
 
@@ -225,7 +226,9 @@ static void test_fifo(const void *data)
 	g_assert_cmpuint(c.exits, ==, 4);
 	g_assert_cmpuint(engine_nr_threads(c.e), ==, 5);
 	/* A 0-2860, B 0-850, C 0-1100, spawner 0-300, child 300-350. */
-	g_assert_cmpfloat(engine_thread_time_ns(c.e), ==, 5160);
+	engine_thread_time(c.e, &tt);
+	g_assert_cmpfloat(tt.ns, ==, 5160);
+	g_assert_cmpfloat(tt.wait_ns[LOCK_CLASS_ZONE], ==, 1250);
 	g_assert_cmpfloat_with_epsilon(engine_wait_share(c.e, LOCK_CLASS_ZONE), 1250.0 / 5160,
 				       1e-12);
 	g_assert_cmpuint(engine_clock(c.e), ==, 2860);
@@ -273,7 +276,166 @@ static void test_run_ahead(const void *data)
 	engine_destroy(e);
 }
 
-/* ---- 2. Deadlock ---- */
+/* ---- 2. Shares: the part of each wait inside the span ---- */
+
+/* An observer's samples of engine_thread_time and of one lock's waits,
+ * at given times, then one at the end of the run (taken by the test). */
+struct share_samples {
+	struct engine *e;
+	struct spinlock *lock;
+	uint64_t at[2];
+	unsigned n;
+	struct thread_time tt[3];
+	double lock_waited[3];
+};
+
+static void share_sample(struct share_samples *s)
+{
+	engine_thread_time(s->e, &s->tt[s->n]);
+	s->lock_waited[s->n++] = engine_lock_waited_ns(s->e, s->lock);
+}
+
+static void share_sampler(struct mm_ctx *ctx, void *arg)
+{
+	struct share_samples *s = arg;
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(s->at); i++) {
+		engine_sleep(ctx, s->at[i] - mm_now(ctx));
+		engine_settle(ctx);
+		share_sample(s);
+	}
+}
+
+/* The share of a span from samples a to b: zone->lock waits over time. */
+static double span_share(const struct share_samples *s, unsigned a, unsigned b)
+{
+	return (s->tt[b].wait_ns[LOCK_CLASS_ZONE] - s->tt[a].wait_ns[LOCK_CLASS_ZONE]) /
+	       (s->tt[b].ns - s->tt[a].ns);
+}
+
+/* CPU 0 holds zone->lock 0-10,000 ns, then works to 12,000. */
+static void long_holder(struct mm_ctx *ctx, void *arg)
+{
+	struct share_samples *s = arg;
+
+	spin_lock(ctx, s->lock, SITE_RMQUEUE_BULK);
+	engine_work(ctx, 10000);
+	engine_settle(ctx);
+	spin_unlock(ctx, s->lock);
+	engine_work(ctx, 2000);
+}
+
+/* CPU 1 asks at 1,000 ns: it waits until 10,000 + 50 (the line from CPU
+ * 0, same socket), then hands the lock to the daemon. */
+static void long_waiter(struct mm_ctx *ctx, void *arg)
+{
+	struct share_samples *s = arg;
+
+	engine_work(ctx, 1000);
+	spin_lock(ctx, s->lock, SITE_FREE_ONE_PAGE);
+	g_assert_cmpfloat(engine_thread_waited_ns(ctx, LOCK_CLASS_ZONE), ==, 9050);
+	spin_unlock(ctx, s->lock);
+}
+
+/* A kernel thread on CPU 2 asks at 2,000 ns and gets it at 10,050 + 50:
+ * lock_stat counts its wait, the shares leave it out with its time. */
+static void daemon_waiter(struct mm_ctx *ctx, void *arg)
+{
+	struct share_samples *s = arg;
+
+	engine_work(ctx, 2000);
+	spin_lock(ctx, s->lock, SITE_FREE_ONE_PAGE);
+	spin_unlock(ctx, s->lock);
+	engine_sleep(ctx, 1000000);
+}
+
+/* Samples at 4,000 and 9,000 ns, inside the waiter's 1,000-10,050 wait,
+ * and at the end (12,000). */
+static void test_share_long_wait(const void *data)
+{
+	struct spinlock l;
+	struct share_samples s = { .lock = &l, .at = { 4000, 9000 } };
+	struct lock_stats st;
+	char *err = NULL;
+
+	if (!in_subprocess())
+		return;
+	s.e = new_engine(4, *(const double *)data);
+	spin_lock_init(&l, LOCK_CLASS_ZONE);
+	engine_spawn(s.e, 0, "holder", long_holder, &s, NULL);
+	engine_spawn(s.e, 1, "waiter", long_waiter, &s, NULL);
+	engine_spawn_daemon(s.e, 2, "kthread", daemon_waiter, &s);
+	engine_spawn_observer(s.e, "sampler", share_sampler, &s);
+	g_assert_cmpint(engine_run(s.e, 0, &err), ==, 0);
+	g_assert_cmpuint(engine_clock(s.e), ==, 12000);
+	g_assert_cmpuint(s.n, ==, 2);
+	share_sample(&s);
+
+	/* lock_stat: both waits whole, when they ended. */
+	g_assert_true(engine_lock_stats(&l, &st));
+	g_assert_cmpuint(st.wait.nr, ==, 2);
+	g_assert_cmpuint(st.wait.total, ==, 9050 + 8100);
+	/* The workload threads' time: 4,000 each at 4,000 ns, 9,000 each at
+	 * 9,000, then 12,000 and 10,050; the waiter's wait up to each. */
+	g_assert_cmpfloat(s.tt[0].ns, ==, 8000);
+	g_assert_cmpfloat(s.tt[0].wait_ns[LOCK_CLASS_ZONE], ==, 3000);
+	g_assert_cmpfloat(s.tt[1].ns, ==, 18000);
+	g_assert_cmpfloat(s.tt[1].wait_ns[LOCK_CLASS_ZONE], ==, 8000);
+	g_assert_cmpfloat(s.tt[2].ns, ==, 22050);
+	g_assert_cmpfloat(s.tt[2].wait_ns[LOCK_CLASS_ZONE], ==, 9050);
+	for (unsigned i = 0; i < 3; i++) {
+		g_assert_cmpfloat(s.lock_waited[i], ==, s.tt[i].wait_ns[LOCK_CLASS_ZONE]);
+		g_assert_cmpfloat(s.tt[i].wait_ns[LOCK_CLASS_PCP], ==, 0);
+	}
+	/* A window opened at 9,000 ns: 1,050 of 4,050 ns, where the waits
+	 * that ended in it over its time gave 17,150 / 4,050 = 423%. */
+	g_assert_cmpfloat(span_share(&s, 1, 2), ==, 1050.0 / 4050);
+	/* The interval 4,000-9,000: half of both threads' time. */
+	g_assert_cmpfloat(span_share(&s, 0, 1), ==, 0.5);
+	g_assert_cmpfloat(engine_wait_share(s.e, LOCK_CLASS_ZONE), ==, 9050.0 / 22050);
+	engine_destroy(s.e);
+}
+
+/* ahead_a and ahead_b with a sample at 300 ns.  With decoupling, B took
+ * the lock at the SimGrid clock's 0 after a wait of 100-550 of its own
+ * time: B's time counts to 550 there, A's to 300.  Exact, B waits from
+ * 100 and has waited 200 at 300. */
+static void test_share_run_ahead(const void *data)
+{
+	double quantum = *(const double *)data;
+	struct spinlock l;
+	struct share_samples s = { .lock = &l, .at = { 300, 400 } };
+	char *err = NULL;
+
+	if (!in_subprocess())
+		return;
+	s.e = new_engine(2, quantum);
+	spin_lock_init(&l, LOCK_CLASS_ZONE);
+	engine_spawn(s.e, 0, "A", ahead_a, &l, NULL);
+	engine_spawn(s.e, 1, "B", ahead_b, &l, NULL);
+	engine_spawn_observer(s.e, "sampler", share_sampler, &s);
+	g_assert_cmpint(engine_run(s.e, 0, &err), ==, 0);
+	share_sample(&s);
+	g_assert_cmpuint(s.n, ==, 3);
+	if (quantum) {
+		g_assert_cmpfloat(s.tt[0].ns, ==, 300 + 550);
+		g_assert_cmpfloat(s.tt[0].wait_ns[LOCK_CLASS_ZONE], ==, 450);
+		g_assert_cmpfloat(s.tt[1].ns, ==, 400 + 550);
+	} else {
+		g_assert_cmpfloat(s.tt[0].ns, ==, 300 + 300);
+		g_assert_cmpfloat(s.tt[0].wait_ns[LOCK_CLASS_ZONE], ==, 200);
+		g_assert_cmpfloat(s.tt[1].ns, ==, 400 + 400);
+		g_assert_cmpfloat(s.tt[1].wait_ns[LOCK_CLASS_ZONE], ==, 300);
+	}
+	/* A ends at 500, B at 550. */
+	g_assert_cmpfloat(s.tt[2].ns, ==, 1050);
+	g_assert_cmpfloat(s.tt[2].wait_ns[LOCK_CLASS_ZONE], ==, 450);
+	for (unsigned i = 0; i < 2; i++)
+		g_assert_cmpfloat(span_share(&s, i, i + 1), <=, 1);
+	engine_destroy(s.e);
+}
+
+/* ---- 3. Deadlock ---- */
 
 struct abba {
 	struct spinlock x, y;
@@ -368,7 +530,7 @@ static void test_stuck_while_others_run(void)
 	run_abba(50000, 10000, 0, NULL);
 }
 
-/* ---- 3. Misuse fails loudly, as lockdep would ---- */
+/* ---- 4. Misuse fails loudly, as lockdep would ---- */
 
 static void relock(struct mm_ctx *ctx, void *arg)
 {
@@ -429,7 +591,7 @@ static void test_misuse(void)
 	expect_subprocess(false, "*thread first on CPU 0 returned holding 1 spinlock*");
 }
 
-/* ---- 4. Temporal decoupling against the exact mode ---- */
+/* ---- 5. Temporal decoupling against the exact mode ---- */
 
 struct acc_params {
 	unsigned threads;         /* on as many CPUs of two sockets */
@@ -585,7 +747,7 @@ static void test_accuracy_moderate(void)
 	check_accuracy(&p, 3);
 }
 
-/* ---- 5. The scheduler ---- */
+/* ---- 6. The scheduler ---- */
 
 /* 64 threads of 10 ms of work each, on as many CPUs or two. */
 #define OVER_THREADS 64
@@ -607,6 +769,7 @@ static void over_run_child(void *arg)
 {
 	struct over_run *r = arg;
 	struct engine *e = new_engine(r->cpus / 2, ENGINE_DEFAULT_QUANTUM_NS);
+	struct thread_time tt;
 	char *err = NULL;
 
 	for (unsigned i = 0; i < OVER_THREADS; i++)
@@ -614,7 +777,8 @@ static void over_run_child(void *arg)
 	g_assert_cmpint(engine_run(e, 0, &err), ==, 0);
 	r->clock_ns = engine_clock(e);
 	/* They all start at 0. */
-	r->mean_life_ns = engine_thread_time_ns(e) / OVER_THREADS;
+	engine_thread_time(e, &tt);
+	r->mean_life_ns = tt.ns / OVER_THREADS;
 	engine_destroy(e);
 }
 
@@ -885,7 +1049,7 @@ static void test_costs(void)
 	g_free(names);
 }
 
-/* ---- 6. Synchronisations and fast-forward ---- */
+/* ---- 7. Synchronisations and fast-forward ---- */
 
 /* 1 ms of a thread's own work in 1000 pageset sections of 500 ns, each
  * followed by 500 ns of work outside it; threads with the local flag
@@ -1119,6 +1283,10 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/engine/fifo-exact", &quanta[1], test_fifo);
 	g_test_add_data_func("/engine/run-ahead", &quanta[0], test_run_ahead);
 	g_test_add_data_func("/engine/run-ahead-exact", &quanta[1], test_run_ahead);
+	g_test_add_data_func("/engine/shares/long-wait", &quanta[0], test_share_long_wait);
+	g_test_add_data_func("/engine/shares/long-wait-exact", &quanta[1], test_share_long_wait);
+	g_test_add_data_func("/engine/shares/run-ahead", &quanta[0], test_share_run_ahead);
+	g_test_add_data_func("/engine/shares/run-ahead-exact", &quanta[1], test_share_run_ahead);
 	g_test_add_func("/engine/deadlock", test_deadlock);
 	g_test_add_func("/engine/deadlock-until", test_deadlock_until);
 	g_test_add_func("/engine/stuck-while-others-run", test_stuck_while_others_run);
