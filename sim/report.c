@@ -225,9 +225,11 @@ static const struct figure figures[] = {
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
 	MACHINE("gigantic_pages", NULL, gigantic_pages),
-	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, true, .get = gb_obtained },
-	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, true, .get = gb_obtain_migrated },
-	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, false, .get = gb_obtain_time_s },
+	/* After the run: the state at its end, in no phase. */
+	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, SPAN_NOW, true, .get = gb_obtained },
+	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, SPAN_NOW, true,
+	  .get = gb_obtain_migrated },
+	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, SPAN_NOW, false, .get = gb_obtain_time_s },
 	RATE("throughput.faults", true, faults),
 	RATE("throughput.faults_per_s", false, faults_per_s),
 	RATE("throughput.objects", true, objects),
@@ -875,8 +877,10 @@ static void write_summary(const struct report *rep, struct machine *m,
 			set_figure(j, NULL, f, &measure->sum);
 		set_figure(j, "whole_run.", f, s);
 	}
+	/* The 1 GiB attempt comes after every phase. */
 	for (guint i = 0; i < rep->totals->len; i++)
-		set_phase(j, have, &g_array_index(rep->totals, struct phase_total, i));
+		set_phase(j, MIN(have, NEEDS_ENGINE),
+			  &g_array_index(rep->totals, struct phase_total, i));
 	results_json_set_tree(j, "results", results);
 	if (vmstat)
 		set_vmstat(j, vmstat);
