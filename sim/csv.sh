@@ -7,6 +7,9 @@
 # csv_split(line, f): line's fields into f[1..n] (quotes removed); n.  A
 #   record is one line: mmsim's CSV files hold no line break in a field.
 # csv_field(s): s as a field, quoted if it needs it.
+# An awk program written for -F, takes quoted fields after "$csv_fields":
+#   awk "$csv_fields"'NR == 1 { ... $i ... }'
+# splits each record as csv_split does, $1..$NF its fields.
 csv_awk='
 function csv_split(line, f,    n, i, len, c, v, q) {
 	n = 0; v = ""; q = 0; len = length(line)
@@ -26,4 +29,14 @@ function csv_field(s) {
 	gsub(/"/, "\"\"", s)
 	return "\"" s "\""
 }
+'
+csv_fields="$csv_awk"'
+function csv_join(line,    f, n, i, s) {
+	n = csv_split(line, f)
+	s = f[1]
+	for (i = 2; i <= n; i++) s = s FS f[i]
+	return s
+}
+BEGIN { FS = "\034" }
+{ $0 = csv_join($0) }
 '
