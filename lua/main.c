@@ -94,13 +94,13 @@ int main(int argc, char **argv)
 	int rc;
 
 	g_option_context_set_summary(ctx, "Simulate the Linux page allocator on the machine a "
-				     "scenario script builds.  ARGS are the script's, its "
-				     "global `arg`.");
-	g_option_context_set_description(ctx, "-D plot_format=png|pdf|svg sets the plots' "
-					 "format (every scenario has it).  The results folder "
-					 "gets summary.json, the plots, the scenario's copy and "
-					 "the run's stdout and stderr (README.md, \"What a run "
-					 "produces\").");
+				     "scenario script builds.\nARGS go to the script (its "
+				     "global `arg`).");
+	g_option_context_set_description(ctx, "Every scenario takes -D plot_format=png|pdf|svg, "
+					 "the plots' format.\nThe results folder holds "
+					 "summary.json, the plots, a copy of the scenario, the "
+					 "run's stdout and\nstderr: README.md, \"What a run "
+					 "produces\".\n");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	/* GLib's own --help converts its UTF-8 to the locale's charset, which
 	 * mmsim leaves at C ("[OPTION?]"): printed here as it is. */
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mmsim: --seed %" G_GINT64_FORMAT ": expected 0 to %" G_GINT64_FORMAT
 			"\n", seed, G_MAXINT64);
 	else if (!rest || !rest[0])
-		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [-D KEY=VALUE]... [--seed N] [--check-invariants] SCENARIO.lua)\n");
+		fprintf(stderr, "mmsim: no scenario given (usage: mmsim [OPTION...] SCENARIO.lua [ARGS...]; mmsim --help)\n");
 	if (seed < 0 || !rest || !rest[0]) {
 		g_strfreev(rest);
 		g_strfreev(defines);
