@@ -723,10 +723,10 @@ static bool write_phases(const struct report *rep)
 	return true;
 }
 
-/* The run's plot title: the scenario, its policy and machine (its title), the
- * workload threads of engine e (NULL: none) that ran (not the machine's
- * CPUs), and the simulated time now, of a snapshot label (NULL: the
- * whole run). */
+/* The run's plot title: the scenario, its policy, the workload threads of
+ * engine e (NULL: none) that ran (not the machine's CPUs), and the
+ * simulated time now, of a snapshot label (NULL: the whole run); then on a
+ * line of its own the machine's title. */
 static char *plot_title(const struct report *rep, const struct machine *m,
 			const struct engine *e, uint64_t now, const char *label)
 {
@@ -737,8 +737,7 @@ static char *plot_title(const struct report *rep, const struct machine *m,
 
 	if (dot && !strcmp(dot, ".lua"))
 		*dot = '\0';
-	g_string_printf(t, "%s: %s, %s", base, mm_policy_names[m->policy], machine);
-	g_free(machine);
+	g_string_printf(t, "%s: %s", base, mm_policy_names[m->policy]);
 	if (e && engine_nr_workload_threads(e))
 		g_string_append_printf(t, ", %u thread%s", engine_nr_workload_threads(e),
 				       engine_nr_workload_threads(e) > 1 ? "s" : "");
@@ -746,6 +745,8 @@ static char *plot_title(const struct report *rep, const struct machine *m,
 		g_string_append_printf(t, ", %s at %.4g ms", label, (double)now / 1e6);
 	else if (now)
 		g_string_append_printf(t, ", %.4g ms", (double)now / 1e6);
+	g_string_append_printf(t, "\n%s", machine);
+	g_free(machine);
 	g_free(base);
 	return g_string_free(t, FALSE);
 }

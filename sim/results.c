@@ -585,7 +585,8 @@ bool results_plot_format_valid(const char *format)
 }
 
 /* name='value'; as a gnuplot -e setting.  Single-quoted gnuplot strings
- * take no backslash escapes; a quote is doubled.  Control characters
+ * take no backslash escapes; a quote is doubled.  A line break (a title's
+ * second line) is a double-quoted "\n" joined on; other control characters
  * would end the command: they become spaces. */
 static void append_setting(GString *out, const char *name, const char *value)
 {
@@ -593,6 +594,8 @@ static void append_setting(GString *out, const char *name, const char *value)
 	for (; *value; value++) {
 		if (*value == '\'')
 			g_string_append(out, "''");
+		else if (*value == '\n')
+			g_string_append(out, "'.\"\\n\".'");
 		else if ((unsigned char)*value < 0x20)
 			g_string_append_c(out, ' ');
 		else
