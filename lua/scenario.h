@@ -13,7 +13,7 @@ struct scenario_opts {
 	char **defines;        /* -D KEY=VALUE overrides of mmsim.params, or NULL */
 	const char *out;       /* results folder, or NULL for the default */
 	bool list_params;      /* print the resolved parameters and stop at mmsim.params */
-	const char *command;   /* the command line, for the summary */
+	const char *command;   /* the command line, for the summary (NULL: none) */
 	bool keep_output;      /* copy stdout and stderr into the results folder */
 	int argc;            /* arguments after the script, as the global `arg` */
 	char **argv;

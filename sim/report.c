@@ -909,7 +909,8 @@ static void write_summary(const struct report *rep, struct machine *m,
 	char *err = NULL;
 
 	results_json_set_string(j, "version", MMSIM_VERSION);
-	results_json_set_string(j, "command", rep->command);
+	if (rep->command)
+		results_json_set_string(j, "command", rep->command);
 	results_json_set_string(j, "scenario", rep->scenario);
 	results_json_set_uint(j, "seed", rep->seed);
 	/* Only then: sim_time_s says where the run stopped. */
