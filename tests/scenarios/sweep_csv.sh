@@ -21,7 +21,8 @@ for cpu = 0, 1 do
 end
 m:run()
 LUA
-sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,pcp_buddy --plot y=pcp_lock.acquisitions \
+MMSIM_BIN=$MMSIM sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,pcp_buddy \
+	--plot y=pcp_lock.acquisitions \
 	--out "$dir/sw" -j 2 "$dir/s.lua" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "sweep"; }
 python3 - "$dir/sw/sweep.csv" <<'PY' || fail "sweep.csv"
 import csv, sys
