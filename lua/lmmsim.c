@@ -4,6 +4,7 @@
 #include "lmachine.h"
 #include "lparams.h"
 #include "lresults.h"
+#include "mmsim-version.h"
 
 #include "models/buddy.h"
 #include "models/huge_memory.h"
@@ -905,7 +906,7 @@ static int l_size(lua_State *L)
 
 static int l_version(lua_State *L)
 {
-	lua_pushstring(L, PACKAGE_VERSION);
+	lua_pushstring(L, MMSIM_VERSION);
 	return 1;
 }
 
@@ -913,6 +914,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "machine", l_machine },
 	{ "check_options", l_check_options },
 	{ "version", l_version },
+	{ "time_compressed", lresults_time_compressed },
 	{ "params", lparams_declare },
 	{ "size", l_size },
 	{ "result", lresults_record },

@@ -18,22 +18,59 @@
 /* One run per process: SimGrid runs one simulation per process. */
 static struct report *rep;
 
-int lresults_begin(lua_State *L, const char *scenario, uint64_t seed, const char *out,
-		   const char *plot_format)
+int lresults_begin(lua_State *L, const struct scenario_opts *o, const char *plot_format)
 {
-	char *err = NULL;
+	char *err = NULL, *base;
 
 	if (plot_format && !results_plot_format_valid(plot_format)) {
 		lua_pushfstring(L, "-D plot_format=%s: expected png, pdf or svg", plot_format);
 		return LUA_ERRRUN;
 	}
-	rep = report_open(scenario, seed, out, plot_format, &err);
+	/* --params writes nothing: no folder. */
+	if (o->list_params)
+		return LUA_OK;
+	rep = report_open(o->path, o->seed, o->command, o->out, plot_format, o->keep_output,
+			  &err);
 	if (!rep) {
 		lua_pushstring(L, err);
 		g_free(err);
 		return LUA_ERRRUN;
 	}
+	base = g_path_get_basename(o->path);
+	report_keep_source(rep, base, o->path);
+	g_free(base);
 	return LUA_OK;
+}
+
+void lresults_keep_module(const char *name, const char *path)
+{
+	char *file;
+
+	if (!rep)
+		return;
+	file = g_strconcat(name, ".lua", NULL);
+	g_strdelimit(file, ".", '/');
+	/* The dots of the name, not of the extension. */
+	file[strlen(file) - 4] = '.';
+	report_keep_source(rep, file, path);
+	g_free(file);
+}
+
+void lresults_discard(void)
+{
+	if (!rep)
+		return;
+	report_discard(rep);
+	rep = NULL;
+}
+
+/* mmsim.time_compressed(on) */
+int lresults_time_compressed(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TBOOLEAN);
+	if (rep)
+		report_set_time_compressed(rep, lua_toboolean(L, 1));
+	return 0;
 }
 
 void lresults_set_target(uint64_t until_ns)
@@ -168,7 +205,7 @@ int lresults_write_file(lua_State *L)
 					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
 					   "zoneinfo", "cpu_wait.csv", "slabinfo", "numastat",
 					   "superpageblocks", "phases.csv", "transparent_hugepage",
-					   NULL };
+					   "stdout", "stderr", "scenario", NULL };
 	const char *name = luaL_checkstring(L, 1);
 	size_t len;
 	const char *text = luaL_checklstring(L, 2, &len);

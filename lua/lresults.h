@@ -2,6 +2,7 @@
 #ifndef MMSIM_LRESULTS_H
 #define MMSIM_LRESULTS_H
 
+#include "lua/scenario.h"
 #include "sim/engine.h"
 
 #include <lua.h>
@@ -10,10 +11,19 @@
 
 struct lmachine;
 
-/* Open the results folder (out, or results/SCENARIO-TIMESTAMP) before the
- * script runs.  LUA_OK, or an error message on the stack. */
-int lresults_begin(lua_State *L, const char *scenario, uint64_t seed, const char *out,
-		   const char *plot_format);
+/* Open the results folder (o->out, or results/SCENARIO-TIMESTAMP) before
+ * the script runs, with a copy of the script in scenario/ (none with
+ * o->list_params, which writes nothing).  LUA_OK, or an error message on
+ * the stack. */
+int lresults_begin(lua_State *L, const struct scenario_opts *o, const char *plot_format);
+/* The module name (require's) the script loaded from path: a copy as
+ * scenario/NAME.lua, the dots of NAME as folders. */
+void lresults_keep_module(const char *name, const char *path);
+/* After a run that failed before lresults_end: remove the folder if the
+ * run created it (report_discard). */
+void lresults_discard(void);
+/* mmsim.time_compressed(on) */
+int lresults_time_compressed(lua_State *L);
 /* Start timeseries.csv and its sampler thread for the machine whose
  * engine just started. */
 void lresults_start_sampling(struct lmachine *lm);

@@ -3,6 +3,7 @@
 #include "lmachine.h"
 #include "lparams.h"
 #include "lresults.h"
+#include "sim/tee.h"
 
 #include <glib.h>
 #include <lauxlib.h>
@@ -163,6 +164,7 @@ static int text_searcher(lua_State *L)
 	if (luaL_loadfilex(L, path, "t") != LUA_OK)
 		return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, path,
 				  lua_tostring(L, -1));
+	lresults_keep_module(name, path);
 	lua_pushstring(L, path);
 	return 2;
 }
@@ -325,7 +327,7 @@ int scenario_run(const struct scenario_opts *o)
 	lua_pushcfunction(L, msghandler);
 	rc = lparams_set_defines(L, (const char *const *)o->defines);
 	if (rc == LUA_OK)
-		rc = lresults_begin(L, o->path, o->seed, o->out, lparams_define(L, "plot_format"));
+		rc = lresults_begin(L, o, lparams_define(L, "plot_format"));
 	if (rc == LUA_OK)
 		rc = luaL_loadfilex(L, o->path, "t");
 	if (rc == LUA_OK && o->list_params)
@@ -370,6 +372,10 @@ int scenario_run(const struct scenario_opts *o)
 		g_string_free(report, TRUE);
 	}
 	lua_close(L);
+	/* Everything said, the copy of stdout and stderr is whole; then a
+	 * run that failed before its results leaves no folder of its own. */
+	tee_stop();
+	lresults_discard();
 	if (rc == LUA_OK && stop_signal)
 		return 128 + stop_signal;
 	return rc == LUA_OK ? 0 : 1;

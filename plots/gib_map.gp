@@ -23,9 +23,12 @@ n = int(STATS_max) + 1
 cols = n <= 64 ? 8 : (n <= 256 ? 16 : (n <= 1024 ? 32 : 64))
 rows = int((n + cols - 1) / cols)
 # Square cells of at most 100 px, at most 820 px wide and 560 px tall; the
-# image as tall as they need below the title and tics (top_px) and above
-# the bottom (bottom_px).
+# image as tall as they need below the title and tics (top_px, 190 for a
+# title and a subtitle) and above the bottom (bottom_px).
+# 30 px a line of the title beyond the two (a title and its subtitle).
 top_px = 190.0
+do for [k = 1:strlen(plot_title)] { if (plot_title[k:k] eq "\n") { top_px = top_px + 30 } }
+if (subtitle eq "") top_px = top_px - 30
 bottom_px = 30.0
 cell = 820.0 / cols < 560.0 / rows ? 820.0 / cols : 560.0 / rows
 cell = cell > 100 ? 100 : cell

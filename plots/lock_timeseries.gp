@@ -27,7 +27,7 @@ set multiplot layout 2,1 title plot_title font ",22"
 
 set tmargin 1
 set bmargin 2
-set ylabel "zone->lock wait share (%)"
+set ylabel "zone->lock wait\nshare (%)"
 # Each sample closes its interval, hence fsteps (in both panels).
 plot datafile using "time_ms":(100 * column("zone_lock_wait_share")) \
 	with fsteps lw 2.5 lc rgb line_colour(1)

@@ -11,7 +11,7 @@
 # wide and a whole number of pixels tall, so none blurs: the image is 1344
 # pixels wide; up to 480 GiB each
 # row gets 480/rows pixels; beyond, one pixel per row and the image grows
-# taller (1 TiB: 1344x1264).
+# taller (1 TiB: 1344x1269 with a two-line title and a subtitle).
 if (!exists("subtitle")) subtitle = ""
 if (!exists("ytics_zones")) ytics_zones = ""
 if (!exists("class_counts")) class_counts = ""
@@ -20,8 +20,11 @@ stats datafile matrix using 3 nooutput
 rows = int(STATS_records / 512)
 row_px = rows <= 480 ? int(480 / rows) : 1
 area_h = rows * row_px
-# Title above, axis and key below, in pixels.
-top_px = 90
+# Title above (25 pixels a line: the title's lines and the subtitle's),
+# axis and key below, in pixels.
+title_lines = 1 + (subtitle ne "" ? 1 : 0)
+do for [k = 1:strlen(plot_title)] { if (plot_title[k:k] eq "\n") { title_lines = title_lines + 1 } }
+top_px = 40 + 25 * title_lines
 bottom_px = 130
 # Room on the left for zone labels such as "DMA+DMA32+Normal", on the
 # right for four-digit GiB numbers.

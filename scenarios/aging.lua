@@ -87,6 +87,7 @@ local REAL = {
 }
 assert(p.pace == "compressed" or p.pace == "real", "aging: pace must be compressed or real")
 local real = p.pace == "real"
+mmsim.time_compressed(not real)
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = "5ms",

@@ -35,6 +35,8 @@ local m = mmsim.machine{
 }
 local info = m:info()
 local stop = mmsim.time(p.duration)
+-- The aging's rates (aging_roles) are far above a real machine's.
+mmsim.time_compressed(true)
 require("mmsim.aging_roles").start(m, p, stop)
 
 local got = { pages = {}, migrated = 0, start = 0, done = 0 }

@@ -25,6 +25,7 @@ local p = mmsim.params{
   kmem = root .. "data/real/kmem-events-redis.csv.gz",
 }
 local m = mmsim.machine{ preset = p.preset, policy = p.policy }
+mmsim.time_compressed(p.speed > 1)
 local info = m:info()
 local sockets = info.nodes
 local per_socket = info.cpus // sockets

@@ -42,6 +42,8 @@ local m = mmsim.machine{
   policy = p.policy, sample_interval = "5ms",
 }
 local stop = mmsim.time(p.duration)
+-- A day in milliseconds.
+mmsim.time_compressed(true)
 local hour = stop // 24
 local churn, readers, kernel, procs = require("mmsim.aging_roles").split(m, p.sockets,
   { procs = true })

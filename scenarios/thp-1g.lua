@@ -47,6 +47,8 @@ local m = mmsim.machine{
 }
 local G, M2 = 1 << 30, 2 << 20
 local stop = mmsim.time(p.duration)
+-- The aging's rates (aging_roles) are far above a real machine's.
+mmsim.time_compressed(true)
 require("mmsim.aging_roles").start(m, p, stop)
 
 local function vmstat(name)

@@ -9,6 +9,8 @@
 #include "models/superpageblock.h"
 #include "sim/lockstat.h"
 #include "sim/plots.h"
+#include "sim/tee.h"
+#include "mmsim-version.h"
 
 #include <glib.h>
 #include <string.h>
@@ -236,9 +238,11 @@ static const struct figure figures[] = {
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
 	MACHINE("gigantic_pages", NULL, gigantic_pages),
-	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, true, .get = gb_obtained },
-	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, true, .get = gb_obtain_migrated },
-	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, false, .get = gb_obtain_time_s },
+	/* After the run: the state at its end, in no phase. */
+	{ NULL, "gb_yield.obtained", NEEDS_ATTEMPT, SPAN_NOW, true, .get = gb_obtained },
+	{ NULL, "gb_yield.obtain_migrated", NEEDS_ATTEMPT, SPAN_NOW, true,
+	  .get = gb_obtain_migrated },
+	{ NULL, "gb_yield.obtain_time_s", NEEDS_ATTEMPT, SPAN_NOW, false, .get = gb_obtain_time_s },
 	RATE("throughput.faults", true, faults),
 	RATE("throughput.faults_per_s", false, faults_per_s),
 	RATE("throughput.objects", true, objects),
@@ -379,7 +383,9 @@ struct report {
 	struct results *r;
 	struct results_ts *ts;
 	char *scenario;
+	char *command;
 	uint64_t seed;
+	bool time_compressed;        /* report_set_time_compressed */
 	char *plot_format;
 	gint64 wall_start;
 	struct progress progress;
@@ -518,8 +524,8 @@ static void sampler(struct mm_ctx *ctx, void *arg)
 	}
 }
 
-struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
-			   const char *plot_format, char **err)
+struct report *report_open(const char *scenario, uint64_t seed, const char *command,
+			   const char *dir, const char *plot_format, bool keep_output, char **err)
 {
 	char *path = dir ? g_strdup(dir) : results_default_dir(scenario, NULL);
 	struct results *r;
@@ -535,11 +541,17 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
 	g_free(path);
 	if (!r)
 		return NULL;
+	/* Before the progress line looks for the terminal. */
+	if (keep_output && tee_start(results_dir(r), err)) {
+		results_discard(r);
+		return NULL;
+	}
 	rep = g_new0(struct report, 1);
 	rep->r = r;
 	rep->plots = plots;
 	rep->plots_declared = declared;
 	rep->scenario = g_strdup(scenario);
+	rep->command = g_strdup(command);
 	rep->seed = seed;
 	rep->plot_format = g_strdup(plot_format ? plot_format : "png");
 	rep->wall_start = g_get_monotonic_time();
@@ -669,6 +681,53 @@ int report_write_file(struct report *rep, const char *name, const char *data, si
 	return results_write(rep->r, name, data, len, err);
 }
 
+void report_keep_source(struct report *rep, const char *name, const char *path)
+{
+	char *text = NULL, *file = g_build_filename("scenario", name, NULL), *err = NULL;
+	gsize len;
+	GError *error = NULL;
+
+	if (!g_file_get_contents(path, &text, &len, &error)) {
+		write_failed(g_strdup_printf("cannot copy %s into the results folder: %s", path,
+					     error->message));
+		g_error_free(error);
+	} else if (results_write(rep->r, file, text, len, &err)) {
+		write_failed(err);
+	}
+	g_free(text);
+	g_free(file);
+}
+
+void report_set_time_compressed(struct report *rep, bool on)
+{
+	rep->time_compressed = on;
+}
+
+/* "2s-1t: 2 sockets, 2 nodes, 128 CPUs, 1 TiB" (the preset's name first if
+ * the machine is one), ", time-compressed" after when the scenario says its
+ * rates are. */
+static char *machine_title(const struct report *rep, const struct machine *m)
+{
+	static const char *const units[] = { "MiB", "GiB", "TiB", "PiB" };
+	double mem = (double)topology_total_mem(&m->topo) / (1 << 20);
+	size_t u = 0;
+	GString *t = g_string_new(NULL);
+
+	while (mem >= 1024 && u + 1 < G_N_ELEMENTS(units)) {
+		mem /= 1024;
+		u++;
+	}
+	if (strcmp(m->topo.name, "custom"))
+		g_string_append_printf(t, "%s: ", m->topo.name);
+	g_string_append_printf(t, "%u socket%s, %u node%s, %u CPU%s, %.4g %s", m->topo.sockets,
+			       m->topo.sockets == 1 ? "" : "s", m->nr_nodes,
+			       m->nr_nodes == 1 ? "" : "s", m->nr_cpus, m->nr_cpus == 1 ? "" : "s",
+			       mem, units[u]);
+	if (rep->time_compressed)
+		g_string_append(t, ", time-compressed");
+	return g_string_free(t, FALSE);
+}
+
 /* phases.csv, the phases' times in ms to the ns; false if there is none. */
 static bool write_phases(const struct report *rep)
 {
@@ -688,20 +747,21 @@ static bool write_phases(const struct report *rep)
 	return true;
 }
 
-/* The run's plot title: the scenario, its policy and machine, the
- * workload threads of engine e (NULL: none) that ran (not the machine's
- * CPUs), and the simulated time now, of a snapshot label (NULL: the
- * whole run). */
+/* The run's plot title: the scenario, its policy, the workload threads of
+ * engine e (NULL: none) that ran (not the machine's CPUs), and the
+ * simulated time now, of a snapshot label (NULL: the whole run); then on a
+ * line of its own the machine's title. */
 static char *plot_title(const struct report *rep, const struct machine *m,
 			const struct engine *e, uint64_t now, const char *label)
 {
 	char *base = g_path_get_basename(rep->scenario);
 	char *dot = strrchr(base, '.');
 	GString *t = g_string_new(NULL);
+	char *machine = machine_title(rep, m);
 
 	if (dot && !strcmp(dot, ".lua"))
 		*dot = '\0';
-	g_string_printf(t, "%s: %s, %s", base, mm_policy_names[m->policy], m->topo.name);
+	g_string_printf(t, "%s: %s", base, mm_policy_names[m->policy]);
 	if (e && engine_nr_workload_threads(e))
 		g_string_append_printf(t, ", %u thread%s", engine_nr_workload_threads(e),
 				       engine_nr_workload_threads(e) > 1 ? "s" : "");
@@ -709,6 +769,8 @@ static char *plot_title(const struct report *rep, const struct machine *m,
 		g_string_append_printf(t, ", %s at %.4g ms", label, (double)now / 1e6);
 	else if (now)
 		g_string_append_printf(t, ", %.4g ms", (double)now / 1e6);
+	g_string_append_printf(t, "\n%s", machine);
+	g_free(machine);
 	g_free(base);
 	return g_string_free(t, FALSE);
 }
@@ -870,7 +932,9 @@ static void write_summary(const struct report *rep, struct machine *m,
 	const struct phase_total *measure = phase_total(rep, MEASURE_PHASE);
 	char *err = NULL;
 
-	results_json_set_string(j, "version", PACKAGE_VERSION);
+	results_json_set_string(j, "version", MMSIM_VERSION);
+	if (rep->command)
+		results_json_set_string(j, "command", rep->command);
 	results_json_set_string(j, "scenario", rep->scenario);
 	results_json_set_uint(j, "seed", rep->seed);
 	/* Only then: sim_time_s says where the run stopped. */
@@ -878,7 +942,11 @@ static void write_summary(const struct report *rep, struct machine *m,
 		results_json_set_bool(j, "interrupted", true);
 	results_json_set_tree(j, "params", params);
 	if (m) {
+		char *title = machine_title(rep, m);
+
 		results_json_set_string(j, "machine.name", m->topo.name);
+		results_json_set_string(j, "machine.title", title);
+		g_free(title);
 		results_json_set_string(j, "machine.policy", mm_policy_names[m->policy]);
 		results_json_set_uint(j, "machine.nodes", m->nr_nodes);
 		results_json_set_uint(j, "machine.cpus", m->nr_cpus);
@@ -899,8 +967,10 @@ static void write_summary(const struct report *rep, struct machine *m,
 			set_figure(j, NULL, f, &measure->sum);
 		set_figure(j, "whole_run.", f, s);
 	}
+	/* The 1 GiB attempt comes after every phase. */
 	for (guint i = 0; i < rep->totals->len; i++)
-		set_phase(j, have, &g_array_index(rep->totals, struct phase_total, i));
+		set_phase(j, MIN(have, NEEDS_ENGINE),
+			  &g_array_index(rep->totals, struct phase_total, i));
 	results_json_set_tree(j, "results", results);
 	if (vmstat)
 		set_vmstat(j, vmstat);
@@ -1023,6 +1093,21 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	g_string_free(out, TRUE);
 }
 
+/* rep without its folder. */
+static void report_free(struct report *rep)
+{
+	for (guint i = 0; i < rep->phases->len; i++)
+		g_free(g_array_index(rep->phases, struct phase, i).name);
+	g_array_free(rep->phases, TRUE);
+	for (guint i = 0; i < rep->totals->len; i++)
+		g_free(g_array_index(rep->totals, struct phase_total, i).name);
+	g_array_free(rep->totals, TRUE);
+	g_free(rep->plot_format);
+	g_free(rep->scenario);
+	g_free(rep->command);
+	g_free(rep);
+}
+
 struct gb_attempt_run {
 	struct engine *e;
 	struct machine *m;
@@ -1088,14 +1173,13 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 		g_string_free(vmstat, TRUE);
 	g_printerr("mmsim: results in %s\n", results_dir(rep->r));
 	results_close(rep->r);
-	for (guint i = 0; i < rep->phases->len; i++)
-		g_free(g_array_index(rep->phases, struct phase, i).name);
-	g_array_free(rep->phases, TRUE);
-	for (guint i = 0; i < rep->totals->len; i++)
-		g_free(g_array_index(rep->totals, struct phase_total, i).name);
-	g_array_free(rep->totals, TRUE);
-	g_free(rep->plot_format);
-	g_free(rep->scenario);
-	g_free(rep);
+	report_free(rep);
 	return write_failures ? -1 : 0;
+}
+
+void report_discard(struct report *rep)
+{
+	results_ts_close(rep->ts);
+	results_discard(rep->r);
+	report_free(rep);
 }

@@ -14,11 +14,23 @@
 struct report;
 
 /* Open the results folder dir (NULL: a new results/SCENARIO-TIMESTAMP,
- * with a -N suffix if that exists) of the
- * run of scenario with seed; plot_format is png, pdf or svg (NULL: png).
- * NULL and a g_malloc'ed *err if the folder cannot be made. */
-struct report *report_open(const char *scenario, uint64_t seed, const char *dir,
-			   const char *plot_format, char **err);
+ * with a -N suffix if that exists) of the run of scenario with seed, whose
+ * command line (summary.json's "command") was command; plot_format is png,
+ * pdf or svg (NULL: png); keep_output: the process's stdout and stderr are
+ * copied into the folder from now on (tee.h).  NULL and a g_malloc'ed *err
+ * if the folder cannot be made. */
+struct report *report_open(const char *scenario, uint64_t seed, const char *command,
+			   const char *dir, const char *plot_format, bool keep_output, char **err);
+/* Free rep after a run that failed before report_close, and remove its
+ * folder if the run created it (results_discard). */
+void report_discard(struct report *rep);
+/* A copy of the file at path (a Lua source the run loaded) as
+ * scenario/name in the folder; a failure fails the run at its end. */
+void report_keep_source(struct report *rep, const char *name, const char *path);
+/* The scenario's rates are compressed in time (far above a real
+ * machine's): the machine's title (summary.json's machine.title, the
+ * plots') says so. */
+void report_set_time_compressed(struct report *rep, bool on);
 /* The workload did n more of its objects (allocations of its own
  * allocator, requests...): throughput.objects in the summary. */
 void report_count_objects(struct report *rep, uint64_t n);

@@ -1,5 +1,6 @@
 /* The results folder of a run: see results.h. */
 #include "sim/results.h"
+#include "sim/tee.h"
 
 #include <errno.h>
 #include <json-glib/json-glib.h>
@@ -13,6 +14,7 @@
 
 struct results {
 	char *dir;
+	bool created;               /* by this run: results_discard removes it */
 };
 
 /* ---- numbers and CSV fields ---- */
@@ -78,8 +80,8 @@ char *results_default_dir(const char *scenario_path, GDateTime *when)
 	return dir;
 }
 
-/* A folder we can write in, else NULL and *err. */
-static struct results *results_new(const char *dir, char **err)
+/* A folder we can write in (created: by us), else NULL and *err. */
+static struct results *results_new(const char *dir, bool created, char **err)
 {
 	struct results *r;
 
@@ -100,17 +102,20 @@ static struct results *results_new(const char *dir, char **err)
 	g_free(probe);
 	r = g_new0(struct results, 1);
 	r->dir = g_strdup(dir);
+	r->created = created;
 	return r;
 }
 
 struct results *results_open(const char *dir, char **err)
 {
+	bool existed = g_file_test(dir, G_FILE_TEST_IS_DIR);
+
 	if (g_mkdir_with_parents(dir, 0777)) {
 		*err = g_strdup_printf("cannot create results folder %s: %s", dir,
 				       g_strerror(errno));
 		return NULL;
 	}
-	return results_new(dir, err);
+	return results_new(dir, !existed, err);
 }
 
 struct results *results_open_new(const char *dir, char **err)
@@ -129,7 +134,7 @@ struct results *results_open_new(const char *dir, char **err)
 		char *name = n == 1 ? g_strdup(dir) : g_strdup_printf("%s-%u", dir, n);
 
 		if (!mkdir(name, 0777))
-			r = results_new(name, err);
+			r = results_new(name, true, err);
 		else if (errno != EEXIST || n == 1000)
 			*err = g_strdup_printf("cannot create results folder %s: %s", name,
 					       g_strerror(errno));
@@ -153,6 +158,36 @@ void results_close(struct results *r)
 	g_free(r);
 }
 
+/* Remove path and, if it is a folder, what it holds (symbolic links are
+ * removed, not followed). */
+static void remove_tree(const char *path)
+{
+	GDir *d = g_file_test(path, G_FILE_TEST_IS_SYMLINK) ? NULL : g_dir_open(path, 0, NULL);
+	const char *name;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((name = g_dir_read_name(d))) {
+		char *sub = g_build_filename(path, name, NULL);
+
+		remove_tree(sub);
+		g_free(sub);
+	}
+	g_dir_close(d);
+	rmdir(path);
+}
+
+void results_discard(struct results *r)
+{
+	if (!r)
+		return;
+	if (r->created)
+		remove_tree(r->dir);
+	results_close(r);
+}
+
 /* write(2) all of buf, through partial writes and signals. */
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -174,9 +209,13 @@ int results_write(const struct results *r, const char *name, const char *data, s
 {
 	char *path = g_build_filename(r->dir, name, NULL);
 	char *tmp = g_strconcat(path, ".tmp", NULL);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	char *parent = g_path_get_dirname(path);
+	int fd = -1;
 	int rc = -1;
 
+	if (!g_mkdir_with_parents(parent, 0777))
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	g_free(parent);
 	if (fd < 0)
 		goto fail;
 	if (write_all(fd, data, len)) {
@@ -546,7 +585,8 @@ bool results_plot_format_valid(const char *format)
 }
 
 /* name='value'; as a gnuplot -e setting.  Single-quoted gnuplot strings
- * take no backslash escapes; a quote is doubled.  Control characters
+ * take no backslash escapes; a quote is doubled.  A line break (a title's
+ * second line) is a double-quoted "\n" joined on; other control characters
  * would end the command: they become spaces. */
 static void append_setting(GString *out, const char *name, const char *value)
 {
@@ -554,6 +594,8 @@ static void append_setting(GString *out, const char *name, const char *value)
 	for (; *value; value++) {
 		if (*value == '\'')
 			g_string_append(out, "''");
+		else if (*value == '\n')
+			g_string_append(out, "'.\"\\n\".'");
 		else if ((unsigned char)*value < 0x20)
 			g_string_append_c(out, ' ');
 		else
@@ -688,9 +730,11 @@ out:
 
 /* ---- progress line ---- */
 
+/* The terminal's stderr, not the copy in the results folder (tee.h). */
 void progress_init(struct progress *p)
 {
-	p->tty = isatty(STDERR_FILENO);
+	p->fd = tee_stderr();
+	p->tty = isatty(p->fd);
 	p->last_wall = -1;
 	p->last_len = 0;
 }
@@ -737,22 +781,26 @@ void progress_format(GString *out, uint64_t sim_ns, uint64_t target_ns, double w
 void progress_update(struct progress *p, uint64_t sim_ns, uint64_t target_ns, double wall_s)
 {
 	GString *line;
+	size_t len;
 
 	if (!p->tty || wall_s < 2 || (p->last_wall >= 0 && wall_s - p->last_wall < 0.25))
 		return;
-	line = g_string_new(NULL);
+	line = g_string_new("\r");
 	progress_format(line, sim_ns, target_ns, wall_s);
-	fprintf(stderr, "\r%s%*s", line->str,
-		(int)(p->last_len > line->len ? p->last_len - line->len : 0), "");
-	p->last_len = line->len;
+	len = line->len - 1;
+	for (size_t i = len; i < p->last_len; i++)
+		g_string_append_c(line, ' ');
+	if (write_all(p->fd, line->str, line->len))
+		p->tty = false;
+	p->last_len = len;
 	p->last_wall = wall_s;
 	g_string_free(line, TRUE);
 }
 
 void progress_done(struct progress *p)
 {
-	if (p->last_len)
-		fputc('\n', stderr);
+	if (p->last_len && write_all(p->fd, "\n", 1))
+		p->tty = false;
 	p->last_len = 0;
 	p->last_wall = -1;
 }

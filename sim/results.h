@@ -37,9 +37,14 @@ struct results *results_open(const char *dir, char **err);
 struct results *results_open_new(const char *dir, char **err);
 const char *results_dir(const struct results *r);
 void results_close(struct results *r);
+/* Close r after a run that failed: its folder and all in it are removed
+ * if results_open or results_open_new created it; a folder that existed
+ * (a sweep's run's, holding the run's stderr) is left. */
+void results_discard(struct results *r);
 
 /* Write dir/name whole: to name.tmp, then rename, so a reader sees the old
- * file or the new one, never half of one.  -1 and *err on failure. */
+ * file or the new one, never half of one; name may be in a subfolder
+ * ("scenario/x.lua"), created if needed.  -1 and *err on failure. */
 int results_write(const struct results *r, const char *name, const char *data, size_t len,
 		  char **err);
 
@@ -120,7 +125,8 @@ bool results_plot_as(const struct results *r, const char *script, const char *in
 /* ---- progress line on a terminal ---- */
 
 struct progress {
-	bool tty;               /* stderr is a terminal */
+	int fd;                 /* stderr, the terminal's when it is copied (tee.h) */
+	bool tty;               /* that is a terminal */
 	double last_wall;       /* wall seconds of the last line printed */
 	size_t last_len;        /* its length, to blank what a shorter line leaves */
 };

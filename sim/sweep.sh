@@ -57,6 +57,7 @@ set -euf        # no globbing: values are split on commas and spaces
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/labels.sh"
+. "$here/csv.sh"
 
 die() {
 	echo "sweep: $*" >&2
@@ -428,7 +429,7 @@ columns=$(head -n 1 "$out/sweep.csv" | tr , '\n')
 has_column() { echo "$columns" | grep -Fqx "$1"; }
 # Every value of column $1 in sweep.csv is a number.
 numeric() {
-	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+	awk -v col="$1" "$csv_fields"'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		$c !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ { bad = 1 }
 		END { exit bad }' "$out/sweep.csv"
 }
@@ -470,7 +471,7 @@ if ! $series_given; then
 fi
 # The value of column $1 when every run has the same, else nothing.
 same_value() {
-	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+	awk -v col="$1" "$csv_fields"'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		c { v[$c] = 1; last = $c } END { n = 0; for (k in v) n++; if (n == 1) print last }' \
 		"$out/sweep.csv"
 }
@@ -508,7 +509,7 @@ elif ! has_column "$x" || ! has_column "$y" || { [ -n "$series" ] && ! has_colum
 elif ! numeric "$x"; then
 	# Categories (policies): a bar per value of x, clustered by series,
 	# from a table of the means (runs of other parameters or seeds).
-	awk -F, -v xc="$x" -v sc="$series" -v yc="$y" '
+	awk -v xc="$x" -v sc="$series" -v yc="$y" "$csv_fields"'
 	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == xc) xi = i; if ($i == sc) si = i; if ($i == yc) yi = i }; next }
 	{
 		xv = $xi; sv = si ? $si : yc

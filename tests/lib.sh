@@ -1,9 +1,12 @@
 # Shell helpers for the scenario tests: . "$MMSIM_SRCDIR/tests/lib.sh"
+. "$MMSIM_SRCDIR/sim/csv.sh"
 
-# csv_column FILE KEY: the column headed KEY of FILE, a line per row.
+# csv_column FILE KEY: the column headed KEY of FILE, a line per row (empty
+# if there is no such column), quotes removed.
 csv_column() {
-	awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
-		{ print $c }' "$1"
+	awk -v k="$2" "$csv_awk"'{ n = csv_split($0, f) }
+		NR == 1 { for (i = 1; i <= n; i++) if (f[i] == k) c = i; next }
+		{ print c ? f[c] : "" }' "$1"
 }
 
 # csv_value FILE KEY: KEY's value in FILE's first row (a summary.csv's only one).

@@ -7,8 +7,9 @@
 #   # stdout: first N lines         (optional: keep the head of stdout too)
 #
 # and its body, which this script writes, holds the run's summary.csv as one
-# `key value` a line (without wall_time_s and version, which are not figures
-# of the model) then the kept stdout lines as `stdout.1 TEXT` ...
+# `key value` a line (without wall_time_s, version, command and machine.title,
+# which are not figures of the model) then the kept stdout lines as
+# `stdout.1 TEXT` ...
 #
 #   golden.sh check FILE.golden        run it and compare: every figure that
 #                                      differs is named with both values
@@ -19,6 +20,7 @@
 # relative to the current directory, else to MMSIM_SRCDIR.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../sim/csv.sh"
 
 locate() {
 	if [ -f "$1" ]; then
@@ -50,24 +52,13 @@ produce() {
 		return 1
 	fi
 	sed -n '/^#/!q; p' "$golden"
-	awk '
-	function split_csv(line, out,    n, i, c, f, q) {
-		n = 0; f = ""; q = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { f = f c; i++ }
-			else if (c == "\"") q = !q
-			else if (!q && c == ",") { out[++n] = f; f = "" }
-			else f = f c
-		}
-		out[++n] = f
-		return n
-	}
-	NR == 1 { nkeys = split_csv($0, key) }
+	awk "$csv_awk"'
+	NR == 1 { nkeys = csv_split($0, key) }
 	NR == 2 {
-		if (split_csv($0, val) != nkeys) { print "summary.csv: ragged row" > "/dev/stderr"; exit 1 }
+		if (csv_split($0, val) != nkeys) { print "summary.csv: ragged row" > "/dev/stderr"; exit 1 }
 		for (i = 1; i <= nkeys; i++)
-			if (key[i] != "wall_time_s" && key[i] != "version")
+			if (key[i] != "wall_time_s" && key[i] != "version" && key[i] != "command" &&
+			    key[i] != "machine.title")
 				print key[i] " " val[i]
 	}' "$dir/results/summary.csv"
 	[ -z "$keep" ] || head -n "$keep" "$dir/stdout" | sed 's/[[:space:]]*$//' |

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The plots a run draws: those its scenario declares ("-- plots:"), none
 # with nothing to show, without gnuplot warnings; titles name the threads
-# that ran; cpu_wait.csv lists the CPUs the workload ran on; gb_yield
+# that ran and the machine; cpu_wait.csv lists the CPUs the workload ran on; gb_yield
 # follows the regions the machine has at each sample; the per-GiB memory
 # map and superpageblock views; the NUMA migration plot; an unknown plot
 # name stops the run before it starts, naming the known ones; plots draw
@@ -45,12 +45,15 @@ sed 's/ipairs{ 1, 3 }/ipairs{ 1 }/' "$dir/two.lua" > "$dir/one.lua"
 test "$(cd "$dir/one" && ls ./*.png | tr '\n' ' ')" = "./gb_yield.png ./memory_map.png " ||
 	fail "one thread's plots: $(ls "$dir/one")"
 
-# Declared: only gb_yield; the title says 2 threads, not the 4 CPUs.
-{ echo "-- plots: gb_yield"; cat "$dir/two.lua"; } > "$dir/gb.lua"
+# Declared: only gb_yield; the title says 2 threads, not the 4 CPUs, and on
+# its second line the machine, time-compressed as the scenario says.
+{ echo "-- plots: gb_yield"; echo "mmsim.time_compressed(true)"; cat "$dir/two.lua"; } > "$dir/gb.lua"
 "$MMSIM" --out "$dir/gb" -D plot_format=svg "$dir/gb.lua" > /dev/null 2> "$dir/gb.err" ||
 	{ cat "$dir/gb.err"; fail "gb.lua"; }
 test "$(cd "$dir/gb" && ls ./*.svg)" = "./gb_yield.svg" || fail "plots: $(ls "$dir/gb")"
-grep -q 'gb: upstream, test, 2 threads, ' "$dir/gb/gb_yield.svg" || fail "title"
+grep -q '>gb: upstream, 2 threads, ' "$dir/gb/gb_yield.svg" || fail "title"
+grep -q '>test: 1 socket, 1 node, 4 CPUs, 8 GiB, time-compressed<' "$dir/gb/gb_yield.svg" ||
+	fail "machine in the title"
 
 # The per-GiB views, asked for: one line per GiB of the 8 GiB machine, the
 # worst class first (an unmovable page makes its GiB unmovable), and under

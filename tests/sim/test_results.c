@@ -290,6 +290,42 @@ static void test_default_dir(void)
 	g_time_zone_unref(tz);
 }
 
+/* A failed run's folder: removed with all in it if the run made it (and
+ * its parents left), kept as it is if it was there before. */
+static void test_discard(void)
+{
+	char *tmp = g_dir_make_tmp("mmsim-results-XXXXXX", NULL);
+	char *dir = g_build_filename(tmp, "a", "run", NULL);
+	char *parent = g_path_get_dirname(dir);
+	char *err = NULL;
+	struct results *r;
+
+	r = results_open(dir, &err);
+	g_assert_nonnull(r);
+	g_assert_cmpint(results_write(r, "scenario/mmsim/x.lua", "x", 1, &err), ==, 0);
+	g_assert_cmpint(results_write(r, "vmstat", "v", 1, &err), ==, 0);
+	results_discard(r);
+	g_assert_false(g_file_test(dir, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(parent, G_FILE_TEST_IS_DIR));
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0777), ==, 0);
+	r = results_open(dir, &err);
+	g_assert_cmpint(results_write(r, "vmstat", "v", 1, &err), ==, 0);
+	results_discard(r);
+	g_assert_true(g_file_test(dir, G_FILE_TEST_IS_DIR));
+
+	r = results_open_new(dir, &err);
+	g_assert_cmpstr(results_dir(r), !=, dir);
+	char *made = g_strdup(results_dir(r));
+	results_discard(r);
+	g_assert_false(g_file_test(made, G_FILE_TEST_EXISTS));
+	g_free(made);
+	remove_tree(tmp);
+	g_free(parent);
+	g_free(dir);
+	g_free(tmp);
+}
+
 static void test_open_and_write(void)
 {
 	char *tmp = g_dir_make_tmp("mmsim-results-XXXXXX", NULL);
@@ -319,7 +355,12 @@ static void test_open_and_write(void)
 	g_dir_close(d);
 	g_assert_cmpuint(n, ==, 1);
 
-	g_assert_cmpint(results_write(r, "no/such/dir", "x", 1, &err), ==, -1);
+	/* A subfolder is made as needed; not under a file. */
+	g_assert_cmpint(results_write(r, "sub/dir/x", "x", 1, &err), ==, 0);
+	text = read_text(dir, "sub/dir/x");
+	g_assert_cmpstr(text, ==, "x");
+	g_free(text);
+	g_assert_cmpint(results_write(r, "vmstat/x", "x", 1, &err), ==, -1);
 	g_assert_nonnull(strstr(err, "cannot write"));
 	g_free(err);
 	err = NULL;
@@ -547,6 +588,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/results/summary-csv", test_summary_csv);
 	g_test_add_func("/results/default-dir", test_default_dir);
 	g_test_add_func("/results/open-and-write", test_open_and_write);
+	g_test_add_func("/results/discard", test_discard);
 	g_test_add_func("/results/summary-files", test_summary_files);
 	g_test_add_func("/results/timeseries", test_timeseries);
 	g_test_add_func("/results/plot", test_plot);

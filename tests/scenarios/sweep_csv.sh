@@ -1,0 +1,39 @@
+#!/bin/sh
+# A real sweep collects summaries whose fields hold commas (machine.title,
+# quoted as RFC 4180 says): sweep.csv reads back with Python's csv module,
+# every row as long as its header, and the bar chart's means
+# (sweep-bars.dat) are the runs' own figures, not a column beside them.
+set -eu
+command -v parallel > /dev/null || { echo "GNU parallel not installed"; exit 77; }
+. "$MMSIM_SRCDIR/tests/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat > "$dir/s.lua" <<'LUA'
+-- plots: cpu_wait
+local p = mmsim.params{ policy = "upstream" }
+local m = mmsim.machine{ preset = "test", policy = p.policy }
+for cpu = 0, 1 do
+  m:spawn{ cpu = cpu, fn = function()
+    for i = 1, 300 do m:free(m:alloc{ order = i % 3 }) end
+  end }
+end
+m:run()
+LUA
+MMSIM_BIN=$MMSIM sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,pcp_buddy \
+	--plot y=pcp_lock.acquisitions \
+	--out "$dir/sw" -j 2 "$dir/s.lua" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "sweep"; }
+python3 - "$dir/sw/sweep.csv" <<'PY' || fail "sweep.csv"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) == 3 and all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+title = rows[0].index("machine.title")
+assert rows[1][title] == "test: 1 socket, 1 node, 4 CPUs, 8 GiB", rows[1][title]
+PY
+up=$(csv_value "$dir/sw/policy=upstream/summary.csv" pcp_lock.acquisitions)
+pb=$(csv_value "$dir/sw/policy=pcp_buddy/summary.csv" pcp_lock.acquisitions)
+[ "$up" -gt 0 ] || fail "no pcp_lock acquisitions"
+printf 'policy pcp_lock.acquisitions\nupstream %s\npcp_buddy %s\n' "$up" "$pb" |
+	diff - "$dir/sw/sweep-bars.dat" || fail "sweep-bars.dat"
+echo "ok: sweep.csv of quoted fields"
