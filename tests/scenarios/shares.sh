@@ -20,7 +20,7 @@ cat "$dir/out"
 # Every column of FILE whose name ends in wait_share, in every row, is in
 # [0, 1]; prints how many values and the largest.
 bounded() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /wait_share$/) c[i] = $i; next }
+	awk "$csv_fields"'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /wait_share$/) c[i] = $i; next }
 		{ for (i in c) { n++; if ($i > max) max = $i
 			if ($i < 0 || $i > 1) { print c[i] " = " $i " in row " NR - 1; bad = 1 } } }
 		END { print n " shares, at most " max; exit bad }' "$1"
