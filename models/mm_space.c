@@ -493,6 +493,8 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 		} else {
 			unsigned long n = madvise_free_range(mm, start, seg_end);
 
+			if (n && !tlb.ptes)
+				tlb.ptl_addr = start;
 			tlb.ptes += n;
 			tlb.need_flush |= n != 0;
 			start = seg_end;
