@@ -665,6 +665,22 @@ unsigned mm_pid(const struct mm_struct *mm)
 	return mm->pid;
 }
 
+void mmget(struct mm_struct *mm)
+{
+	mm->mm_users++;
+}
+
+void mmput(struct mm_struct *mm)
+{
+	g_assert(mm->mm_users);
+	mm->mm_users--;
+}
+
+unsigned mm_users(const struct mm_struct *mm)
+{
+	return mm->mm_users;
+}
+
 unsigned long mm_rss(const struct mm_struct *mm)
 {
 	return mm->rss;
