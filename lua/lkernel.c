@@ -101,8 +101,10 @@ static int l_kv_gc(lua_State *L)
 }
 
 /* m:online_memory{node =, size =} -> bytes onlined: memory blocks of
- * memory_block_size added at the top of the node's Normal zone, one by
- * one, until size or the machine's hotplug_reserve is reached. */
+ * memory_block_size added at the top of the node's Movable or Normal zone,
+ * one by one, until size or the end of the node's hotplug_reserve is
+ * reached.  A node with no such zone, or no room for one block, is an
+ * error. */
 static int l_online_memory(lua_State *L)
 {
 	struct lmachine *lm = check_lmachine(L, 1);
@@ -117,12 +119,25 @@ static int l_online_memory(lua_State *L)
 	size = check_size(L, -1, "online_memory");
 	lua_Integer node = opt_int_field(L, 2, "node", 0);
 	if (node < 0 || node >= (lua_Integer)lm->m->nr_nodes)
-		return luaL_error(L, "online_memory: node %d does not exist", (int)node);
+		return luaL_error(L, "online_memory: node %I does not exist (the machine has nodes "
+				  "0-%d)", node, (int)lm->m->nr_nodes - 1);
 	if (size % lm->memory_block_size)
 		return luaL_error(L, "online_memory: size must be a multiple of the memory block "
 				  "size (%d MiB)", (int)(lm->memory_block_size >> 20));
-	while (done < size && !online_memory_block(ctx, lm->m, (unsigned)node, lm->memory_block_size))
+	while (done < size) {
+		int err = online_memory_block(ctx, lm->m, (unsigned)node, lm->memory_block_size);
+
+		if (err == ONLINE_NO_ZONE)
+			return luaL_error(L, "online_memory: node %I has neither a Normal nor a Movable "
+					  "zone to grow", node);
+		if (err == ONLINE_NO_ROOM && !lm->m->hotplug_reserve_pages)
+			return luaL_error(L, "online_memory: no room above node %I's memory (the "
+					  "machine has no hotplug_reserve, and no offlined block is left "
+					  "to online again)", node);
+		if (err)
+			break;
 		done += lm->memory_block_size;
+	}
 	lua_pushinteger(L, (lua_Integer)done);
 	return 1;
 }

@@ -109,7 +109,9 @@ static int l_move_pages(lua_State *L)
 
 	if (addr < 0 || addr % PAGE_SIZE)
 		return luaL_error(L, "move_pages: address %I is not page aligned (EINVAL)", addr);
+	mmget(mm);
 	err = do_pages_move(ctx, m, mm, (uint64_t)addr, len, (unsigned)nid, &c);
+	mmput(mm);
 	if (err == -MM_EINVAL)
 		return luaL_error(L, "move_pages: range [%I, +%I) beyond the address space (EINVAL)",
 				  addr, (lua_Integer)len);
@@ -129,7 +131,10 @@ static int l_migrate_pages(lua_State *L)
 	if (!from || !to)
 		return luaL_error(L, "migrate_pages: empty node list (the machine has nodes 0-%d)",
 				  (int)m->nr_nodes - 1);
-	return push_move_counts(L, &c, do_migrate_pages(ctx, mm, from, to, &c));
+	mmget(mm);
+	int err = do_migrate_pages(ctx, mm, from, to, &c);
+	mmput(mm);
+	return push_move_counts(L, &c, err);
 }
 
 void lnuma_process_methods(lua_State *L, int methods)

@@ -135,7 +135,9 @@ static int l_fork(lua_State *L)
 				  "address space)");
 	ctx = call_ctx(L, p->m, 0, &buf);
 	bulk_begin(ctx);
+	mmget(p->mm);
 	child = dup_mm(ctx, p->mm);
+	mmput(p->mm);
 	bulk_end(ctx);
 	lua_getiuservalue(L, 1, 1);
 	return push_process(L, p->lm, -1, child);
@@ -150,20 +152,23 @@ static int l_mmap(lua_State *L)
 	uint64_t len = check_size(L, 2, "mmap"), addr;
 	int prot = check_prot(L, 3), err = 0;
 
-	if (lua_isnoneornil(L, 4)) {
-		addr = vm_mmap(ctx, p->mm, len, prot, &err);
-	} else {
-		addr = check_addr(L, 4);
+	bool fixed = !lua_isnoneornil(L, 4);
+
+	addr = fixed ? check_addr(L, 4) : 0;
+	mmget(p->mm);
+	if (fixed)
 		err = vm_mmap_fixed(ctx, p->mm, addr, len, prot);
-		if (err == -MM_EEXIST)
-			return luaL_error(L, "mmap: another thread mapped part of [%I, %I) meanwhile "
-					  "(EEXIST)", (lua_Integer)addr, (lua_Integer)(addr + len));
-		if (err == -MM_ENOMEM && (addr < MMAP_MIN_ADDR || addr > TASK_SIZE ||
-					  len > TASK_SIZE - addr))
-			return luaL_error(L, "mmap: [%I, +%I) is outside the address space "
-					  "[%I, %I)", (lua_Integer)addr, (lua_Integer)len,
-					  (lua_Integer)MMAP_MIN_ADDR, (lua_Integer)TASK_SIZE);
-	}
+	else
+		addr = vm_mmap(ctx, p->mm, len, prot, &err);
+	mmput(p->mm);
+	if (fixed && err == -MM_EEXIST)
+		return luaL_error(L, "mmap: another thread mapped part of [%I, %I) meanwhile "
+				  "(EEXIST)", (lua_Integer)addr, (lua_Integer)(addr + len));
+	if (fixed && err == -MM_ENOMEM && (addr < MMAP_MIN_ADDR || addr > TASK_SIZE ||
+					   len > TASK_SIZE - addr))
+		return luaL_error(L, "mmap: [%I, +%I) is outside the address space [%I, %I)",
+				  (lua_Integer)addr, (lua_Integer)len, (lua_Integer)MMAP_MIN_ADDR,
+				  (lua_Integer)TASK_SIZE);
 	if (err)
 		return push_result(L, err, "mmap");
 	lua_pushinteger(L, (lua_Integer)addr);
@@ -178,7 +183,9 @@ static int l_munmap(lua_State *L)
 	int err;
 
 	bulk_begin(ctx);
+	mmget(p->mm);
 	err = do_munmap(ctx, p->mm, addr, len);
+	mmput(p->mm);
 	bulk_end(ctx);
 	return push_result(L, err, "munmap");
 }
@@ -197,7 +204,9 @@ static int l_madvise(lua_State *L)
 	int adv = advice[luaL_checkoption(L, 4, NULL, names)], err;
 
 	bulk_begin(ctx);
+	mmget(p->mm);
 	err = do_madvise(ctx, p->mm, addr, len, adv);
+	mmput(p->mm);
 	bulk_end(ctx);
 	return push_result(L, err, "madvise");
 }
@@ -208,8 +217,12 @@ static int l_mprotect(lua_State *L)
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "mprotect");
+	int prot = check_prot(L, 4), err;
 
-	return push_result(L, do_mprotect(ctx, p->mm, addr, len, check_prot(L, 4)), "mprotect");
+	mmget(p->mm);
+	err = do_mprotect(ctx, p->mm, addr, len, prot);
+	mmput(p->mm);
+	return push_result(L, err, "mprotect");
 }
 
 /* p:touch(addr, size) -> pages faulted in, or nil, "ENOMEM", pages */
@@ -221,7 +234,9 @@ static int l_touch(lua_State *L)
 	int err;
 
 	bulk_begin(ctx);
+	mmget(p->mm);
 	err = touch_range(ctx, p->mm, addr, len, &faulted);
+	mmput(p->mm);
 	bulk_end(ctx);
 	if (err == -MM_ENOMEM) {
 		lua_pushnil(L);
@@ -235,11 +250,18 @@ static int l_touch(lua_State *L)
 	return 1;
 }
 
-/* p:exit(): exit_mmap(), every page freed */
+/* p:exit(): exit_mmap(), every page freed; refused while another thread
+ * is inside a call on the process or a workload's threads work in it. */
 static int l_exit(lua_State *L)
 {
 	struct lprocess *p = check_process(L, 1);
 	struct mm_ctx buf, *ctx = call_ctx(L, p->m, 0, &buf);
+
+	if (mm_users(p->mm))
+		return luaL_error(L, "exit: %d thread(s) still work in the process (another "
+				  "thread inside p:touch, p:madvise or the like, or a running "
+				  "workload such as m:start_jemalloc_churn's: let it reach its end, "
+				  "or w:stop() it where it has one)", (int)mm_users(p->mm));
 
 	bulk_begin(ctx);
 	exit_mmap(ctx, p->mm);

@@ -696,7 +696,13 @@ static int l_migrate_thread(lua_State *L)
  * thread's time and locks. */
 static void co_inherit_ctx(lua_State *L, lua_State *co)
 {
-	*(struct mm_ctx **)lua_getextraspace(co) = lua_thread_ctx(L);
+	lua_Debug ar;
+
+	/* Only a coroutine the resume will run: one running or asleep inside
+	 * another thread stays that thread's, and the resume fails. */
+	if (lua_status(co) == LUA_YIELD ||
+	    (lua_status(co) == LUA_OK && !lua_getstack(co, 0, &ar) && lua_gettop(co) > 0))
+		*(struct mm_ctx **)lua_getextraspace(co) = lua_thread_ctx(L);
 }
 
 /* coroutine.resume(co, ...), the library's own (upvalue 1) after that. */

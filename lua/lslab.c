@@ -250,8 +250,8 @@ static int l_slab_stats(lua_State *L)
 	return 1;
 }
 
-/* m:page_frag_alloc(size [, {cpu =, atomic =}]) -> pfn of the fragment's
- * block, or nil */
+/* m:page_frag_alloc(size [, {cpu =, atomic =}]) -> the fragment's
+ * address, or nil */
 static int l_page_frag_alloc(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
@@ -263,22 +263,23 @@ static int l_page_frag_alloc(lua_State *L)
 		return luaL_error(L, "page_frag_alloc: size %I: valid range 1 to %I", (lua_Integer)size,
 				  (lua_Integer)PAGE_SIZE);
 	ctx = alloc_opts(L, m, 3, "page_frag_alloc", &buf, &gfp);
-	pfn_t pfn = page_frag_alloc(ctx, m, (unsigned)size, gfp);
+	frag_addr_t addr = page_frag_alloc(ctx, m, (unsigned)size, gfp);
 
-	return push_handle(L, pfn != PFN_NONE, pfn);
+	return push_handle(L, addr != FRAG_NONE, addr);
 }
 
-/* m:page_frag_free(pfn [, {cpu =}]) */
+/* m:page_frag_free(addr [, {cpu =}]) */
 static int l_page_frag_free(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
-	lua_Integer pfn = luaL_checkinteger(L, 2);
+	lua_Integer addr = luaL_checkinteger(L, 2);
 	struct mm_ctx buf, *ctx;
 	gfp_t gfp;
 
 	ctx = alloc_opts(L, m, 3, "page_frag_free", &buf, &gfp);
-	if (pfn < 0 || pfn >= m->mm.nr_frames || page_frag_free(ctx, m, (pfn_t)pfn))
-		return luaL_error(L, "page_frag_free: pfn %I holds no fragment", pfn);
+	if (addr < 0 || page_frag_free(ctx, m, (frag_addr_t)addr))
+		return luaL_error(L, "page_frag_free: %I is no live fragment (never allocated, or "
+				  "freed already)", addr);
 	return 0;
 }
 

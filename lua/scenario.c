@@ -98,6 +98,7 @@ static int sorted_pairs(lua_State *L)
 		lua_call(L, 1, 3);
 		return 3;
 	}
+	luaL_checktype(L, 1, LUA_TTABLE);       /* lua_next on anything else crashes */
 	lua_newtable(L);
 	lua_Integer n = 0;
 	for (lua_pushnil(L); lua_next(L, 1); lua_pop(L, 1)) {

@@ -174,7 +174,7 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	pfn_t start, end, limit, nr;
 
 	if (nid >= m->nr_nodes || bytes == 0 || bytes % SECTION_SIZE_BYTES)
-		return -1;
+		return ONLINE_EINVAL;
 	pgdat = &m->node_data[nid];
 	/* default_zone_for_pfn(): a range next to the Movable zone joins it
 	 * (as with movable_node), else the Normal zone grows. */
@@ -182,11 +182,11 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	if (!populated_zone(z))
 		z = &pgdat->node_zones[ZONE_NORMAL];
 	if (!populated_zone(z))
-		return -1;
+		return ONLINE_NO_ZONE;
 	limit = nid + 1 < m->nr_nodes ? m->node_data[nid + 1].node_start_pfn : m->mm.nr_frames;
 	start = zone_end_pfn(z);
 	if ((uint64_t)start + (bytes >> PAGE_SHIFT) > limit)
-		return -1;
+		return ONLINE_NO_ROOM;
 	nr = (pfn_t)(bytes >> PAGE_SHIFT);
 	end = start + nr;
 	zone_lock(ctx, z, SITE_OTHER);

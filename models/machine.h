@@ -45,8 +45,13 @@ unsigned long machine_managed_pages(const struct machine *m);
 unsigned long machine_pcp_pages(struct machine *m);
 /* online_pages(): add bytes (a multiple of the 128 MiB section) of memory
  * at the top of node nid's Movable zone if it has one, else of its Normal
- * zone (which must be populated), inside the node's hotplug reserve.  -1
- * if refused. */
+ * zone (which must be populated), inside the node's hotplug reserve.  0,
+ * or why it was refused. */
+enum online_refusal {
+	ONLINE_EINVAL = -1,     /* no such node, or not a multiple of a section */
+	ONLINE_NO_ZONE = -2,    /* neither a Movable nor a Normal zone to grow */
+	ONLINE_NO_ROOM = -3,    /* the node's hotplug reserve is used up */
+};
 struct mm_ctx;
 int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes);
 /* Parse a policy name; -1 if unknown. */

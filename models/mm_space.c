@@ -493,6 +493,8 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 		} else {
 			unsigned long n = madvise_free_range(mm, start, seg_end);
 
+			if (n && !tlb.ptes)
+				tlb.ptl_addr = start;
 			tlb.ptes += n;
 			tlb.need_flush |= n != 0;
 			start = seg_end;
@@ -661,6 +663,22 @@ void mmu_notifier_unregister(struct mm_struct *mm, struct mmu_notifier *sub)
 unsigned mm_pid(const struct mm_struct *mm)
 {
 	return mm->pid;
+}
+
+void mmget(struct mm_struct *mm)
+{
+	mm->mm_users++;
+}
+
+void mmput(struct mm_struct *mm)
+{
+	g_assert(mm->mm_users);
+	mm->mm_users--;
+}
+
+unsigned mm_users(const struct mm_struct *mm)
+{
+	return mm->mm_users;
 }
 
 unsigned long mm_rss(const struct mm_struct *mm)

@@ -96,6 +96,14 @@ unsigned mm_threads(const struct mm_struct *mm);
  * pages, which are copied (page_needs_cow_for_dma).  NULL if memory ran
  * out (what was copied is undone). */
 struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *mm);
+/* mm_users: mmget() takes a reference for a caller working on mm (a
+ * workload's thread, a call in progress that may let other threads run),
+ * mmput() drops it.  The kernel's last mmput tears the address space
+ * down; here exit_mmap's caller does, and first checks that no reference
+ * is left (mm_users() == 0), so that nothing works on a freed mm. */
+void mmget(struct mm_struct *mm);
+void mmput(struct mm_struct *mm);
+unsigned mm_users(const struct mm_struct *mm);
 /* exit_mmap(): unmap everything (pages freed in batches through the
  * per-CPU lists, as the kernel's mmu_gather does), free the page tables,
  * and forget the process. */

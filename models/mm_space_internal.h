@@ -139,6 +139,7 @@ struct mm_struct {
 	unsigned long *cpumask;
 	struct task_kobjs *kobjs;   /* its threads and kernel objects (models/fork.c) */
 	struct spinlock mmap_lock;
+	unsigned mm_users;          /* mmget's references */
 	/* The split PTE locks, by PTE table (address >> PTE_TABLE_SHIFT).  The
 	 * kernel keeps each in its table's ptdesc; here they outlive the
 	 * tables, so that no thread waits on a lock a free made disappear. */

@@ -14,6 +14,7 @@ struct page_frag_cache {
 struct page_frag_state {
 	struct page_frag_cache *cpu;
 	GHashTable *refs;       /* block pfn -> fragments + 1 while a cache holds it */
+	GHashTable *live;       /* fragment address -> its block's pfn + 1 */
 	unsigned long allocated, freed, refills, order0_refills;
 };
 
@@ -25,6 +26,7 @@ static struct page_frag_state *frag_state(struct machine *m)
 		for (unsigned c = 0; c < m->nr_cpus; c++)
 			m->page_frag->cpu[c] = (struct page_frag_cache){ .pfn = PFN_NONE };
 		m->page_frag->refs = g_hash_table_new(NULL, NULL);
+		m->page_frag->live = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	}
 	return m->page_frag;
 }
@@ -34,6 +36,7 @@ void page_frag_destroy(struct machine *m)
 	if (!m->page_frag)
 		return;
 	g_hash_table_destroy(m->page_frag->refs);
+	g_hash_table_destroy(m->page_frag->live);
 	g_free(m->page_frag->cpu);
 	g_free(m->page_frag);
 	m->page_frag = NULL;
@@ -47,8 +50,6 @@ unsigned long page_frag_blocks(const struct machine *m)
 void page_frag_stats(const struct machine *m, struct page_frag_stats *out)
 {
 	const struct page_frag_state *st = m->page_frag;
-	GHashTableIter it;
-	gpointer pfn, n;
 
 	*out = (struct page_frag_stats){ 0 };
 	if (!st)
@@ -57,11 +58,7 @@ void page_frag_stats(const struct machine *m, struct page_frag_stats *out)
 	out->freed = st->freed;
 	out->refills = st->refills;
 	out->order0_refills = st->order0_refills;
-	g_hash_table_iter_init(&it, st->refs);
-	while (g_hash_table_iter_next(&it, &pfn, &n))
-		out->alive += GPOINTER_TO_UINT(n);
-	for (unsigned c = 0; c < m->nr_cpus; c++)
-		out->alive -= st->cpu[c].pfn != PFN_NONE;
+	out->alive = g_hash_table_size(st->live);
 }
 
 uint32_t page_frag_owner(void)
@@ -102,19 +99,19 @@ static pfn_t page_frag_refill(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, 
 	return pfn;
 }
 
-pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_t gfp)
+frag_addr_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_t gfp)
 {
 	struct page_frag_state *st = frag_state(m);
 	struct page_frag_cache *c = &st->cpu[ctx->cpu];
 
 	if (size == 0 || size > PAGE_SIZE)
-		return PFN_NONE;
+		return FRAG_NONE;
 	if (c->pfn == PFN_NONE || c->offset + size > c->size) {
 		unsigned bytes;
 		pfn_t pfn = page_frag_refill(ctx, m, gfp, &bytes);
 
 		if (pfn == PFN_NONE)
-			return PFN_NONE;
+			return FRAG_NONE;
 		/* The old block is the cache's no more (the reference it
 		 * held goes), and another thread may have refilled meanwhile. */
 		if (c->pfn != PFN_NONE)
@@ -127,45 +124,78 @@ pfn_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size, gfp_
 	unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(st->refs, GUINT_TO_POINTER(c->pfn)));
 
 	g_hash_table_insert(st->refs, GUINT_TO_POINTER(c->pfn), GUINT_TO_POINTER(n + 1));
+	frag_addr_t addr = ((frag_addr_t)c->pfn << PAGE_SHIFT) + c->offset;
+
+	g_hash_table_insert(st->live, g_memdup2(&addr, sizeof(addr)), GUINT_TO_POINTER(c->pfn + 1));
 	c->offset += size;
 	st->allocated++;
-	return c->pfn;
+	return addr;
 }
 
-int page_frag_free(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+pfn_t page_frag_block(const struct machine *m, frag_addr_t addr)
 {
 	if (!m->page_frag)
-		return -1;
-	unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(m->page_frag->refs,
-							  GUINT_TO_POINTER(pfn)));
-	bool cached = false;
+		return PFN_NONE;
+	return (pfn_t)GPOINTER_TO_UINT(g_hash_table_lookup(m->page_frag->live, &addr)) - 1;
+}
 
-	for (unsigned c = 0; c < m->nr_cpus; c++)
-		cached |= m->page_frag->cpu[c].pfn == pfn;
-	/* The cache's own reference is not a fragment. */
-	if (n <= (cached ? 1u : 0u))
+int page_frag_free(struct mm_ctx *ctx, struct machine *m, frag_addr_t addr)
+{
+	pfn_t block = page_frag_block(m, addr);
+
+	/* The live set, not the block's count, decides: a fragment freed
+	 * twice would otherwise drop another caller's reference. */
+	if (block == PFN_NONE)
 		return -1;
-	frag_put(ctx, m, pfn);
+	g_hash_table_remove(m->page_frag->live, &addr);
+	frag_put(ctx, m, block);
 	m->page_frag->freed++;
 	return 0;
 }
 
+/* Every block held is an allocated block of the cache's, and its count is
+ * its live fragments plus one if a CPU's cache holds it. */
 char *page_frag_check(struct machine *m)
 {
+	struct page_frag_state *st = m->page_frag;
+	GHashTable *counted;
 	GHashTableIter it;
 	gpointer key, n;
+	char *err = NULL;
 
-	if (!m->page_frag)
+	if (!st)
 		return NULL;
-	g_hash_table_iter_init(&it, m->page_frag->refs);
+	counted = g_hash_table_new(NULL, NULL);
+	g_hash_table_iter_init(&it, st->live);
 	while (g_hash_table_iter_next(&it, &key, &n)) {
+		gpointer block = GUINT_TO_POINTER(GPOINTER_TO_UINT(n) - 1);
+
+		g_hash_table_insert(counted, block,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(counted, block)) + 1));
+	}
+	for (unsigned c = 0; c < m->nr_cpus; c++) {
+		gpointer block = GUINT_TO_POINTER(st->cpu[c].pfn);
+
+		if (st->cpu[c].pfn != PFN_NONE)
+			g_hash_table_insert(counted, block,
+					    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(counted, block)) + 1));
+	}
+	g_hash_table_iter_init(&it, st->refs);
+	while (!err && g_hash_table_iter_next(&it, &key, &n)) {
 		pfn_t pfn = GPOINTER_TO_UINT(key);
 		unsigned order = page_order(&m->mm, pfn);
 
 		if (page_kind(&m->mm, pfn) != PG_KIND_ALLOC || page_owner(m, pfn) != page_frag_owner() ||
 		    (order != 0 && order != PAGE_FRAG_CACHE_MAX_ORDER))
-			return g_strdup_printf("fragment block %lu is not the cache's",
-					       (unsigned long)pfn);
+			err = g_strdup_printf("fragment block %lu is not the cache's", (unsigned long)pfn);
+		else if (GPOINTER_TO_UINT(n) != GPOINTER_TO_UINT(g_hash_table_lookup(counted, key)))
+			err = g_strdup_printf("fragment block %lu counts %u references, holds %u",
+					      (unsigned long)pfn, GPOINTER_TO_UINT(n),
+					      GPOINTER_TO_UINT(g_hash_table_lookup(counted, key)));
 	}
-	return NULL;
+	if (!err && g_hash_table_size(counted) != g_hash_table_size(st->refs))
+		err = g_strdup_printf("%u fragment blocks known, %u held", g_hash_table_size(st->refs),
+				      g_hash_table_size(counted));
+	g_hash_table_destroy(counted);
+	return err;
 }

@@ -997,7 +997,14 @@ bool engine_migrate_thread(struct mm_ctx *ctx, int64_t cpu, unsigned *nr_cpus)
 		g_error("thread %s moved to CPU %u holding %u spinlock(s)", t->name, (unsigned)cpu,
 			t->nr_held);
 	engine_settle(ctx);
+	/* Leave the old CPU's run queue as a sleep would, so the threads
+	 * waiting there get it, and queue on the new one. */
+	bool on_cpu = t->on_cpu;
+	if (on_cpu)
+		cpu_release(t);
 	sg_actor_set_host(sg_actor_self(), t->e->hosts[cpu]);
 	t->ctx.cpu = (unsigned)cpu;
+	if (on_cpu)
+		cpu_acquire(t);
 	return true;
 }

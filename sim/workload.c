@@ -1,6 +1,8 @@
 /* Workload threads and references (workload.h). */
 #include "sim/workload.h"
 
+#include "models/mm_space.h"
+
 #include <glib.h>
 #include <stdio.h>
 
@@ -13,7 +15,11 @@ void workload_init(struct workload *w, void (*destroy)(struct workload *w),
 
 static void thread_exit(void *arg)
 {
-	workload_put(((struct workload_thread *)arg)->w);
+	struct workload *w = ((struct workload_thread *)arg)->w;
+
+	if (w->mm)
+		mmput(w->mm);
+	workload_put(w);
 }
 
 static void thread_main(struct mm_ctx *ctx, void *arg)
@@ -38,6 +44,8 @@ bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, 
 		t->w = w;
 		t->fn = fn;
 		w->refs++;
+		if (w->mm)
+			mmget(w->mm);
 		engine_spawn(e, cpus[i], full, thread_main, t, thread_exit);
 	}
 	return true;

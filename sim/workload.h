@@ -14,6 +14,9 @@ struct workload {
 	void (*destroy)(struct workload *w);    /* frees the workload */
 	void (*release)(void *arg);             /* the creator's, before destroy; or NULL */
 	void *release_arg;
+	/* The process the threads work in, or NULL: each thread holds an
+	 * mm_users reference (mmget) while it runs. */
+	struct mm_struct *mm;
 };
 
 /* The first member of each thread's argument. */

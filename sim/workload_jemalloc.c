@@ -769,6 +769,7 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 
 	g_assert(o->nr_cpus >= 1 && o->nr_sizes >= 1);
 	workload_init(&jc->base, churn_destroy, o->release, o->release_arg);
+	jc->base.mm = o->mm;
 	jc->o = *o;
 	jc->sizes = g_memdup2(o->sizes, o->nr_sizes * sizeof(*o->sizes));
 	jc->o.sizes = jc->sizes;

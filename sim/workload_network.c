@@ -20,7 +20,7 @@ enum net_rx_result net_rx_alloc(struct mm_ctx *ctx, const struct net_rx *rx,
 		engine_safepoint(ctx);
 		if (p->frag) {
 			p->data = page_frag_alloc(ctx, rx->m, rx->buffer_bytes, GFP_ATOMIC);
-			ok = p->data != PFN_NONE;
+			ok = p->data != FRAG_NONE;
 		} else {
 			p->data = kmalloc(ctx, rx->m, rx->buffer_bytes, GFP_ATOMIC);
 			ok = p->data != SLAB_OBJ_NONE;
@@ -54,7 +54,7 @@ bool net_rx_reap_one(struct mm_ctx *ctx, const struct net_rx *rx, struct expiry_
 	value = expiry_heap_pop(h).value;
 	engine_safepoint(ctx);
 	if (value & 1)
-		err = page_frag_free(ctx, rx->m, (pfn_t)(value >> 1));
+		err = page_frag_free(ctx, rx->m, value >> 1);
 	else
 		err = kmem_cache_free(ctx, rx->m, (slab_obj_t)(value >> 1));
 	if (err)

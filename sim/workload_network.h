@@ -28,7 +28,7 @@ struct net_rx {
 
 struct net_packet {
 	slab_obj_t skb;
-	uint64_t data;                  /* a fragment's pfn or a kmalloc object */
+	uint64_t data;                  /* a fragment's address or a kmalloc object */
 	bool frag;
 };
 

@@ -87,6 +87,18 @@ assert(m2:online_memory{ node = 1, size = "128M" } == 128 * 1048576)
 assert(m2:page(0x140000 - 1).zone == "Movable" and m2:page(0x140000 - 32768).zone == "Movable")
 assert(m2:info().managed_pages == managed2 + 32768)
 m2:check_invariants()
+-- Onlining where the model cannot is an error, never 0 bytes without a
+-- word: a node of 2 GiB has DMA and DMA32 only; a machine without a
+-- hotplug reserve has no room; a node number past int's range is named.
+local small = mmsim.machine{ sockets = 1, cpus_per_socket = 2, mem_per_node = "2G",
+                             hotplug_reserve = "1G" }
+fails("online_memory: node 0 has neither a Normal nor a Movable zone to grow",
+      small.online_memory, small, { node = 0, size = "128M" })
+local nohp = mmsim.machine{ sockets = 2, cpus_per_socket = 2, mem_per_node = "8G" }
+fails("online_memory: no room above node 1's memory %(the machine has no hotplug_reserve", nohp.online_memory, nohp,
+      { node = 1, size = "128M" })
+fails("online_memory: node 4294967296 does not exist %(the machine has nodes 0%-1%)",
+      nohp.online_memory, nohp, { node = 4294967296, size = "128M" })
 
 -- Under spb the superpageblock array shrinks with the zone: a whole 1 GiB
 -- block takes its superpageblock off the array and its list, a 128 MiB

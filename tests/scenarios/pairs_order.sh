@@ -23,4 +23,15 @@ for i in 1 2 3 4 5; do
 	"$MMSIM" --out "$dir/res" "$dir/order.lua" > "$dir/out$i" 2> "$dir/err" || { cat "$dir/err"; fail "run $i"; }
 	cmp -s "$dir/out1" "$dir/out$i" || fail "run $i iterated in another order"
 done
-echo "ok: pairs order is fixed"
+# pairs() of a non-table is a Lua error naming the line, not a crash
+# (the sorted pairs once called lua_next on whatever it was given).
+for arg in nil 5 '"text"' undefined_variable; do
+	printf 'local n = 0\nfor k in pairs(%s) do n = n + 1 end\n' "$arg" > "$dir/bad.lua"
+	"$MMSIM" --out "$dir/bad" "$dir/bad.lua" > /dev/null 2> "$dir/err"
+	code=$?
+	[ $code -eq 1 ] || { cat "$dir/err"; fail "pairs($arg) exited $code, not 1"; }
+	grep -q "bad.lua:2: bad argument #1 to 'pairs' (table expected" "$dir/err" ||
+		{ cat "$dir/err"; fail "pairs($arg): no clear error"; }
+	rm -rf "$dir/bad"
+done
+echo "ok: pairs order is fixed, pairs of a non-table is an error"

@@ -17,6 +17,17 @@ local b = assert(m:kmem_cache_alloc("task_struct"))
 local ok, err = pcall(m.free, m, m:virt_to_page(b))
 assert(not ok and err:find("a slab page"), err)
 m:kmem_cache_free(b)
+-- Page fragments: each has its own handle, freed once; a second free of one
+-- is an error and leaves the fragment that shares its block alive.
+local f1, f2 = assert(m:page_frag_alloc(1500)), assert(m:page_frag_alloc(1500))
+assert(f2 == f1 + 1500, "fragments " .. f1 .. ", " .. f2)
+assert(m:slab_stats().frags == 2)
+m:page_frag_free(f1)
+local ok2, err2 = pcall(m.page_frag_free, m, f1)
+assert(not ok2 and err2:find("no live fragment"), err2)
+assert(m:slab_stats().frags == 1)
+m:page_frag_free(f2)
+assert(m:slab_stats().frags == 0 and not pcall(m.page_frag_free, m, f2))
 -- A process holds 24 VMAs, a task_struct and the rest while it lives.
 local p = m:process()
 assert(m:slab_caches()["vm_area_struct"].active_objs == 24)

@@ -20,6 +20,7 @@ struct recorder {
 	unsigned long cost[NR_MM_COSTS];
 	int held;
 	int depth;
+	struct spinlock *site_lock[NR_LOCK_SITES];     /* the last taken at each site */
 	void (*cut_in)(struct mm_ctx *ctx);
 };
 
@@ -42,7 +43,8 @@ static void rec_charged(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 
 static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
-	(void)ctx, (void)l, (void)site;
+	(void)ctx;
+	rec.site_lock[site] = l;
 	rec.held++;
 }
 
@@ -314,6 +316,38 @@ static void test_madv_free(void)
 	g_assert_cmpint(do_munmap(&c, mm, a, 64 * PG), ==, 0);
 	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 0);
 	assert_mm_ok(m);
+	machine_destroy(m);
+}
+
+/* Fill a stretch of the stack with a pattern, so that a field of a later
+ * call's stack variable left unset reads as garbage, not as zero. */
+static void __attribute__((noinline)) poison_stack(void)
+{
+	volatile unsigned char junk[8192];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+/* MADV_FREE's flush takes the page-table lock of the range it marked, the
+ * one the faults there took (its batch once named a lock from whatever
+ * the stack held). */
+static void test_madv_free_ptl(void)
+{
+	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t faulted, a;
+	int err;
+
+	a = mmap_anon(mm, 64 * PG, PROT_READ | PROT_WRITE, &err);
+	g_assert_cmpint(touch_range(&c, mm, a, 16 * PG, &faulted), ==, 0);
+	struct spinlock *fault_ptl = rec.site_lock[SITE_DO_ANONYMOUS_PAGE];
+	g_assert_nonnull(fault_ptl);
+	poison_stack();
+	g_assert_cmpint(do_madvise(&c, mm, a, 64 * PG, MADV_FREE), ==, 0);
+	g_assert_true(rec.site_lock[SITE_ZAP_PTE_RANGE] == fault_ptl);
+	g_assert_cmpint(do_munmap(&c, mm, a, 64 * PG), ==, 0);
 	machine_destroy(m);
 }
 
@@ -819,6 +853,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/mm_space/munmap-frees-tables", test_munmap_frees_tables);
 	g_test_add_func("/mm_space/madv-dontneed", test_madv_dontneed);
 	g_test_add_func("/mm_space/madv-free", test_madv_free);
+	g_test_add_func("/mm_space/madv-free-ptl", test_madv_free_ptl);
 	g_test_add_func("/mm_space/touch-full-table", test_touch_full_table);
 	g_test_add_func("/mm_space/mmu-notifier", test_mmu_notifier);
 	g_test_add_func("/mm_space/mprotect", test_mprotect);

@@ -365,19 +365,32 @@ static void test_page_frag(void)
 	struct machine *m = test_machine(256 * MiB, false);
 	struct mm_ctx c0 = mm_ctx_null(0);
 	struct page_frag_stats st;
-	pfn_t frags[22];
+	frag_addr_t frags[22];
+	pfn_t block0;
 
 	for (unsigned i = 0; i < 22; i++)
 		frags[i] = page_frag_alloc(&c0, m, 1500, GFP_ATOMIC);
-	g_assert_cmpuint(frags[0], ==, frags[20]);
-	g_assert_cmpuint(frags[21], !=, frags[0]);
-	g_assert_cmpuint(page_order(&m->mm, frags[0]), ==, PAGE_FRAG_CACHE_MAX_ORDER);
+	block0 = page_frag_block(m, frags[0]);
+	/* Fragment i of a block is 1500 * i bytes into it. */
+	g_assert_cmpuint(frags[0], ==, (frag_addr_t)block0 << PAGE_SHIFT);
+	g_assert_cmpuint(frags[20], ==, frags[0] + 20 * 1500);
+	g_assert_cmpuint(page_frag_block(m, frags[20]), ==, block0);
+	g_assert_cmpuint(page_frag_block(m, frags[21]), !=, block0);
+	g_assert_cmpuint(page_order(&m->mm, block0), ==, PAGE_FRAG_CACHE_MAX_ORDER);
 	g_assert_cmpuint(page_frag_blocks(m), ==, 2);
-	for (unsigned i = 0; i < 21; i++) {
-		g_assert_cmpuint(page_kind(&m->mm, frags[0]), ==, PG_KIND_ALLOC);
+	/* A fragment freed twice, or an address inside one, is refused and
+	 * leaves the others' references alone. */
+	g_assert_cmpint(page_frag_free(&c0, m, frags[0]), ==, 0);
+	g_assert_cmpint(page_frag_free(&c0, m, frags[0]), ==, -1);
+	g_assert_cmpint(page_frag_free(&c0, m, frags[1] + 1), ==, -1);
+	page_frag_stats(m, &st);
+	g_assert_cmpuint(st.alive, ==, 21);
+	g_assert_null(page_frag_check(m));
+	for (unsigned i = 1; i < 21; i++) {
+		g_assert_cmpuint(page_kind(&m->mm, block0), ==, PG_KIND_ALLOC);
 		g_assert_cmpint(page_frag_free(&c0, m, frags[i]), ==, 0);
 	}
-	g_assert_cmpuint(page_kind(&m->mm, frags[0]), !=, PG_KIND_ALLOC);
+	g_assert_cmpuint(page_kind(&m->mm, block0), !=, PG_KIND_ALLOC);
 	g_assert_cmpint(page_frag_free(&c0, m, frags[0]), ==, -1);
 	page_frag_stats(m, &st);
 	g_assert_cmpuint(st.allocated, ==, 22);
@@ -387,6 +400,7 @@ static void test_page_frag(void)
 	/* Take every page, then give back every other one, and take what is
 	 * left of order 3 and up: free memory, but in order-0 blocks only. */
 	GArray *pages = g_array_new(FALSE, FALSE, sizeof(pfn_t));
+	frag_addr_t frag;
 	pfn_t pfn;
 
 	while ((pfn = __alloc_pages(&c0, m, GFP_ATOMIC, 0, 0, 0, 0)) != PFN_NONE)
@@ -399,9 +413,9 @@ static void test_page_frag(void)
 		g_array_append_val(pages, pfn);
 	/* The 22nd block has room for 20 more. */
 	for (unsigned i = 0; i < 21; i++)
-		pfn = page_frag_alloc(&c0, m, 1500, GFP_ATOMIC);
-	g_assert_cmpuint(pfn, !=, PFN_NONE);
-	g_assert_cmpuint(page_order(&m->mm, pfn), ==, 0);
+		frag = page_frag_alloc(&c0, m, 1500, GFP_ATOMIC);
+	g_assert_cmpuint(frag, !=, FRAG_NONE);
+	g_assert_cmpuint(page_order(&m->mm, page_frag_block(m, frag)), ==, 0);
 	page_frag_stats(m, &st);
 	g_assert_cmpuint(st.order0_refills, ==, 1);
 	g_assert_cmpuint(st.alive, ==, 22);

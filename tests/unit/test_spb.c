@@ -475,9 +475,9 @@ static void test_hotplug_grow(gconstpointer data)
 		g_assert_true(on(sb(z, 0), &z->spb_lists[SB_TAINTED][SB_ALMOST_EMPTY]));
 	}
 	/* Beyond the reserve, not a section multiple, or no such node: refused. */
-	g_assert_cmpint(online_memory_block(&ctx, m, 0, GiB), ==, -1);
-	g_assert_cmpint(online_memory_block(&ctx, m, 0, 64 * MiB), ==, -1);
-	g_assert_cmpint(online_memory_block(&ctx, m, 1, 128 * MiB), ==, -1);
+	g_assert_cmpint(online_memory_block(&ctx, m, 0, GiB), ==, ONLINE_NO_ROOM);
+	g_assert_cmpint(online_memory_block(&ctx, m, 0, 64 * MiB), ==, ONLINE_EINVAL);
+	g_assert_cmpint(online_memory_block(&ctx, m, 1, 128 * MiB), ==, ONLINE_EINVAL);
 	give(m, z, used, 0);
 	assert_invariants(m);
 	machine_destroy(m);
