@@ -118,6 +118,9 @@ int lresults_record(lua_State *L)
 	if (t == LUA_TNUMBER && !isfinite(lua_tonumber(L, 2)))
 		return luaL_error(L, "mmsim.result: value of '%s' is %s: it must be finite", name,
 				  lua_tostring(L, 2));
+	if (!rep)
+		return luaL_error(L, "mmsim.result: the run's results are written already (called "
+				  "after the scenario ended?)");
 	if (lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_KEY) == LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_newtable(L);
@@ -201,28 +204,18 @@ static bool file_name_ok(const char *name)
  * file, atomically, into its results folder, never over the run's own. */
 int lresults_write_file(lua_State *L)
 {
-	static const char *const own[] = { "summary.json", "summary.csv", "timeseries.csv",
-					   "vmstat", "lock_stat", "buddyinfo", "pagetypeinfo",
-					   "zoneinfo", "cpu_wait.csv", "slabinfo", "numastat",
-					   "superpageblocks", "phases.csv", "transparent_hugepage",
-					   "stdout", "stderr", "scenario", NULL };
-	const char *name = luaL_checkstring(L, 1);
-	size_t len;
+	size_t name_len, len;
+	const char *name = luaL_checklstring(L, 1, &name_len);
 	const char *text = luaL_checklstring(L, 2, &len);
 	char *err = NULL;
 
-	if (!file_name_ok(name) || g_str_has_suffix(name, ".tmp"))
+	if (strlen(name) != name_len || !file_name_ok(name) || g_str_has_suffix(name, ".tmp"))
 		return luaL_error(L, "mmsim.write_result_file: name '%s' must be letters, digits, "
 				  "'_', '-' and '.' (not first), not ending in .tmp", name);
-	bool taken = g_str_has_prefix(name, "memmap") || g_str_has_prefix(name, "memory_map") ||
-		     (g_str_has_prefix(name, "node") && g_str_has_suffix(name, "_vmstat"));
-
-	for (const char *const *o = own; *o; o++)
-		taken |= !strcmp(name, *o);
-	if (taken)
-		return luaL_error(L, "mmsim.write_result_file: '%s' is a name the run's own files "
-				  "use", name);
-	if (rep && report_write_file(rep, name, text, len, &err)) {
+	if (!rep)
+		return luaL_error(L, "mmsim.write_result_file: the run's results are written "
+				  "already (called after the scenario ended?)");
+	if (report_write_file(rep, name, text, len, &err)) {
 		lua_pushstring(L, err);
 		g_free(err);
 		return luaL_error(L, "mmsim.write_result_file: %s", lua_tostring(L, -1));

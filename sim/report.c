@@ -678,7 +678,7 @@ static void write_file(const struct report *rep, const char *name, GString *s)
 int report_write_file(struct report *rep, const char *name, const char *data, size_t len,
 		      char **err)
 {
-	return results_write(rep->r, name, data, len, err);
+	return results_write_user(rep->r, name, data, len, err);
 }
 
 void report_keep_source(struct report *rep, const char *name, const char *path)

@@ -204,8 +204,51 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Globs (g_pattern_match_simple) of the run's own files. */
+static const char *const own_names[] = {
+	"summary.json", "summary.csv", "timeseries.csv", "phases.csv", "stdout", "stderr",
+	"scenario", "scenario/*",
+	"vmstat", "node*_vmstat", "lock_stat", "buddyinfo", "pagetypeinfo", "zoneinfo",
+	"numastat", "slabinfo", "superpageblocks", "transparent_hugepage", "schedstat",
+	"spb_walk", "cpu_wait.csv",
+	"memmap*.dat", "spbmap.dat",
+	/* Plots: their scripts' names, or results_plot_as's, in any format. */
+	"lock_timeseries.*", "cpu_wait.*", "gb_yield.*", "numa_migration.*", "phases.*",
+	"memory_map*.*", "spb_map.*", "gib_map.*",
+	NULL
+};
+
+bool results_own_name(const char *name)
+{
+	for (const char *const *g = own_names; *g; g++)
+		if (g_pattern_match_simple(*g, name))
+			return true;
+	return false;
+}
+
+static int write_whole(const struct results *r, const char *name, const char *data, size_t len,
+		       char **err);
+
 int results_write(const struct results *r, const char *name, const char *data, size_t len,
 		  char **err)
+{
+	if (!results_own_name(name))
+		g_error("results_write: %s is not in own_names (sim/results.c)", name);
+	return write_whole(r, name, data, len, err);
+}
+
+int results_write_user(const struct results *r, const char *name, const char *data,
+		       size_t len, char **err)
+{
+	if (results_own_name(name)) {
+		*err = g_strdup_printf("'%s' is a name the run's own files use", name);
+		return -1;
+	}
+	return write_whole(r, name, data, len, err);
+}
+
+static int write_whole(const struct results *r, const char *name, const char *data, size_t len,
+		       char **err)
 {
 	char *path = g_build_filename(r->dir, name, NULL);
 	char *tmp = g_strconcat(path, ".tmp", NULL);
@@ -267,6 +310,8 @@ struct results_ts *results_ts_open(const struct results *r, const char *name,
 {
 	struct results_ts *ts = g_new0(struct results_ts, 1);
 
+	if (!results_own_name(name))
+		g_error("results_ts_open: %s is not in own_names (sim/results.c)", name);
 	ts->path = g_build_filename(r->dir, name, NULL);
 	ts->line = g_string_new(NULL);
 	ts->fd = open(ts->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -663,6 +708,8 @@ bool results_plot_as(const struct results *r, const char *script, const char *in
 
 	format = format ? format : "png";
 	outname = g_strconcat(output, ".", format, NULL);
+	if (!results_own_name(outname))
+		g_error("results_plot_as: %s is not in own_names (sim/results.c)", outname);
 	outfile = g_build_filename(r->dir, outname, NULL);
 	/* gnuplot writes a temporary name, renamed once checked whole. */
 	char *tmpfile = g_strconcat(outfile, ".tmp", NULL);

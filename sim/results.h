@@ -42,11 +42,22 @@ void results_close(struct results *r);
  * (a sweep's run's, holding the run's stderr) is left. */
 void results_discard(struct results *r);
 
-/* Write dir/name whole: to name.tmp, then rename, so a reader sees the old
- * file or the new one, never half of one; name may be in a subfolder
- * ("scenario/x.lua"), created if needed.  -1 and *err on failure. */
+/* Whether name is one of the run's own files (summary, the kernel's files,
+ * plots and their data, the scenario's copies): one list for both sides,
+ * since the run writes no other name (results_write and the plots abort on
+ * one missing from it) and a scenario may write none of them. */
+bool results_own_name(const char *name);
+
+/* Write dir/name, one of the run's own files, whole: to name.tmp, then
+ * rename, so a reader sees the old file or the new one, never half of one;
+ * name may be in a subfolder ("scenario/x.lua"), created if needed.  -1
+ * and *err on failure. */
 int results_write(const struct results *r, const char *name, const char *data, size_t len,
 		  char **err);
+/* The same for a file the scenario names: -1 and *err also for a name of
+ * the run's own files. */
+int results_write_user(const struct results *r, const char *name, const char *data,
+		       size_t len, char **err);
 
 /* ---- timeseries.csv: one row per sample, each row on disk when written ---- */
 

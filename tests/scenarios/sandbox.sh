@@ -32,12 +32,28 @@ assert(string.dump == nil and debug == nil and os.remove == nil and os.rename ==
 mmsim.write_result_file("notes.txt", "hello\n")
 ok, err = pcall(mmsim.write_result_file, "../escape", "x")
 assert(not ok and err:find("must be letters"), err)
-ok, err = pcall(mmsim.write_result_file, "summary.json", "x")
-assert(not ok and err:find("the run's own files"), err)
+-- Every name the run's own files take is refused, plots and their data too,
+-- and a NUL does not cut a name short.
+for _, own in ipairs({ "summary.json", "schedstat", "gb_yield.png", "lock_timeseries.png",
+                       "spbmap.dat", "memmap.dat", "node3_vmstat", "stdout", "stderr",
+                       "scenario", "spb_walk", "memory_map.svg" }) do
+  ok, err = pcall(mmsim.write_result_file, own, "x")
+  assert(not ok and err:find("the run's own files"), own .. ": " .. tostring(err))
+end
+ok, err = pcall(mmsim.write_result_file, "notes.txt\0evil", "x")
+assert(not ok and err:find("must be letters"), err)
+-- After the scenario, from a finalizer: an error, not a silent success.
+late = setmetatable({}, { __gc = function()
+  local ok1, e1 = pcall(mmsim.result, "late", 1)
+  local ok2, e2 = pcall(mmsim.write_result_file, "late.txt", "x")
+  assert(not ok1 and e1:find("written already") and not ok2 and e2:find("written already"))
+  io.stdout:write("finalizer refused\n")
+end })
 print("sandbox ok")
 LUA
 "$MMSIM" --out "$dir/res" "$dir/box.lua" > "$dir/out" 2> "$dir/err" || { cat "$dir/err"; fail "box.lua"; }
 grep -q "sandbox ok" "$dir/out" || fail "no ok"
+grep -q "finalizer refused" "$dir/out" || fail "a finalizer's mmsim.result after the run was not refused"
 [ "$(cat "$dir/res/notes.txt")" = hello ] || fail "notes.txt not in the results folder"
 [ -e "$dir/written" ] && fail "a file was written outside the results folder"
 echo "ok: sandbox"

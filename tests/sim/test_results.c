@@ -356,12 +356,22 @@ static void test_open_and_write(void)
 	g_assert_cmpuint(n, ==, 1);
 
 	/* A subfolder is made as needed; not under a file. */
-	g_assert_cmpint(results_write(r, "sub/dir/x", "x", 1, &err), ==, 0);
+	g_assert_cmpint(results_write_user(r, "sub/dir/x", "x", 1, &err), ==, 0);
 	text = read_text(dir, "sub/dir/x");
 	g_assert_cmpstr(text, ==, "x");
 	g_free(text);
-	g_assert_cmpint(results_write(r, "vmstat/x", "x", 1, &err), ==, -1);
+	g_assert_cmpint(results_write_user(r, "vmstat/x", "x", 1, &err), ==, -1);
 	g_assert_nonnull(strstr(err, "cannot write"));
+	g_free(err);
+	err = NULL;
+	/* A scenario's file may not take a name of the run's own files. */
+	g_assert_true(results_own_name("schedstat") && results_own_name("gb_yield.svg") &&
+		      results_own_name("node12_vmstat") && results_own_name("scenario/a.lua") &&
+		      results_own_name("memmap-before.dat"));
+	g_assert_false(results_own_name("notes.txt") || results_own_name("gb_yield") ||
+		       results_own_name("vmstat.txt"));
+	g_assert_cmpint(results_write_user(r, "lock_timeseries.png", "x", 1, &err), ==, -1);
+	g_assert_nonnull(strstr(err, "the run's own files"));
 	g_free(err);
 	err = NULL;
 	results_close(r);
