@@ -258,16 +258,16 @@ static void test_list_work_charged(void)
 	 * three empty ones and takes none (no whole block of that type);
 	 * then the claim taints sb0, which moves to a tainted bucket. */
 	g_assert_cmpuint(take(m, z, 0, MIGRATE_UNMOVABLE), ==, PFN_NONE);
-	g_assert_cmpuint(z->work.spb_visits, ==, 3);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, 3);
 	g_assert_cmpuint(z->work.spb_moves, ==, 0);
 	g_assert_cmpuint(take_fallback(m, z, 0, MIGRATE_UNMOVABLE), ==, SB0);
 	g_assert_cmpuint(z->work.spb_moves, >=, 1);
-	unsigned long visits = z->work.spb_visits, moves = z->work.spb_moves;
+	unsigned long visits = mm_work_spb_visits(&z->work), moves = z->work.spb_moves;
 	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, 0);
 	zone_unlock(&ctx, z);
 	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, visits);
 	g_assert_cmpuint(spb_charged[COST_SPB_LIST_MOVE], ==, moves);
-	g_assert_cmpuint(z->work.spb_visits, ==, 0);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, 0);
 	assert_invariants(m);
 	machine_destroy(m);
 }
