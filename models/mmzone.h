@@ -117,6 +117,7 @@ struct mm_work {
 	unsigned long spb_moves;    /* superpageblocks relinked on zone lists */
 };
 
+/* Every walk's visits. */
 static inline unsigned long mm_work_spb_visits(const struct mm_work *w)
 {
 	unsigned long n = 0;

@@ -65,7 +65,8 @@ static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 }
 
 /* The superpageblock defrag back-off reads the time under zone->lock;
- * the section's superpageblock work is told by where it was taken. */
+ * zone_unlock tells the engine the section's superpageblock work by
+ * where the lock was taken. */
 static void zone_locked(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	zone->lock_site = site;
