@@ -126,7 +126,7 @@ static const char *const machine_keys[] = {
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
 	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration",
-	"vmap_stack", NULL,
+	"vmap_stack", "spb_walk", NULL,
 };
 
 /* A THP knob's value: one of names, else an error listing them. */
@@ -405,6 +405,14 @@ static int l_machine(lua_State *L)
 		if (policy < 0)
 			return luaL_error(L, "unknown policy '%s' (known: upstream, pcp_buddy, spb)", name);
 		p.policy = (enum mm_policy)policy;
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "spb_walk") != LUA_TNIL) {
+		const char *walk = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+
+		if (strcmp(walk, "patch") && strcmp(walk, "indexed"))
+			return luaL_error(L, "spb_walk must be \"patch\" or \"indexed\"");
+		p.spb_walk_indexed = !strcmp(walk, "indexed");
 	}
 	lua_pop(L, 1);
 

@@ -28,6 +28,7 @@ void machine_params_default(struct machine_params *p)
 	p->thp = THP_MADVISE;
 	thp_params_default(&p->thp_opts);
 	p->policy = POLICY_UPSTREAM;
+	p->spb_walk_indexed = false;
 	p->percpu_pagelist_high_fraction = 0;
 	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
 	p->cpu_data_slice_kib = 1920;
@@ -219,6 +220,11 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		*err = g_strdup_printf("pinned_share must be between 0 and 1, got %g", p->pinned_share);
 		return NULL;
 	}
+	if (p->spb_walk_indexed && p->policy != POLICY_SPB) {
+		*err = g_strdup_printf("the indexed superpageblock walk needs policy spb, not %s",
+				       mm_policy_names[p->policy]);
+		return NULL;
+	}
 	m = g_new0(struct machine, 1);
 	m->topo = *t;
 	m->nr_nodes = t->nr_nodes;
@@ -230,6 +236,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->lowmem_reserve_ratio[ZONE_DMA32] = 256;
 	m->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
 	m->policy = p->policy;
+	m->spb_walk_indexed = p->spb_walk_indexed;
 	m->thp = p->thp;
 	m->thp_opts = p->thp_opts;
 	m->extfrag_threshold = 500;

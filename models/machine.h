@@ -13,6 +13,7 @@ struct machine_params {
 	enum thp_enabled thp;           /* 2 MiB THP; not never: khugepaged raises min_free_kbytes */
 	struct thp_params thp_opts;     /* 1 GiB THP, defrag, deposit, PUD split */
 	enum mm_policy policy;          /* allocator variant */
+	bool spb_walk_indexed;          /* policy spb's what-if walk (struct machine) */
 	int percpu_pagelist_high_fraction;  /* vm.percpu_pagelist_high_fraction, 0 = auto */
 	unsigned cpu_data_slice_kib;    /* data cache per CPU (LLC / sharing CPUs) */
 	/* Bytes of physical address space left above each node's memory for

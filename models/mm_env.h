@@ -95,6 +95,7 @@ enum lock_site {
 };
 
 struct mm_ctx;
+struct mm_work;
 
 struct mm_env {
 	/* Account count units of work of this kind to the running CPU. */
@@ -110,6 +111,9 @@ struct mm_env {
 	 * the machine is consistent, at which the thread may stop with the
 	 * run (the engine's safepoint). */
 	void (*cond_resched)(struct mm_ctx *ctx);
+	/* Optional: a zone->lock section of a zone with superpageblocks is
+	 * ending (the lock still held): taken at site, it did w. */
+	void (*spb_section)(struct mm_ctx *ctx, enum lock_site site, const struct mm_work *w);
 };
 
 /* The execution context of one simulated CPU (a thread running on it). */

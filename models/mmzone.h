@@ -92,6 +92,20 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS
 };
 
+/* The walks over a zone's superpageblock lists (policy spb), by which
+ * visits are counted (spb_walk_names names them). */
+enum spb_walk {
+	SPB_WALK_PASS1,     /* __rmqueue_smallest: the preferred category */
+	SPB_WALK_PASS2,     /* free pageblocks of tainted ones, for non-movable work */
+	SPB_WALK_PASS3,     /* empty ones */
+	SPB_WALK_PASS4,     /* tainted ones above their reserve, for movable work */
+	SPB_WALK_PREFERRED, /* sb_preferred_for_movable: rmqueue_bulk's Phase 1 */
+	SPB_WALK_FALLBACK,  /* __rmqueue_sb_find_fallback: claim and steal */
+	SPB_WALK_CONTIG,    /* sb_collect_contig_candidates */
+	SPB_WALK_EVACUATE,  /* sb_collect_evacuate_candidates */
+	NR_SPB_WALKS
+};
+
 /* Work done inside a critical section, priced by the engine when the lock
  * is released: the section lasts as long as what it did. */
 struct mm_work {
@@ -99,9 +113,19 @@ struct mm_work {
 	unsigned long merge_steps;
 	unsigned long split_steps;
 	unsigned long pb_scan;      /* frames looked at while scanning pageblocks */
-	unsigned long spb_visits;   /* superpageblocks looked at on zone list walks */
-	unsigned long spb_moves;    /* superpageblocks moved between zone lists */
+	unsigned long spb_visits[NR_SPB_WALKS]; /* superpageblocks looked at, by walk */
+	unsigned long spb_moves;    /* superpageblocks relinked on zone lists */
 };
+
+/* Every walk's visits. */
+static inline unsigned long mm_work_spb_visits(const struct mm_work *w)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < NR_SPB_WALKS; i++)
+		n += w->spb_visits[i];
+	return n;
+}
 
 /* The allocator variant, chosen per machine (docs/MODEL.md, section 1). */
 enum mm_policy {
@@ -160,6 +184,7 @@ struct zone {
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
 	unsigned long vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
 	struct spinlock lock;               /* zone->lock */
+	enum lock_site lock_site;           /* where the holder took it */
 	struct mm_work work;                /* done under zone->lock, not yet charged */
 	struct per_cpu_pages *per_cpu_pageset;  /* one per possible CPU */
 	int pageset_high_min, pageset_high_max, pageset_batch;
@@ -271,6 +296,10 @@ struct machine {
 	int lowmem_reserve_ratio[MAX_NR_ZONES];
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
 	enum mm_policy policy;
+	/* Policy spb's zone-list walks: the series' own, or the what-if of
+	 * an index that lets them skip superpageblocks without a free page
+	 * (models/superpageblock_internal.h). */
+	bool spb_walk_indexed;
 	enum thp_enabled thp;               /* 2 MiB THP; not never: khugepaged raises min_free_kbytes */
 	struct thp_params thp_opts;         /* the other THP knobs (models/huge_memory.c) */
 	struct thp_state *thp_state;        /* THP folios and their split queues, NULL until a THP fault */

@@ -52,19 +52,24 @@ static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 {
 	if (w->list_ops)
 		mm_charge(ctx, COST_LIST_OP, w->list_ops);
-	if (w->merge_steps | w->split_steps | w->pb_scan | w->spb_visits | w->spb_moves) {
+	unsigned long visits = mm_work_spb_visits(w);
+
+	if (w->merge_steps | w->split_steps | w->pb_scan | visits | w->spb_moves) {
 		mm_charge(ctx, COST_MERGE_STEP, w->merge_steps);
 		mm_charge(ctx, COST_SPLIT_STEP, w->split_steps);
 		mm_charge(ctx, COST_PB_SCAN, w->pb_scan);
-		mm_charge(ctx, COST_SPB_VISIT, w->spb_visits);
+		mm_charge(ctx, COST_SPB_VISIT, visits);
 		mm_charge(ctx, COST_SPB_LIST_MOVE, w->spb_moves);
 	}
 	*w = (struct mm_work){ 0 };
 }
 
-/* The superpageblock defrag back-off reads the time under zone->lock. */
-static void zone_locked(struct mm_ctx *ctx, struct zone *zone)
+/* The superpageblock defrag back-off reads the time under zone->lock;
+ * zone_unlock tells the engine the section's superpageblock work by
+ * where the lock was taken. */
+static void zone_locked(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
+	zone->lock_site = site;
 	if (zone_has_spb(zone))
 		zone->machine->now_ns = mm_now(ctx);
 }
@@ -72,14 +77,14 @@ static void zone_locked(struct mm_ctx *ctx, struct zone *zone)
 void zone_lock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	spin_lock(ctx, &zone->lock, site);
-	zone_locked(ctx, zone);
+	zone_locked(ctx, zone, site);
 }
 
 bool zone_trylock(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	if (!spin_trylock(ctx, &zone->lock, site))
 		return false;
-	zone_locked(ctx, zone);
+	zone_locked(ctx, zone, site);
 	return true;
 }
 
@@ -109,6 +114,8 @@ unsigned long rmqueue_bulk_pages(struct zone *zone, struct per_cpu_pages *pcp, u
 
 void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 {
+	if (zone_has_spb(zone) && ctx->env->spb_section)
+		ctx->env->spb_section(ctx, zone->lock_site, &zone->work);
 	mm_charge(ctx, COST_ZONE_SECTION, 1);
 	charge_work(ctx, &zone->work);
 	spin_unlock(ctx, &zone->lock);

@@ -8,6 +8,9 @@ const char *const sb_category_names[__NR_SB_CATEGORIES] = { "clean", "tainted" }
 const char *const sb_fullness_names[__NR_SB_FULLNESS] = {
 	"full", "75pct", "50pct", "25pct", "almost_empty",
 };
+const char *const spb_walk_names[NR_SPB_WALKS] = {
+	"pass1", "pass2", "pass3", "pass4", "preferred", "fallback", "contig", "evacuate",
+};
 
 /* spb_get_category(): tainted as soon as one pageblock holds non-movable
  * memory or is still reserved. */
@@ -137,7 +140,7 @@ static void spb_update_list(struct superpageblock *sb)
 	spb_list_del(zone, sb);
 	l = spb_target_list(zone, sb);
 	spb_list_add_tail(zone, l, sb);
-	zone->work.spb_moves++;
+	spb_relinked(zone, sb);
 	if (l != &zone->spb_isolated && l != &zone->spb_empty)
 		spb_maybe_start_defrag(sb);
 }
@@ -546,7 +549,7 @@ pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 	pfn_t pfn;
 
 	/* Pass 1: the preferred category, fullest first. */
-	for_each_spb_in_category(zone, pref, sb) {
+	for_each_spb_in_category(zone, SPB_WALK_PASS1, pref, sb) {
 		if (!sb->nr_free_pages)
 			continue;
 		pfn = sb_take(zone, sb, order, order, mt);
@@ -555,7 +558,7 @@ pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 	}
 	/* Pass 2: non-movable work claims free pageblocks of tainted ones. */
 	if (!movable && mt != MIGRATE_CMA) {
-		for_each_spb_in_category(zone, SB_TAINTED, sb) {
+		for_each_spb_in_category(zone, SPB_WALK_PASS2, SB_TAINTED, sb) {
 			if (!sb->nr_free)
 				continue;
 			for (unsigned o = big; o < NR_PAGE_ORDERS; o++) {
@@ -571,7 +574,7 @@ pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 		}
 	}
 	/* Pass 3: whole pageblocks of empty superpageblocks. */
-	for_each_spb_on(zone, &zone->spb_empty, sb) {
+	for_each_spb_on(zone, SPB_WALK_PASS3, &zone->spb_empty, sb) {
 		if (!sb->nr_free_pages)
 			continue;
 		pfn = sb_take(zone, sb, order, big, mt);
@@ -580,7 +583,7 @@ pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 	}
 	/* Pass 4: movable work may use tainted ones above their reserve. */
 	if (movable) {
-		for_each_spb_in_category(zone, SB_TAINTED, sb) {
+		for_each_spb_in_category(zone, SPB_WALK_PASS4, SB_TAINTED, sb) {
 			if (!sb->nr_free_pages || sb->nr_free <= SPB_TAINTED_RESERVE)
 				continue;
 			pfn = sb_take(zone, sb, order, order, MIGRATE_MOVABLE);
@@ -635,7 +638,7 @@ static int sb_fallback_type(const struct superpageblock *sb, unsigned order, int
  * tainted superpageblocks only above their reserve); its type in *fmt. */
 static pfn_t sb_find_in_category(struct zone *zone, int cat, unsigned order, int start, int *fmt)
 {
-	for_each_spb_in_category(zone, cat, sb) {
+	for_each_spb_in_category(zone, SPB_WALK_FALLBACK, cat, sb) {
 		if (start == MIGRATE_MOVABLE && cat == SB_TAINTED &&
 		    sb->nr_free <= SPB_TAINTED_RESERVE)
 			continue;
@@ -664,7 +667,7 @@ static pfn_t __rmqueue_sb_find_fallback(struct zone *zone, unsigned order, int s
 			return pfn;
 	}
 	if (cats & SB_SEARCH_EMPTY) {
-		for_each_spb_on(zone, &zone->spb_empty, sb) {
+		for_each_spb_on(zone, SPB_WALK_FALLBACK, &zone->spb_empty, sb) {
 			int f = sb_fallback_type(sb, order, start);
 
 			if (f >= 0) {
@@ -735,7 +738,7 @@ pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsig
 struct superpageblock *sb_preferred_for_movable(struct zone *zone)
 {
 	for (int full = SB_FULL_75; full < __NR_SB_FULLNESS; full++)
-		for_each_spb_on(zone, &zone->spb_lists[SB_CLEAN][full], sb)
+		for_each_spb_on(zone, SPB_WALK_PREFERRED, &zone->spb_lists[SB_CLEAN][full], sb)
 			if (sb->nr_free > 0)
 				return sb;
 	return NULL;

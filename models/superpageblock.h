@@ -63,6 +63,9 @@ static inline void spb_add_to_free_list(struct zone *zone, pfn_t pfn, unsigned o
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
+	/* Its first free page puts it on the what-if index's list. */
+	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
+		zone->work.spb_moves++;
 	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn, tail);
 	sb->free_area[order].nr_free++;
 	sb->nr_free_pages += 1UL << order;
@@ -77,6 +80,9 @@ static inline void spb_del_from_free_list(struct zone *zone, pfn_t pfn, unsigned
 	sb->free_area[order].nr_free--;
 	sb->nr_free_pages -= 1UL << order;
 	zone->free_area[order].free_list[mt].nr--;
+	/* Its last one takes it off. */
+	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
+		zone->work.spb_moves++;
 }
 
 /* To the tail of the new type's list. */
@@ -202,5 +208,7 @@ void check_superpageblocks(struct zone *z, struct check_report *r);
 
 extern const char *const sb_category_names[__NR_SB_CATEGORIES];
 extern const char *const sb_fullness_names[__NR_SB_FULLNESS];
+/* enum spb_walk's names: "pass1" ... "evacuate". */
+extern const char *const spb_walk_names[NR_SPB_WALKS];
 
 #endif

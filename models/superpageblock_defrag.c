@@ -276,7 +276,7 @@ static unsigned sb_collect_contig_candidates(struct zone *zone, unsigned long nr
 	unsigned n = 0;
 
 	if (nr_pages >= SUPERPAGEBLOCK_NR_PAGES) {
-		for_each_spb_on(zone, &zone->spb_empty, sb) {
+		for_each_spb_on(zone, SPB_WALK_CONTIG, &zone->spb_empty, sb) {
 			if (sb->total_pageblocks < SUPERPAGEBLOCK_NR_PAGEBLOCKS)
 				continue;
 			pfns[n++] = sb->start_pfn;
@@ -284,7 +284,7 @@ static unsigned sb_collect_contig_candidates(struct zone *zone, unsigned long nr
 				return n;
 		}
 		for (int full = __NR_SB_FULLNESS - 1; full >= 0; full--) {
-			for_each_spb_on(zone, &zone->spb_lists[SB_CLEAN][full], sb) {
+			for_each_spb_on(zone, SPB_WALK_CONTIG, &zone->spb_lists[SB_CLEAN][full], sb) {
 				if (sb->total_pageblocks < SUPERPAGEBLOCK_NR_PAGEBLOCKS)
 					continue;
 				pfns[n++] = sb->start_pfn;
@@ -298,7 +298,7 @@ static unsigned sb_collect_contig_candidates(struct zone *zone, unsigned long nr
 		struct spb_list *list = l < __NR_SB_FULLNESS ? &zone->spb_lists[SB_CLEAN][l] :
 							       &zone->spb_empty;
 
-		for_each_spb_on(zone, list, sb) {
+		for_each_spb_on(zone, SPB_WALK_CONTIG, list, sb) {
 			uint64_t pfn = ((uint64_t)sb->start_pfn + nr_pages - 1) & ~(uint64_t)(nr_pages - 1);
 			uint64_t end = (uint64_t)sb->start_pfn +
 				       (uint64_t)sb->total_pageblocks * pageblock_nr_pages;
@@ -349,7 +349,7 @@ pfn_t spb_try_alloc_contig(struct mm_ctx *ctx, struct zone *zone, unsigned long 
 		if (sb && sb->on_list) {
 			spb_list_del(zone, sb);
 			spb_list_add_tail(zone, spb_target_list(zone, sb), sb);
-			zone->work.spb_moves++;
+			spb_relinked(zone, sb);
 		}
 		zone_unlock(ctx, zone);
 	}
@@ -362,7 +362,7 @@ static unsigned sb_collect_evacuate_candidates(struct zone *zone, int mt, pfn_t 
 {
 	unsigned n = 0;
 
-	for_each_spb_in_category(zone, SB_TAINTED, sb) {
+	for_each_spb_in_category(zone, SPB_WALK_EVACUATE, SB_TAINTED, sb) {
 		bool matching = mt == MIGRATE_UNMOVABLE ? sb->nr_unmovable > 0 : sb->nr_reclaimable > 0;
 
 		if (!sb->nr_movable || !matching)

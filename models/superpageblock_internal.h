@@ -17,17 +17,52 @@ static inline struct superpageblock *spb_list_next(struct zone *zone, const stru
 	return sb->list_next == SPB_NONE ? NULL : &zone->superpageblocks[sb->list_next];
 }
 
-/* Walks run under zone->lock: each superpageblock looked at is work of
- * that section (a read of its struct). */
-#define for_each_spb_on(zone, l, sb)                                              \
+/* Whether walk passes sb by, taking nothing from it, because sb has no
+ * free page.  Those are what the what-if index (machine->spb_walk_indexed)
+ * spares the walk: a list, per bucket, of the superpageblocks with a free
+ * page, in the bucket's order.  Skipping them changes nothing the walk
+ * finds. */
+static inline bool spb_walk_passes_by(enum spb_walk walk, const struct superpageblock *sb)
+{
+	if (sb->nr_free_pages)
+		return false;
+	switch (walk) {
+	case SPB_WALK_PREFERRED:
+		/* Its test is a free pageblock, which has free pages. */
+		return !sb->nr_free;
+	case SPB_WALK_CONTIG:
+	case SPB_WALK_EVACUATE:
+		/* Candidates whatever their free pages. */
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* A walk reads sb's struct under zone->lock: one visit of that section. */
+static inline void spb_visit(struct zone *zone, enum spb_walk walk, const struct superpageblock *sb)
+{
+	if (!zone->machine->spb_walk_indexed || !spb_walk_passes_by(walk, sb))
+		zone->work.spb_visits[walk]++;
+}
+
+/* sb was relinked on a zone list: one move, and its link on the what-if
+ * index's list too if it has a free page. */
+static inline void spb_relinked(struct zone *zone, const struct superpageblock *sb)
+{
+	zone->work.spb_moves += 1 + (zone->machine->spb_walk_indexed && sb->nr_free_pages);
+}
+
+/* Every superpageblock on l, head to tail, read by walk. */
+#define for_each_spb_on(zone, walk, l, sb)                                        \
 	for (struct superpageblock *sb = spb_list_first(zone, l);                  \
-	     sb && ((zone)->work.spb_visits++, true); sb = spb_list_next(zone, sb))
+	     sb && (spb_visit(zone, walk, sb), true); sb = spb_list_next(zone, sb))
 
 /* Every superpageblock of category cat, fullest bucket first, each bucket
  * head to tail.  A break leaves only the current bucket. */
-#define for_each_spb_in_category(zone, cat, sb)                        \
+#define for_each_spb_in_category(zone, walk, cat, sb)                  \
 	for (int _full = 0; _full < __NR_SB_FULLNESS; _full++)        \
-		for_each_spb_on(zone, &(zone)->spb_lists[cat][_full], sb)
+		for_each_spb_on(zone, walk, &(zone)->spb_lists[cat][_full], sb)
 
 /* spb_span(): the part [*lo, *hi) of the superpageblock starting at s that
  * lies inside the zone span (empty: *hi <= *lo); returns its pageblocks. */

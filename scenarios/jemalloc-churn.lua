@@ -4,6 +4,8 @@
 --   ./run scenarios/jemalloc-churn.lua -D cpus=128 -D policy=pcp_buddy
 --   ./run --sweep 'cpus=8,16,32,64,128' --sweep 'policy=upstream,pcp_buddy' \
 --         scenarios/jemalloc-churn.lua
+--   ./run --sweep 'cpus=16,32,64,128' --sweep 'spb_walk=patch,indexed' \
+--         scenarios/jemalloc-churn.lua -D policy=spb   # the superpageblock walk's what-if
 --
 -- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
@@ -17,8 +19,13 @@ local p = mmsim.params{
   duration = "20ms",
   warmup = "10ms",       -- not measured: the summary's headline is the rest (phase "measure")
   noise = true,          -- kernel_noise on the first CPU of each socket
+  spb_walk = "patch",    -- policy spb's list walks: the series' or the indexed what-if
+  spb_visit_ns = -1,     -- cost of one superpageblock read (-1: the cost model's)
 }
-local m = mmsim.machine{ preset = p.preset, policy = p.policy }
+local costs = {}
+if p.spb_visit_ns >= 0 then costs.spb_visit = p.spb_visit_ns end
+local m = mmsim.machine{ preset = p.preset, policy = p.policy, spb_walk = p.spb_walk,
+  costs = costs }
 local info = m:info()
 assert(p.cpus >= 1 and p.cpus <= info.cpus,
   "cpus must be between 1 and " .. info.cpus)

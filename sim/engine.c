@@ -1,6 +1,7 @@
 /* Threads, simulated time and the SimGrid platform.  Locks are in
  * spinlock.c; engine.h explains the time model. */
 #include "engine_impl.h"
+#include "spb_walk.h"
 
 #include <limits.h>
 #include <math.h>
@@ -220,6 +221,25 @@ static uint64_t engine_now(struct mm_ctx *ctx)
 	return (uint64_t)(t->clock + t->debt);
 }
 
+static void engine_spb_section(struct mm_ctx *ctx, enum lock_site site, const struct mm_work *w)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->spb_section = true;
+	t->spb_site = site;
+	t->spb_work = *w;
+}
+
+void engine_spb_section_end(struct sim_thread *t)
+{
+	struct engine *e = t->e;
+
+	if (G_UNLIKELY(!e->spb_walk))
+		e->spb_walk = g_new0(struct spb_walk_stats, 1);
+	spb_walk_record(e->spb_walk, t->spb_site, &t->spb_work);
+	t->spb_section = false;
+}
+
 const struct mm_env engine_env = {
 	.charge = engine_charge,
 	.touch = engine_touch,
@@ -228,6 +248,7 @@ const struct mm_env engine_env = {
 	.unlock = engine_unlock,
 	.now = engine_now,
 	.cond_resched = engine_safepoint,
+	.spb_section = engine_spb_section,
 };
 
 /* Set from a signal handler: every engine stops at its threads' next
@@ -839,7 +860,13 @@ void engine_destroy(struct engine *e)
 	g_free(e->cpu_socket);
 	g_free(e->rq);
 	g_free(e->hosts);
+	g_free(e->spb_walk);
 	g_free(e);
+}
+
+const struct spb_walk_stats *engine_spb_walk(const struct engine *e)
+{
+	return e->spb_walk;
 }
 
 void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct lock_stats *out)

@@ -239,6 +239,11 @@ void engine_class_stats(const struct engine *e, enum lock_class_id cls, struct l
 void engine_all_class_stats(const struct engine *e, struct lock_stats out[NR_LOCK_CLASSES]);
 /* One lock's figures; false if the engine never saw it used. */
 bool engine_lock_stats(const struct spinlock *l, struct lock_stats *out);
+/* Superpageblocks read per zone->lock section, by call site
+ * (sim/spb_walk.h); NULL if no section of a zone with superpageblocks
+ * ended on a thread of e. */
+struct spb_walk_stats;
+const struct spb_walk_stats *engine_spb_walk(const struct engine *e);
 /* Simulated ns the threads of cpu spent waiting for locks of cls. */
 uint64_t engine_cpu_wait_ns(const struct engine *e, unsigned cpu, enum lock_class_id cls);
 /* What shares of the workload threads' time come from (kernel threads are

@@ -3,6 +3,7 @@
 #define MMSIM_ENGINE_IMPL_H
 
 #include "engine.h"
+#include "models/mmzone.h"
 
 #include <glib.h>
 #include <math.h>
@@ -62,6 +63,12 @@ struct sim_thread {
 	struct lock_impl *waiting_for;
 	double wait_end;
 	double waited[NR_LOCK_CLASSES];
+	/* The superpageblock work of the zone->lock section the thread is
+	 * ending (mm_env's spb_section), recorded when it releases the lock,
+	 * as its hold is. */
+	bool spb_section;
+	enum lock_site spb_site;
+	struct mm_work spb_work;
 };
 
 /* A spinlock's engine state (spinlock.impl), created on its first use. */
@@ -129,12 +136,19 @@ struct engine {
 	char *limit_reason;         /* what sets it, for the message */
 	double sg_until;            /* the SimGrid run's end (simgrid_run_until) */
 	struct sim_thread *waker;   /* the thread that last stopped a settle without SimGrid */
+	/* Superpageblocks read per zone->lock section (sim/spb_walk.h), NULL
+	 * until the model tells of a section (policy spb). */
+	struct spb_walk_stats *spb_walk;
 };
 
 static inline struct sim_thread *ctx_thread(struct mm_ctx *ctx)
 {
 	return ctx->engine;
 }
+
+/* t releases the zone->lock whose section's superpageblock work it was
+ * told of: into the engine's spb_walk statistics. */
+void engine_spb_section_end(struct sim_thread *t);
 
 /* Brings the SimGrid clock to t's after settles made without SimGrid. */
 void thread_catch_up(struct sim_thread *t);

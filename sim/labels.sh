@@ -6,7 +6,8 @@
 # zone_lock.wait_share -> "zone->lock wait share (%)|100",
 # zone_lock.wait_ns_total -> "zone->lock wait, total (ms)|1e-06",
 # results.exit.zone_lock.wait_ms_per_process -> "exit: zone->lock wait per
-# process (ms)|1", cpus -> "CPUs (threads)|1".
+# process (ms)|1", throughput.objects_per_s -> "throughput objects (per
+# simulated s)|1", cpus -> "CPUs (threads)|1".
 # Both scripts draw with gnuplot, which needs UTF-8 for plots/style.gp
 # whatever the caller's locale; C numbers keep CSVs and plots the same in
 # every locale.
@@ -33,9 +34,10 @@ key_label() {
 		else if (sub(/_ns_max$/, ", max", k)) { scale = 1e-3; unit = "µs" }
 		else if (sub(/_ns$/, "", k)) { scale = 1e-6; unit = "ms" }
 		else if (sub(/_ms_/, "_", k) || sub(/_ms$/, "", k)) unit = "ms"
+		else if (sub(/_per_s$/, "", k)) unit = "per simulated s"
 		else if (sub(/_s$/, "", k)) unit = "s"
 		else if (sub(/_mib$/, "", k)) unit = "MiB"
-		else if (k ~ /(acquisitions|contentions|bounces|pages|regions|free_now|movable_only|movable_obtainable|spb_[a-z]*)$/) unit = "count"
+		else if (k ~ /(acquisitions|contentions|bounces|pages|regions|free_now|movable_only|movable_obtainable|spb_(empty|clean|tainted))$/) unit = "count"
 		# "a.b.c": the first parts say whose, the last what.
 		n = split(k, part, ".")
 		label = words(part[n])

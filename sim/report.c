@@ -11,8 +11,10 @@
 #include "sim/plots.h"
 #include "sim/tee.h"
 #include "mmsim-version.h"
+#include "sim/spb_walk.h"
 
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One lock class at a sample: lock_stat's figures (each wait and hold
@@ -48,6 +50,10 @@ struct run_sample {
 	struct gb_yield y;
 	struct spb_counts spb;
 	struct gb_attempt attempt;  /* the end-of-run 1 GiB attempt, if made */
+	/* Under policy spb (policy_spb set), the superpageblocks read per
+	 * zone->lock section. */
+	bool policy_spb;
+	struct spb_walk_totals spb_walk;
 	unsigned nr_nodes;          /* 0 without a machine */
 	struct node_sample node[MAX_NUMNODES];
 	/* Throughput: page faults, the workload's objects (report_count_objects),
@@ -337,6 +343,7 @@ static void sample_delta(const struct run_sample *a, const struct run_sample *b,
 	}
 	d->faults -= a->faults;
 	d->objects -= a->objects;
+	spb_walk_totals_sub(&d->spb_walk, &a->spb_walk);
 	hist_sub(&d->alloc_latency, &a->alloc_latency);
 	for (unsigned n = 0; n < d->nr_nodes; n++) {
 		lock_time_sub(&d->node[n].wait, &a->node[n].wait);
@@ -368,6 +375,7 @@ static void sample_add(struct run_sample *sum, const struct run_sample *d)
 	}
 	sum->faults += old.faults;
 	sum->objects += old.objects;
+	spb_walk_totals_add(&sum->spb_walk, &old.spb_walk);
 	hist_add(&sum->alloc_latency, &old.alloc_latency);
 	for (unsigned n = 0; n < old.nr_nodes; n++) {
 		lock_time_add(&sum->node[n].wait, &old.node[n].wait);
@@ -446,6 +454,8 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 			s->lock[c].waited = tt.wait_ns[c];
 			s->lock[c].wait_share = time_share(tt.wait_ns[c], tt.ns);
 		}
+		if (engine_spb_walk(e))
+			spb_walk_totals(engine_spb_walk(e), &s->spb_walk);
 	}
 	if (m) {
 		s->managed_pages = machine_managed_pages(m);
@@ -459,6 +469,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
+		s->policy_spb = m->policy == POLICY_SPB;
 		s->nr_nodes = m->nr_nodes;
 		s->faults = m->vm_events[PGFAULT];
 		s->alloc_latency = m->alloc_latency;
@@ -901,6 +912,74 @@ static void set_figure(struct results_json *j, const char *prefix, const struct 
 	}
 }
 
+static void set_prefixed_uint(struct results_json *j, const char *prefix, const char *key,
+			      uint64_t v)
+{
+	char *k = g_strconcat(prefix ? prefix : "", key, NULL);
+
+	results_json_set_uint(j, k, v);
+	g_free(k);
+}
+
+static void set_prefixed_mean(struct results_json *j, const char *prefix, const char *key,
+			      uint64_t sum, uint64_t nr)
+{
+	char *k = g_strconcat(prefix ? prefix : "", key, NULL);
+
+	results_json_set_double(j, k, nr ? (double)sum / (double)nr : 0);
+	g_free(k);
+}
+
+/* spb_walk.* of sample s at prefix, under policy spb: sections, visits
+ * and moves per section, then per walk that read a superpageblock and
+ * per call site that took the lock; a window's (run false) leave out the
+ * maxima, which only the whole run has. */
+static void set_spb_walk(struct results_json *j, const char *prefix, const struct run_sample *s,
+			 bool run)
+{
+	const struct spb_walk_totals *t = &s->spb_walk;
+	char key[96];
+
+	if (!s->policy_spb)
+		return;
+	set_prefixed_uint(j, prefix, "spb_walk.sections", t->sections);
+	set_prefixed_mean(j, prefix, "spb_walk.visits_mean", t->visits, t->sections);
+	if (run)
+		set_prefixed_uint(j, prefix, "spb_walk.visits_max", t->visits_max);
+	set_prefixed_mean(j, prefix, "spb_walk.moves_mean", t->moves, t->sections);
+	if (run)
+		set_prefixed_uint(j, prefix, "spb_walk.moves_max", t->moves_max);
+	for (int i = 0; i < NR_SPB_WALKS; i++) {
+		if (!t->walk[i].sections)
+			continue;
+		snprintf(key, sizeof(key), "spb_walk.%s.sections", spb_walk_names[i]);
+		set_prefixed_uint(j, prefix, key, t->walk[i].sections);
+		snprintf(key, sizeof(key), "spb_walk.%s.visits_mean", spb_walk_names[i]);
+		set_prefixed_mean(j, prefix, key, t->walk[i].visits, t->walk[i].sections);
+		snprintf(key, sizeof(key), "spb_walk.%s.visits_max", spb_walk_names[i]);
+		if (run)
+			set_prefixed_uint(j, prefix, key, t->walk[i].max);
+	}
+	for (int site = 0; site < NR_LOCK_SITES; site++) {
+		const char *name = lock_site_name((enum lock_site)site);
+
+		if (!t->site[site].sections)
+			continue;
+		snprintf(key, sizeof(key), "spb_walk.%s.sections", name);
+		set_prefixed_uint(j, prefix, key, t->site[site].sections);
+		snprintf(key, sizeof(key), "spb_walk.%s.visits_mean", name);
+		set_prefixed_mean(j, prefix, key, t->site[site].visits, t->site[site].sections);
+		snprintf(key, sizeof(key), "spb_walk.%s.moves_mean", name);
+		set_prefixed_mean(j, prefix, key, t->site[site].moves, t->site[site].sections);
+		if (!run)
+			continue;
+		snprintf(key, sizeof(key), "spb_walk.%s.visits_max", name);
+		set_prefixed_uint(j, prefix, key, t->site[site].visits_max);
+		snprintf(key, sizeof(key), "spb_walk.%s.moves_max", name);
+		set_prefixed_uint(j, prefix, key, t->site[site].moves_max);
+	}
+}
+
 /* phases.NAME.*: when, then the figures a window has. */
 static void set_phase(struct results_json *j, enum figure_needs have,
 		      const struct phase_total *t)
@@ -920,6 +999,8 @@ static void set_phase(struct results_json *j, enum figure_needs have,
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++)
 		if (figures[i].key && figures[i].needs <= have && figures[i].span != SPAN_RUN)
 			set_figure(j, prefix, &figures[i], &t->sum);
+	if (have >= NEEDS_ENGINE)
+		set_spb_walk(j, prefix, &t->sum, false);
 	g_free(prefix);
 }
 
@@ -966,6 +1047,12 @@ static void write_summary(const struct report *rep, struct machine *m,
 		if (f->span == SPAN_WINDOW)
 			set_figure(j, NULL, f, &measure->sum);
 		set_figure(j, "whole_run.", f, s);
+	}
+	if (have >= NEEDS_ENGINE && measure) {
+		set_spb_walk(j, NULL, &measure->sum, false);
+		set_spb_walk(j, "whole_run.", s, true);
+	} else if (have >= NEEDS_ENGINE) {
+		set_spb_walk(j, NULL, s, true);
 	}
 	/* The 1 GiB attempt comes after every phase. */
 	for (guint i = 0; i < rep->totals->len; i++)
@@ -1062,6 +1149,12 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	const struct lock_sample *zone = &s->lock[LOCK_CLASS_ZONE], *pcp = &s->lock[LOCK_CLASS_PCP];
 	lockstat_print(e, out);
 	write_file(rep, "lock_stat", out);
+	if (m->policy == POLICY_SPB) {
+		static const struct spb_walk_stats none;
+
+		spb_walk_print(engine_spb_walk(e) ? engine_spb_walk(e) : &none, out);
+		write_file(rep, "spb_walk", out);
+	}
 	/* The CPUs the workload ran on, and any other that waited (a
 	 * daemon's): not the idle ones of a big machine. */
 	g_string_append(out, "cpu,zone_wait_ns,pcp_wait_ns\n");

@@ -292,6 +292,8 @@ void engine_unlock(struct mm_ctx *ctx, struct spinlock *l)
 		thread_settle(t);
 	lock_times_add(&li->st.hold, &t->e->class_st[li->cls].hold,
 		       t->clock + t->debt - li->acquired_at);
+	if (G_UNLIKELY(t->spb_section))
+		engine_spb_section_end(t);
 	t->nr_private_held -= li->private_take;
 	if (lock_class_sleeps(li->cls))
 		t->nr_sleeping_held--;

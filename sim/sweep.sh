@@ -8,7 +8,8 @@
 #   mmsim --out DIR/k1=v1,k2=v2 -D k1=v1 -D k2=v2 [mmsim options] SCENARIO.lua
 # with its stdout and stderr in that folder, N at a time (default: the
 # number of cores) through GNU parallel.  The runs' summary.csv files are
-# then collected into DIR/sweep.csv, the swept parameters as first columns,
+# then collected into DIR/sweep.csv, the swept parameters as first columns
+# and then every run's columns (empty where a run has no such figure),
 # and a figure is plotted into DIR/sweep.png (sweep.pdf or sweep.svg with
 # -D plot_format=pdf|svg among the mmsim options).
 #
@@ -383,8 +384,6 @@ RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-
 ok=$(succeeded)
 status=0
 seq=0
-header=""
-first=""
 rows=0
 : > "$out/sweep.csv.tmp"
 while IFS= read -r combo; do
@@ -403,17 +402,8 @@ while IFS= read -r combo; do
 		status=1
 		continue
 	fi
-	h=$(head -n 1 "$run/summary.csv")
-	if [ -z "$first" ]; then
-		first=$combo
-		header=$h
-		printf '%s,%s\n' "$(echo "$keys" | tr ' ' ,)" "$h" >> "$out/sweep.csv.tmp"
-	elif [ "$h" != "$header" ]; then
-		rm -f "$out/sweep.csv.tmp"
-		die "$run/summary.csv has other columns than $out/$first/summary.csv"
-	fi
-	printf '%s,%s\n' "$(echo "$combo" | sed 's/[^,]*=//g')" \
-		"$(tail -n +2 "$run/summary.csv")" >> "$out/sweep.csv.tmp"
+	printf '%s\t%s\n' "$(echo "$combo" | sed 's/[^,]*=//g')" "$run/summary.csv" \
+		>> "$out/sweep.csv.tmp"
 	rows=$((rows + 1))
 done < "$out/jobs"
 if [ "$rows" -eq 0 ]; then
@@ -421,7 +411,51 @@ if [ "$rows" -eq 0 ]; then
 	echo "$out"
 	die "no run succeeded"
 fi
-mv "$out/sweep.csv.tmp" "$out/sweep.csv"
+# The swept values, then every column of the runs' summaries in the order
+# first met (a figure some runs lack, such as policy spb's spb_walk.*,
+# leaves their cells empty).
+awk -F '\t' -v keys="$(echo "$keys" | tr ' ' ,)" '
+# The fields of a CSV line as written, quotes and all.
+function fields(line, out,    n, i, c, f, q) {
+	n = 0; f = ""; q = 0
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (c == "\"") q = !q
+		if (!q && c == ",") { out[++n] = f; f = ""; continue }
+		f = f c
+	}
+	out[++n] = f
+	return n
+}
+{
+	values[NR] = $1
+	getline head < $2
+	getline row < $2
+	close($2)
+	n = fields(head, k)
+	if (fields(row, v) != n) {
+		print "sweep: " $2 ": ragged row" > "/dev/stderr"
+		exit 1
+	}
+	for (i = 1; i <= n; i++) {
+		if (!(k[i] in col)) { col[k[i]] = ++ncol; name[ncol] = k[i] }
+		cell[NR, col[k[i]]] = v[i]
+	}
+	delete k
+	delete v
+}
+END {
+	line = keys
+	for (c = 1; c <= ncol; c++) line = line "," name[c]
+	print line
+	for (r = 1; r <= NR; r++) {
+		line = values[r]
+		for (c = 1; c <= ncol; c++) line = line "," cell[r, c]
+		print line
+	}
+}' "$out/sweep.csv.tmp" > "$out/sweep.csv.new" || { rm -f "$out/sweep.csv.tmp" "$out/sweep.csv.new"; die "could not collect sweep.csv"; }
+rm -f "$out/sweep.csv.tmp"
+mv "$out/sweep.csv.new" "$out/sweep.csv"
 
 # ---- the plot ----
 # Column names of sweep.csv, one per line.

@@ -2,7 +2,8 @@
 --   summary.json holds every key the README's key table documents, and
 --   the table documents every key it holds (`x.*` rows cover a whole
 --   object; a row "the same for" another repeats the previous row's keys;
---   `nodeN` stands for node0, node1, ... and `NAME` for any phase name;
+--   `nodeN` stands for node0, node1, ... and `NAME`, `WALK` and `SITE` for
+--   any phase, superpageblock walk and lock call site;
 --   keys of phases, and rows saying "only when", need not be there);
 --   vmstat.* are the counters of the vmstat file, with its values;
 --   zone_lock.* and pcp_lock.* are lock_stat's figures for the classes;
@@ -88,10 +89,12 @@ local documented, wildcards, last_prefix = {}, {}, nil
 -- the summary must match each.
 local patterns = {}
 local function placeholder(name, optional)
-  if not name:find("nodeN") and not name:find("NAME") then return false end
+  local named = name:find("NAME") or name:find("WALK") or name:find("SITE")
+  if not name:find("nodeN") and not named then return false end
   local pat = "^" .. name:gsub("%.%*$", ".*"):gsub("[%.%-]", "%%%0")
-  pat = pat:gsub("nodeN", "node%%d+"):gsub("NAME", "[^.]+"):gsub("%%%.%*$", "%%..+")
-  patterns[pat .. "$"] = not (optional or name:find("NAME"))
+  pat = pat:gsub("nodeN", "node%%d+"):gsub("NAME", "[^.]+"):gsub("WALK", "[^.]+")
+  pat = pat:gsub("SITE", "[^.]+"):gsub("%%%.%*$", "%%..+")
+  patterns[pat .. "$"] = not (optional or named)
   return true
 end
 local in_table = false
@@ -123,6 +126,8 @@ for line in slurp(readme):gmatch("[^\n]*") do
         else
           wildcards[obj] = true
         end
+      elseif optional then
+        patterns["^" .. name:gsub("[%.%-]", "%%%0") .. "$"] = false
       else
         documented[name] = true
       end

@@ -26,6 +26,11 @@ expect huge "huge.lua:1: cannot build machine: 16384 GiB of memory is 4294967296
 printf 'mmsim.machine{preset = "8s-64t"}\n' > "$dir/preset.lua"
 expect preset "unknown machine preset '8s-64t' (known: test, test-numa, 2s-1t, 4s-4t, host)"
 
+printf 'mmsim.machine{preset = "test", policy = "spb", spb_walk = "fast"}\n' > "$dir/walk.lua"
+expect walk 'walk.lua:1: spb_walk must be "patch" or "indexed"'
+printf 'mmsim.machine{preset = "test", spb_walk = "indexed"}\n' > "$dir/walkpolicy.lua"
+expect walkpolicy "walkpolicy.lua:1: cannot build machine: the indexed superpageblock walk needs policy spb, not upstream"
+
 printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
 expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"
 

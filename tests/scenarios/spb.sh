@@ -6,7 +6,8 @@
 #   and never with kvmalloc_noretry;
 # - memory hotplug grows a node under spb, and hot-remove shrinks it;
 # - the invariant checker passes at the end of every run;
-# - an spb run's results folder holds the debugfs superpageblocks file.
+# - an spb run's results folder holds the debugfs superpageblocks file and
+#   the spb_walk file of its superpageblock walks.
 set -eu
 . "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
@@ -39,6 +40,18 @@ test ! -e "$dir/aging-upstream/superpageblocks"
 grep -q '^Node 0, zone *Normal: [0-9]* superpageblocks, base_pfn=0x' "$dir/aging-spb/superpageblocks"
 [ "$(awk '$1 == "empty:" { n += $2 } END { print n + 0 }' "$dir/aging-spb/superpageblocks")" -eq \
 	"$(summary "$dir/aging-spb" gb_yield.spb_empty)" ]
+
+# Its spb_walk file and spb_walk.* figures count every zone->lock section
+# (every zone has superpageblocks), whose walks read superpageblocks; the
+# file's sites agree with the summary's; upstream has neither.
+test ! -e "$dir/aging-upstream/spb_walk"
+if head -n 1 "$dir/aging-upstream/summary.csv" | grep -q 'spb_walk\.'; then exit 1; fi
+[ "$(summary "$dir/aging-spb" spb_walk.sections)" -eq \
+	"$(summary "$dir/aging-spb" zone_lock.acquisitions)" ]
+[ "$(summary "$dir/aging-spb" spb_walk.pass1.sections)" -gt 0 ]
+[ "$(awk '$1 == "rmqueue_bulk" && NF == 6 { print $2 }' "$dir/aging-spb/spb_walk")" -eq \
+	"$(summary "$dir/aging-spb" spb_walk.rmqueue_bulk.sections)" ]
+grep -q '^@visits\[rmqueue_bulk, pass1\]:$' "$dir/aging-spb/spb_walk"
 
 for noretry in false true; do
 	run kv-$noretry "$MMSIM_SRCDIR/scenarios/kvmalloc-taint.lua" -D kvmalloc_noretry=$noretry

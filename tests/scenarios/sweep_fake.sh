@@ -4,7 +4,8 @@
 # first, a rerun with the same --out reruns only the failed run and then
 # nothing (or a run that lost its summary.csv), another sweep into the same folder is refused, sweep.png is a
 # non-empty PNG, -D plot_format=svg gives sweep.svg, and a scenario's
-# "-- sweep-plot:" line chooses the figure unless --plot does.
+# "-- sweep-plot:" line chooses the figure unless --plot does, and runs
+# with other figures than the others fill every column they have.
 set -eu
 command -v parallel > /dev/null || { echo "GNU parallel not installed"; exit 77; }
 dir=$(mktemp -d)
@@ -30,9 +31,15 @@ echo "$defs" >> "$log"
 [ -f "$(dirname "$0")/fail" ] && [ "$defs" = "$(cat "$(dirname "$0")/fail")" ] && exit 3
 for kv in $defs; do eval "${kv%%=*}=\${kv#*=}"; done
 echo "ran $scenario"
-printf 'params.cpus,params.policy,params.work_ns,zone_lock.wait_share\n' > "$out/summary.csv"
-awk -v c="$cpus" -v p="$policy" -v w="$work_ns" 'BEGIN {
-	printf "%d,%s,%d,%g\n", c, p, w, c / (p == "upstream" ? 100 : 400) }' >> "$out/summary.csv"
+# Policy spb has one more figure, as mmsim's spb_walk.*.
+if [ "$policy" = spb ]; then
+	printf 'params.cpus,params.policy,spb_walk.sections,params.work_ns,zone_lock.wait_share\n'
+	echo "$cpus,$policy,$((cpus * 3)),$work_ns,0.5"
+else
+	printf 'params.cpus,params.policy,params.work_ns,zone_lock.wait_share\n'
+	awk -v c="$cpus" -v p="$policy" -v w="$work_ns" 'BEGIN {
+		printf "%d,%s,%d,%g\n", c, p, w, c / (p == "upstream" ? 100 : 400) }'
+fi > "$out/summary.csv"
 FAKE
 chmod +x "$dir/fake-mmsim"
 
@@ -119,4 +126,14 @@ MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstrea
 printf 'policy zone_lock.wait_share\nupstream 0.08\npcp_buddy 0.02\n' | diff - "$dir/bars/sweep-bars.dat"
 grep -q '>pcp_buddy<' "$dir/bars/sweep.svg"
 grep -q '>policy<' "$dir/bars/sweep.svg"
+# Runs with other figures: every column, empty where a run has none.
+MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,spb \
+	--out "$dir/union" "$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D cpus=8 -D work_ns=1 \
+	-D plot_format=svg > /dev/null
+cat > "$dir/expected" <<'CSV'
+policy,params.cpus,params.policy,params.work_ns,zone_lock.wait_share,spb_walk.sections
+upstream,8,upstream,1,0.08,
+spb,8,spb,1,0.5,24
+CSV
+diff "$dir/expected" "$dir/union/sweep.csv"
 echo "sweep.csv, resume and plots as expected"

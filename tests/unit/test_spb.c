@@ -6,6 +6,7 @@
  * pageblock is free, so every superpageblock is on spb_empty in index
  * order, and the free blocks are order-10 MOVABLE blocks in pfn order. */
 #include "helpers.h"
+#include "models/page_alloc.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
 #include "models/superpageblock.h"
@@ -16,7 +17,8 @@
 #define SB1 0x140000u
 #define SB2 0x180000u
 
-static struct machine *spb_machine(uint64_t mem)
+/* indexed: the what-if walk (machine option spb_walk). */
+static struct machine *spb_machine_walk(uint64_t mem, bool indexed)
 {
 	struct topology t;
 	struct machine_params p;
@@ -27,10 +29,16 @@ static struct machine *spb_machine(uint64_t mem)
 	p.thp = false;
 	p.boot_reserve = false;
 	p.policy = POLICY_SPB;
+	p.spb_walk_indexed = indexed;
 	struct machine *m = machine_create(&t, &p, &err);
 	g_assert_null(err);
 	g_assert_nonnull(m);
 	return m;
+}
+
+static struct machine *spb_machine(uint64_t mem)
+{
+	return spb_machine_walk(mem, false);
 }
 
 static struct zone *normal(struct machine *m)
@@ -258,18 +266,168 @@ static void test_list_work_charged(void)
 	 * three empty ones and takes none (no whole block of that type);
 	 * then the claim taints sb0, which moves to a tainted bucket. */
 	g_assert_cmpuint(take(m, z, 0, MIGRATE_UNMOVABLE), ==, PFN_NONE);
-	g_assert_cmpuint(z->work.spb_visits, ==, 3);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, 3);
 	g_assert_cmpuint(z->work.spb_moves, ==, 0);
 	g_assert_cmpuint(take_fallback(m, z, 0, MIGRATE_UNMOVABLE), ==, SB0);
 	g_assert_cmpuint(z->work.spb_moves, >=, 1);
-	unsigned long visits = z->work.spb_visits, moves = z->work.spb_moves;
+	unsigned long visits = mm_work_spb_visits(&z->work), moves = z->work.spb_moves;
 	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, 0);
 	zone_unlock(&ctx, z);
 	g_assert_cmpuint(spb_charged[COST_SPB_VISIT], ==, visits);
 	g_assert_cmpuint(spb_charged[COST_SPB_LIST_MOVE], ==, moves);
-	g_assert_cmpuint(z->work.spb_visits, ==, 0);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, 0);
 	assert_invariants(m);
 	machine_destroy(m);
+}
+
+/* The walks read every superpageblock of a bucket in turn, those with no
+ * free page too (the tip's `continue`); the indexed what-if reads only
+ * those with a free page and takes the same pages, for a list move more
+ * per relink of a superpageblock with a free page.  Layout: an 8 GiB
+ * machine, ZONE_NORMAL's sb0-sb2 filled with movable pageblocks (clean,
+ * full, no free page), sb3 with one (clean, almost empty). */
+static void test_walk_visits(gconstpointer data)
+{
+	bool indexed = GPOINTER_TO_INT(data);
+	struct machine *m = spb_machine_walk(8 * GiB, indexed);
+	struct zone *z = normal(m);
+	pfn_t sb3 = SB0 + 3 * SUPERPAGEBLOCK_NR_PAGES;
+
+	for (unsigned i = 0; i < 3 * 512; i++)
+		g_assert_cmpuint(take(m, z, 9, MIGRATE_MOVABLE), ==, SB0 + i * 512);
+	g_assert_cmpuint(take(m, z, 9, MIGRATE_MOVABLE), ==, sb3);
+	for (unsigned i = 0; i < 3; i++) {
+		g_assert_true(on(sb(z, i), &z->spb_lists[SB_CLEAN][SB_FULL]));
+		g_assert_cmpuint(sb(z, i)->nr_free_pages, ==, 0);
+	}
+	g_assert_true(on(sb(z, 3), &z->spb_lists[SB_CLEAN][SB_ALMOST_EMPTY]));
+
+	/* Movable order 0, Pass 1: the full bucket's sb0, sb1, sb2 (passed
+	 * by), then sb3's order-9 remainder split; one relink of sb3 (the
+	 * remainder's pageblock counts as used since the order-10 split). */
+	z->work = (struct mm_work){ 0 };
+	g_assert_cmpuint(take(m, z, 0, MIGRATE_MOVABLE), ==, sb3 + 512);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS1], ==, indexed ? 1 : 4);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, indexed ? 1 : 4);
+	g_assert_cmpuint(z->work.spb_moves, ==, indexed ? 2 : 1);
+
+	/* Unmovable order 0: Passes 1-3 find no tainted or empty one; the
+	 * claim's clean step (after the tainted and empty steps, which read
+	 * nothing at any order) reads sb0-sb3 at order 10 and claims sb3's
+	 * first free order-10 block. */
+	z->work = (struct mm_work){ 0 };
+	g_assert_cmpuint(take_fallback(m, z, 0, MIGRATE_UNMOVABLE), ==, sb3 + 1024);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS1], ==, 0);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS2], ==, 0);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS3], ==, 0);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_FALLBACK], ==, indexed ? 1 : 4);
+	g_assert_cmpuint(mm_work_spb_visits(&z->work), ==, indexed ? 1 : 4);
+	g_assert_true(on(sb(z, 3), &z->spb_lists[SB_TAINTED][SB_ALMOST_EMPTY]));
+
+	/* Movable order 0 again: Pass 1 reads the clean buckets (sb0-sb2),
+	 * Pass 3 nothing, Pass 4 the tainted sb3 (510 free pageblocks, above
+	 * its reserve), whose order-0 remainder it takes. */
+	z->work = (struct mm_work){ 0 };
+	g_assert_cmpuint(take(m, z, 0, MIGRATE_MOVABLE), ==, sb3 + 513);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS1], ==, indexed ? 0 : 3);
+	g_assert_cmpuint(z->work.spb_visits[SPB_WALK_PASS4], ==, 1);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* What the recording env of test_walk_same_pages sums: the work of every
+ * zone->lock section of a zone with superpageblocks. */
+struct section_sums {
+	unsigned long sections, list_ops, split_steps, merge_steps, visits, moves;
+};
+
+static struct section_sums section_sums[2];
+static int summing;     /* the machine the calls are for */
+
+static void sum_section(struct mm_ctx *ctx, enum lock_site site, const struct mm_work *w)
+{
+	struct section_sums *s = &section_sums[summing];
+
+	(void)ctx, (void)site;
+	s->sections++;
+	s->list_ops += w->list_ops;
+	s->split_steps += w->split_steps;
+	s->merge_steps += w->merge_steps;
+	s->visits += mm_work_spb_visits(w);
+	s->moves += w->spb_moves;
+}
+
+/* The indexed walk changes what the walks read, and nothing they find:
+ * the same 200,000 random allocations and frees (the seed's) on a small
+ * two-node machine, one with each walk, hand out the same pages, with the
+ * same list work; the indexed one reads fewer superpageblocks. */
+static void test_walk_same_pages(void)
+{
+	struct machine *m[2];
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+	struct mm_env env = mm_env_null;
+	static const unsigned orders[] = { 0, 0, 0, 1, 2, 3, 4, 9, 10 };
+	static const gfp_t gfps[] = { GFP_KERNEL, GFP_HIGHUSER_MOVABLE, GFP_HIGHUSER_MOVABLE,
+				      GFP_KERNEL | __GFP_RECLAIMABLE };
+	enum { OPS = 200000, MAX_LIVE = 20000 };
+	pfn_t *live = g_new(pfn_t, MAX_LIVE);
+	unsigned nr_live = 0;
+	GRand *rand = g_rand_new_with_seed(7);
+
+	/* Node 0 with DMA32 and a 1 GiB Normal zone, node 1 a 1.25 GiB one:
+	 * small enough to fill, fall back and claim. */
+	topology_uniform(&t, 2, 1, 4, 1280 * MiB);
+	t.node_mem[0] = 5 * GiB;
+	machine_params_default(&p);
+	p.policy = POLICY_SPB;
+	for (int i = 0; i < 2; i++) {
+		p.spb_walk_indexed = i;
+		m[i] = machine_create(&t, &p, &err);
+		g_assert_null(err);
+	}
+	env.spb_section = sum_section;
+	memset(section_sums, 0, sizeof(section_sums));
+	for (unsigned op = 0; op < OPS; op++) {
+		bool alloc = nr_live == 0 || (nr_live < MAX_LIVE && g_rand_int_range(rand, 0, 100) < 55);
+		struct mm_ctx ctx = { .env = &env, .cpu = (unsigned)g_rand_int_range(rand, 0, 8) };
+
+		if (alloc) {
+			unsigned order = orders[g_rand_int_range(rand, 0, G_N_ELEMENTS(orders))];
+			gfp_t gfp = gfps[g_rand_int_range(rand, 0, G_N_ELEMENTS(gfps))];
+			int nid = g_rand_int_range(rand, 0, 2);
+			pfn_t pfn[2];
+
+			for (summing = 0; summing < 2; summing++)
+				pfn[summing] = __alloc_pages(&ctx, m[summing], gfp, order, nid, 7, op);
+			g_assert_cmpuint(pfn[0], ==, pfn[1]);
+			if (pfn[0] != PFN_NONE)
+				live[nr_live++] = pfn[0];
+		} else {
+			unsigned k = (unsigned)g_rand_int_range(rand, 0, (gint32)nr_live);
+
+			for (summing = 0; summing < 2; summing++)
+				g_assert_cmpint(__free_pages(&ctx, m[summing], live[k]), ==, 0);
+			live[k] = live[--nr_live];
+		}
+	}
+	g_assert_cmpuint(section_sums[0].sections, >, 1000);
+	g_assert_cmpuint(section_sums[0].sections, ==, section_sums[1].sections);
+	g_assert_cmpuint(section_sums[0].list_ops, ==, section_sums[1].list_ops);
+	g_assert_cmpuint(section_sums[0].split_steps, ==, section_sums[1].split_steps);
+	g_assert_cmpuint(section_sums[0].merge_steps, ==, section_sums[1].merge_steps);
+	g_assert_cmpuint(section_sums[1].visits, <, section_sums[0].visits);
+	g_assert_cmpuint(section_sums[1].moves, >, section_sums[0].moves);
+	g_test_message("sections %lu; visits %lu patch, %lu indexed; moves %lu, %lu",
+		       section_sums[0].sections, section_sums[0].visits, section_sums[1].visits,
+		       section_sums[0].moves, section_sums[1].moves);
+	for (int i = 0; i < 2; i++) {
+		assert_invariants(m[i]);
+		machine_destroy(m[i]);
+	}
+	g_rand_free(rand);
+	g_free(live);
 }
 
 /* Movable work skips a tainted superpageblock with 4 or fewer free
@@ -491,6 +649,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/spb/movable-fullest-clean-first", test_movable_fullest_clean_first);
 	g_test_add_func("/spb/unmovable-tainted-first", test_unmovable_tainted_first);
 	g_test_add_func("/spb/list-work-charged", test_list_work_charged);
+	g_test_add_data_func("/spb/walk-visits/patch", GINT_TO_POINTER(0), test_walk_visits);
+	g_test_add_data_func("/spb/walk-visits/indexed", GINT_TO_POINTER(1), test_walk_visits);
+	g_test_add_func("/spb/walk-same-pages", test_walk_same_pages);
 	g_test_add_func("/spb/movable-tainted-reserve", test_movable_tainted_reserve);
 	g_test_add_func("/spb/free-pageblock-relabelled", test_free_pageblock_relabelled);
 	g_test_add_func("/spb/bucket-rotation", test_bucket_rotation);
