@@ -11,6 +11,11 @@
 #       FORMAT is copied as it is.
 #   <!--g NAME stdout.A-B-->          alone on the line before a ``` block:
 #       the block's first lines are stdout.A to stdout.B of NAME.golden.
+#   <!--s NAME EXPR [FORMAT]-->text<!--/s-->
+#       text becomes EXPR's mean over seeds 1-5 and its range, "M (A–B)",
+#       each number in FORMAT ("%.2f%%": "M% (A–B%)"; "M (every seed)" when
+#       the range rounds to one value): NAME.golden is seed 1, seeds/NAME.seed2
+#       to .seed5 the others (golden.sh: a golden with a spread line).
 #
 # A marker right after a backquote is an example in a code span, left alone.
 #
@@ -32,9 +37,9 @@ for doc in README.md BENCHMARKS.md; do
 	function figure(name, key,    k, w, n, words) {
 		k = key; w = 0
 		if (key ~ /#[0-9]+$/) { k = substr(key, 1, index(key, "#") - 1); w = substr(key, index(key, "#") + 1) + 0 }
-		if (!((name, k) in val)) { fail("no figure " k " in " name ".golden"); return "?" }
-		if (!w) return val[name, k]
-		n = split(val[name, k], words, " ")
+		if (!((name seed, k) in val)) { fail("no figure " k " in " name ".golden" (seed ? " (" seed ")" : "")); return "?" }
+		if (!w) return val[name seed, k]
+		n = split(val[name seed, k], words, " ")
 		if (w > n) { fail(k " of " name ".golden has no word " w); return "?" }
 		return words[w]
 	}
@@ -57,6 +62,29 @@ for doc in README.md BENCHMARKS.md; do
 		}
 		return fmt == "" ? acc "" : sprintf(fmt, acc)
 	}
+	# EXPR of spec over the five seeds: "mean (min–max)".
+	function spread(spec,    t, n, fmt, i, v, sum, lo, hi, body) {
+		n = split(spec, t, " ")
+		if (!(t[1] in spread_known)) { fail("no seeds of " t[1] " (a golden without a spread line?)"); return "?" }
+		fmt = "%g"
+		if (t[n] ~ /^%/) fmt = t[n--]
+		body = t[1]
+		for (i = 2; i <= n; i++) body = body " " t[i]
+		body = body " %.17g"
+		for (i = 1; i <= 5; i++) {
+			seed = i == 1 ? "" : "@" i
+			v = evaluate(body) + 0
+			seed = ""
+			sum += v
+			if (i == 1 || v < lo) lo = v
+			if (i == 1 || v > hi) hi = v
+		}
+		unit = ""
+		if (fmt ~ /%%$/) { unit = "%"; fmt = substr(fmt, 1, length(fmt) - 2) }
+		if (sprintf(fmt, lo) == sprintf(fmt, hi))
+			return sprintf(fmt, sum / 5) unit " (every seed)"
+		return sprintf(fmt, sum / 5) unit " (" sprintf(fmt, lo) "–" sprintf(fmt, hi) unit ")"
+	}
 	function stale(spec, want, have) {
 		if (want == have) return
 		stale_count++
@@ -68,6 +96,17 @@ for doc in README.md BENCHMARKS.md; do
 			known[name] = 1
 		}
 		if (!/^#/) { k = $1; val[name, k] = substr($0, length(k) + 2) }
+		next
+	}
+	FILENAME ~ /\/seeds\/[^\/]*\.seed[2-5]$/ {
+		if (FNR == 1) {
+			sname = FILENAME; sub(/.*\//, "", sname)
+			sk = substr(sname, length(sname)); sub(/\.seed[2-5]$/, "", sname)
+			sname_seed = sname "@" sk
+			spread_count[sname]++
+			if (spread_count[sname] == 4) spread_known[sname] = 1
+		}
+		if (!/^#/) { k = $1; val[sname_seed, k] = substr($0, length(k) + 2) }
 		next
 	}
 	# Lines still owed to a block marker: name, next stdout line, last one.
@@ -97,23 +136,25 @@ for doc in README.md BENCHMARKS.md; do
 	}
 	{
 		out = ""; rest = $0
-		while (match(rest, /<!--g [^>]*-->/)) {
+		while (match(rest, /<!--[gs] [^>]*-->/)) {
 			open = substr(rest, RSTART, RLENGTH)
+			kind = substr(open, 5, 1)
 			after = substr(rest, RSTART + RLENGTH)
 			if (RSTART > 1 && substr(rest, RSTART - 1, 1) == "`") {
 				out = out substr(rest, 1, RSTART - 1) open  # an example in a code span
 				rest = after
 				continue
 			}
-			shut = index(after, "<!--/g-->")
-			if (!shut) { fail("marker without <!--/g-->: " open); break }
+			close_tag = "<!--/" kind "-->"
+			shut = index(after, close_tag)
+			if (!shut) { fail("marker without " close_tag ": " open); break }
 			markers++
 			spec = substr(open, 7, length(open) - 9)
 			have = substr(after, 1, shut - 1)
-			want = evaluate(spec)
+			want = kind == "s" ? spread(spec) : evaluate(spec)
 			stale(open, want, have)
-			out = out substr(rest, 1, RSTART - 1) open want "<!--/g-->"
-			rest = substr(after, shut + 9)
+			out = out substr(rest, 1, RSTART - 1) open want close_tag
+			rest = substr(after, shut + length(close_tag))
 		}
 		print out rest
 	}
@@ -122,7 +163,8 @@ for doc in README.md BENCHMARKS.md; do
 		if (block_next && block_next <= block_last) fail("block of " block_name " ends early")
 		if (check && stale_count) printf "%s: %d quoted figures differ from the goldens; run `make regolden` (or tests/golden/fill-docs.sh)\n", doc, stale_count > "/dev/stderr"
 		exit bad || (check && stale_count)
-	}' "$top"/tests/golden/*.golden "$top/$doc" > "$tmp"; then
+	}' "$top"/tests/golden/*.golden $(ls "$top"/tests/golden/seeds/*.seed[2-5] 2> /dev/null) \
+		"$top/$doc" > "$tmp"; then
 		if [ $check = 0 ] && ! cmp -s "$tmp" "$top/$doc"; then
 			cat "$tmp" > "$top/$doc"
 			echo "filled: $doc"

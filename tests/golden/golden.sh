@@ -16,6 +16,13 @@
 #   golden.sh regolden FILE.golden...  rewrite the bodies from fresh runs, two
 #                                      at a time, then the docs' quoted figures
 #                                      (fill-docs.sh)
+#
+# A golden whose header has the line `# spread: seeds 1-5` (and whose ARGS
+# set no --seed) also pins seeds 2 to 5 of the same run, in
+# tests/golden/seeds/NAME.seedK (same format): the docs quote its figures
+# as mean and range over the five (fill-docs.sh's <!--s ...--> markers).
+# regolden rewrites them; check runs one of them besides seed 1, a
+# different one for each golden (2 + the name's checksum mod 4).
 # Needs MMSIM (the binary) and MMSIM_SRCDIR (the source tree); FILE is taken
 # relative to the current directory, else to MMSIM_SRCDIR.
 set -eu
@@ -33,11 +40,13 @@ locate() {
 	fi
 }
 
-# Print FILE's header followed by the figures of a fresh run, working in DIR.
+# Print FILE's header followed by the figures of a fresh run, working in DIR
+# (with SEED, the run with --seed SEED).
 produce() {
 	golden=$1
 	dir=$2
-	args=$(sed -n '1s/^# mmsim //p' "$golden")
+	seed=${3:-}
+	args=$(sed -n '1s/^# mmsim //p' "$golden")${seed:+ --seed $seed}
 	if [ -z "$args" ]; then
 		echo "$golden: the first line must be '# mmsim ARGS'" >&2
 		return 1
@@ -65,12 +74,41 @@ produce() {
 		awk '{ print "stdout." NR ($0 == "" ? "" : " " $0) }'
 }
 
+# The seeds besides 1 that GOLDEN pins (none without a spread line).
+spread_seeds() {
+	if grep -q '^# spread: seeds 1-5$' "$1"; then
+		if sed -n '1p' "$1" | grep -q -- '--seed'; then
+			echo "$1: a spread golden sets no --seed" >&2
+			return 1
+		fi
+		echo 2 3 4 5
+	fi
+}
+
+seed_file() {
+	echo "$(dirname "$1")/seeds/$(basename "$1" .golden).seed$2"
+}
+
 check() {
 	golden=$(locate "$1")
-	name=$(basename "$golden" .golden)
+	seeds=$(spread_seeds "$golden")
+	compare "$golden" "$golden" ""
+	if [ -n "$seeds" ]; then
+		k=$((2 + $(basename "$golden" .golden | cksum | cut -d' ' -f1) % 4))
+		compare "$golden" "$(seed_file "$golden" $k)" $k
+	fi
+}
+
+# compare GOLDEN WANT SEED: a fresh run of GOLDEN's (with SEED) against the
+# figures of WANT.
+compare() {
+	golden=$1
+	want=$2
+	name=$(basename "$want" .golden)
+	[ -f "$want" ] || { echo "$name: no $want; run \`make regolden\`" >&2; return 1; }
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	produce "$golden" "$tmp" > "$tmp/got"
+	produce "$golden" "$tmp" "$3" > "$tmp/got"
 	awk -v name="$name" '
 	FNR == 1 { file++ }
 	/^#/ { next }
@@ -98,19 +136,24 @@ check() {
 		else
 			printf "%s: %d figures as in the golden\n", name, n
 		exit bad > 0
-	}' "$golden" "$tmp/got"
+	}' "$want" "$tmp/got"
+	rm -rf "$tmp"
 }
 
+# regolden_one GOLDEN [SEED]: rewrite GOLDEN's body, or its seed file.
 regolden_one() {
 	golden=$(locate "$1")
+	out=$golden
+	[ -z "${2:-}" ] || out=$(seed_file "$golden" "$2")
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	produce "$golden" "$tmp" > "$tmp/new"
-	if cmp -s "$tmp/new" "$golden"; then
-		echo "unchanged: $golden"
+	produce "$golden" "$tmp" "${2:-}" > "$tmp/new"
+	if cmp -s "$tmp/new" "$out" 2> /dev/null; then
+		echo "unchanged: $out"
 	else
-		cat "$tmp/new" > "$golden"
-		echo "rewritten: $golden"
+		mkdir -p "$(dirname "$out")"
+		cat "$tmp/new" > "$out"
+		echo "rewritten: $out"
 	fi
 }
 
@@ -122,12 +165,15 @@ check)
 regolden)
 	shift
 	[ $# -gt 0 ] || { echo "usage: golden.sh regolden FILE.golden..." >&2; exit 2; }
-	for f in "$@"; do locate "$f" > /dev/null; done
-	printf '%s\n' "$@" | xargs -n 1 -P "${GOLDEN_JOBS:-2}" sh "$0" regolden-one
+	for f in "$@"; do
+		g=$(locate "$f")
+		echo "$g"
+		for k in $(spread_seeds "$g"); do echo "$g $k"; done
+	done | xargs -L 1 -P "${GOLDEN_JOBS:-2}" sh "$0" regolden-one
 	sh "$here/fill-docs.sh"
 	;;
 regolden-one)
-	regolden_one "$2"
+	regolden_one "$2" "${3:-}"
 	;;
 *)
 	echo "usage: golden.sh check FILE.golden | golden.sh regolden FILE.golden..." >&2
