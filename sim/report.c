@@ -410,6 +410,7 @@ struct report {
 	uint64_t objects;            /* report_count_objects */
 	unsigned plots;              /* the scenario's, 1 << enum run_plot */
 	bool plots_declared;         /* by a "-- plots:" line */
+	GString *plot_notes;         /* plots.txt: each plot drawn or why not */
 };
 
 static double wall_seconds(const struct report *rep)
@@ -428,10 +429,22 @@ static void write_failed(char *err)
 	write_failures++;
 }
 
-/* A plot results_plot could not make (it said why). */
-static void plot_done(bool ok)
+/* Plot `name` of the run: drawn (results_plot's outcome) when why is NULL,
+ * else left out for that reason (a plot results_plot could not make, it
+ * said why, fails the run).  plots.txt lists each; a plot the
+ * scenario's "-- plots:" line asked for and left out is also said on
+ * stderr. */
+static void plot_note(const struct report *rep, const char *name, const char *why, bool ok)
 {
-	write_failures += !ok;
+	if (!why) {
+		write_failures += !ok;
+		g_string_append_printf(rep->plot_notes, "%s: %s\n", name,
+				       ok ? "drawn" : "failed (see stderr)");
+		return;
+	}
+	g_string_append_printf(rep->plot_notes, "%s: not drawn: %s\n", name, why);
+	if (rep->plots_declared)
+		g_printerr("mmsim: plot %s (named in '-- plots:') not drawn: %s\n", name, why);
 }
 
 /* The figures of machine m and engine e (either may be NULL) now. */
@@ -561,6 +574,7 @@ struct report *report_open(const char *scenario, uint64_t seed, const char *comm
 	rep->r = r;
 	rep->plots = plots;
 	rep->plots_declared = declared;
+	rep->plot_notes = g_string_new(NULL);
 	rep->scenario = g_strdup(scenario);
 	rep->command = g_strdup(command);
 	rep->seed = seed;
@@ -808,7 +822,8 @@ static void write_memory_map(const struct report *rep, struct machine *m,
 				       n[PB_CLASS_MIXED]);
 	gb_memory_map_tics(m, tics);
 	if (label || rep->plots & 1u << PLOT_MEMORY_MAP)
-		plot_done(results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
+		plot_note(rep, png, NULL,
+			  results_plot_as(rep->r, "memory_map", dat, png, rep->plot_format, title,
 					  (const char *const[]){ "ytics_zones", tics->str,
 								 "subtitle", s->str,
 								 "class_counts", counts, NULL }));
@@ -838,7 +853,8 @@ static void write_gib_maps(const struct report *rep, struct machine *m,
 					    "%lu movable-only of %lu", y->movable_only,
 					    y->total_regions);
 
-		plot_done(results_plot_as(rep->r, "gib_map", "memmap-gib.dat", "memory_map_gib",
+		plot_note(rep, "memory_map_gib", NULL,
+			  results_plot_as(rep->r, "gib_map", "memmap-gib.dat", "memory_map_gib",
 					  rep->plot_format, title,
 				       (const char *const[]){
 					       "subtitle", sub,
@@ -848,11 +864,16 @@ static void write_gib_maps(const struct report *rep, struct machine *m,
 					       "labelcols", "5 6 7",
 					       "labelname", "pageblocks not free or movable", NULL }));
 		g_free(sub);
+	} else if (rep->plots & 1u << PLOT_MEMORY_MAP_GIB) {
+		plot_note(rep, "memory_map_gib", "a machine of 64 GiB or less (name it in "
+			  "'-- plots:' to draw it)", false);
 	}
+	if (rep->plots & 1u << PLOT_SPB_MAP && m->policy != POLICY_SPB)
+		plot_note(rep, "spb_map", "the policy is not spb", false);
 	if (rep->plots & 1u << PLOT_SPB_MAP && m->policy == POLICY_SPB) {
 		spb_state_map(m, s);
 		write_file(rep, "spbmap.dat", s);
-		plot_done(results_plot_as(rep->r, "gib_map", "spbmap.dat", "spb_map",
+		plot_note(rep, "spb_map", NULL, results_plot_as(rep->r, "gib_map", "spbmap.dat", "spb_map",
 					  rep->plot_format, title,
 				       (const char *const[]){
 					       "subtitle", "superpageblocks (1 GiB each) by state",
@@ -1169,18 +1190,34 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	write_file(rep, "cpu_wait.csv", out);
 	write_schedstat(e, out);
 	write_file(rep, "schedstat", out);
-	if (rep->plots & 1u << PLOT_LOCK_TIMESERIES && sampled && zone->st.wait.nr)
-		plot_done(results_plot(rep->r, "lock_timeseries", "timeseries.csv",
-				       rep->plot_format, title, phase_args));
-	if (rep->plots & 1u << PLOT_CPU_WAIT && (zone->st.wait.total || pcp->st.wait.total))
-		plot_done(results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
+	const char *once = "the run sampled once: no line to draw";
+
+	if (rep->plots & 1u << PLOT_LOCK_TIMESERIES)
+		plot_note(rep, "lock_timeseries", !sampled ? once :
+			  !zone->st.wait.nr ? "zone->lock was never contended" : NULL,
+			  sampled && zone->st.wait.nr &&
+			  results_plot(rep->r, "lock_timeseries", "timeseries.csv", rep->plot_format,
+				       title, phase_args));
+	if (rep->plots & 1u << PLOT_CPU_WAIT)
+		plot_note(rep, "cpu_wait",
+			  zone->st.wait.total || pcp->st.wait.total ? NULL :
+			  "no CPU waited for zone->lock or pcp->lock",
+			  (zone->st.wait.total || pcp->st.wait.total) &&
+			  results_plot(rep->r, "cpu_wait", "cpu_wait.csv", rep->plot_format, title,
 				       NULL));
-	if (rep->plots & 1u << PLOT_GB_YIELD && sampled && s->y.total_regions)
-		plot_done(results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format,
-				       title, NULL));
-	if (rep->plots & 1u << PLOT_NUMA_MIGRATION && sampled && s->numa_pages_migrated)
-		plot_done(results_plot(rep->r, "numa_migration", "timeseries.csv",
-				       rep->plot_format, title, phase_args));
+	if (rep->plots & 1u << PLOT_GB_YIELD)
+		plot_note(rep, "gb_yield", !sampled ? once :
+			  !s->y.total_regions ? "no 1 GiB region to count" : NULL,
+			  sampled && s->y.total_regions &&
+			  results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
+				       NULL));
+	if (rep->plots & 1u << PLOT_NUMA_MIGRATION)
+		plot_note(rep, "numa_migration", !sampled ? once :
+			  !s->numa_pages_migrated ? "NUMA balancing migrated no page (it draws "
+			  "NUMA balancing's moves, not move_pages' or migrate_pages')" : NULL,
+			  sampled && s->numa_pages_migrated &&
+			  results_plot(rep->r, "numa_migration", "timeseries.csv", rep->plot_format,
+				       title, phase_args));
 	g_free(phasefile);
 	g_free(title);
 	g_string_free(out, TRUE);
@@ -1195,6 +1232,7 @@ static void report_free(struct report *rep)
 	for (guint i = 0; i < rep->totals->len; i++)
 		g_free(g_array_index(rep->totals, struct phase_total, i).name);
 	g_array_free(rep->totals, TRUE);
+	g_string_free(rep->plot_notes, TRUE);
 	g_free(rep->plot_format);
 	g_free(rep->scenario);
 	g_free(rep->command);
@@ -1257,6 +1295,8 @@ int report_close(struct report *rep, struct machine *m, struct engine *e,
 	rep->ts = NULL;
 	if (e)
 		write_engine_files(rep, m, e, &s, phases, sampled);
+	if (rep->plot_notes->len)
+		write_file(rep, "plots.txt", rep->plot_notes);
 	/* Last: every other figure and file describes the run itself. */
 	if (gb_attempt && e && !interrupted && run_gb_attempt(e, m, &s.attempt))
 		have = NEEDS_ATTEMPT;

@@ -100,6 +100,26 @@ test -s "$dir/numa/numa_migration.png" || fail "no numa_migration plot"
 numa numa-none 4s
 test ! -e "$dir/numa-none/numa_migration.png" || fail "numa_migration plot of nothing migrated"
 
+# A plot the scenario names but the run cannot draw is said on stderr and in
+# plots.txt with the reason (numa_migration draws NUMA balancing's moves,
+# and move_pages is not one); one drawn is listed as drawn.
+cat > "$dir/moved.lua" <<'LUA'
+-- plots: numa_migration, memory_map
+local m = mmsim.machine{ sockets = 2, cpus_per_socket = 2, mem_per_node = "1G" }
+local p = m:process()
+local a = p:mmap("4M")
+m:spawn{ cpu = 0, fn = function() p:touch(a, "4M"); p:move_pages(a, "4M", 1) end }
+m:run()
+LUA
+"$MMSIM" --out "$dir/moved" "$dir/moved.lua" > /dev/null 2> "$dir/moved.err" ||
+	{ cat "$dir/moved.err"; fail "moved.lua"; }
+grep -q "plot numa_migration (named in '-- plots:') not drawn: NUMA balancing migrated no page" \
+	"$dir/moved.err" || { cat "$dir/moved.err"; fail "no word of the numa_migration plot"; }
+grep -qx "numa_migration: not drawn: NUMA balancing migrated no page.*" "$dir/moved/plots.txt" ||
+	fail "plots.txt: $(cat "$dir/moved/plots.txt")"
+grep -qx "memory_map: drawn" "$dir/moved/plots.txt" || fail "plots.txt: memory_map"
+test ! -e "$dir/moved/numa_migration.png" || fail "numa_migration plot of nothing migrated"
+
 # A mistyped name: no run, no folder, the known names listed.
 printf -- '-- plots: lock_timeseries, gb_yeild\nerror("ran")\n' > "$dir/bad.lua"
 if "$MMSIM" --out "$dir/bad" "$dir/bad.lua" > /dev/null 2> "$dir/bad.err"; then fail "bad.lua ran"; fi
