@@ -5,7 +5,9 @@
 # term is png (default), pdf or svg.  Columns read: time_ms, gb_free_now,
 # gb_movable_only, gb_movable_obtainable and gb_total_regions, the regions
 # the machine has at each sample (it grows with memory hotplug), drawn
-# dashed.
+# dashed.  phasefile, if set, is the run's phases.csv: each phase shaded
+# and named (gigantic.lua's aging, then allocation), so that a fall at
+# allocation reads as the pages taken.
 d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
 load d[1:i] . "style.gp"
 set datafile separator ","
@@ -23,6 +25,7 @@ if (total < 20) { set ytics 1 }
 set xlabel "simulated time (ms)"
 set ylabel "1 GiB regions"
 set key outside right top vertical samplen 2
+load d[1:i] . "phases.gp"
 # A sample is the state from its time on, hence steps.  Equal figures
 # are common (a machine without unmovable spread has obtainable =
 # movable-only): the wide pale line stays visible under the narrower ones.

@@ -1210,7 +1210,7 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 			  !s->y.total_regions ? "no 1 GiB region to count" : NULL,
 			  sampled && s->y.total_regions &&
 			  results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
-				       NULL));
+				       phase_args));
 	if (rep->plots & 1u << PLOT_NUMA_MIGRATION)
 		plot_note(rep, "numa_migration", !sampled ? once :
 			  !s->numa_pages_migrated ? "NUMA balancing migrated no page (it draws "
