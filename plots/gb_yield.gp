@@ -12,6 +12,8 @@ d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
 load d[1:i] . "style.gp"
 set datafile separator ","
 set datafile columnheaders
+# Before any range is set: stats would drop the phases outside it.
+load d[1:i] . "phases.gp"
 
 stats datafile using "gb_total_regions" nooutput
 total = STATS_max
@@ -25,7 +27,6 @@ if (total < 20) { set ytics 1 }
 set xlabel "simulated time (ms)"
 set ylabel "1 GiB regions"
 set key outside right top vertical samplen 2
-load d[1:i] . "phases.gp"
 # A sample is the state from its time on, hence steps.  Equal figures
 # are common (a machine without unmovable spread has obtainable =
 # movable-only): the wide pale line stays visible under the narrower ones.
