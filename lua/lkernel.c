@@ -305,8 +305,12 @@ static int l_compact(lua_State *L)
 		luaL_checktype(L, opts, LUA_TTABLE);
 		check_known_keys(L, opts, keys, "compact");
 		node = opt_int_field(L, opts, "node", -1);
-		if (node != -1 && (node < 0 || node >= (lua_Integer)m->nr_nodes))
-			return luaL_error(L, "compact: node %d does not exist", (int)node);
+		/* Absent is every node; a given -1 is a mistake. */
+		if ((node != -1 || lua_getfield(L, opts, "node") != LUA_TNIL) &&
+		    (node < 0 || node >= (lua_Integer)m->nr_nodes))
+			return luaL_error(L, "compact: node %I does not exist (the machine has nodes "
+					  "0-%d; leave node out for all of them)", node,
+					  (int)m->nr_nodes - 1);
 	}
 	ctx = call_ctx(L, m, opts, &buf);
 	for (size_t i = 0; i < G_N_ELEMENTS(items); i++)
@@ -338,8 +342,11 @@ static int l_alloc_gigantic(lua_State *L)
 		luaL_checktype(L, opts, LUA_TTABLE);
 		check_known_keys(L, opts, keys, "alloc_gigantic");
 		node = opt_int_field(L, opts, "node", -1);
-		if (node != -1 && (node < 0 || node >= (lua_Integer)m->nr_nodes))
-			return luaL_error(L, "alloc_gigantic: node %d does not exist", (int)node);
+		if ((node != -1 || lua_getfield(L, opts, "node") != LUA_TNIL) &&
+		    (node < 0 || node >= (lua_Integer)m->nr_nodes))
+			return luaL_error(L, "alloc_gigantic: node %I does not exist (the machine has "
+					  "nodes 0-%d; leave node out for any)", node,
+					  (int)m->nr_nodes - 1);
 	}
 	ctx = call_ctx(L, m, opts, &buf);
 	pfn = alloc_gigantic_folio(ctx, m, (int)node, &st);

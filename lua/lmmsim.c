@@ -497,7 +497,7 @@ static const char *const type_names[] = { "unmovable", "movable", "reclaimable",
 int check_node(lua_State *L, struct machine *m, lua_Integer node)
 {
 	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
-		luaL_error(L, "node %d does not exist (the machine has nodes 0-%d)", (int)node,
+		luaL_error(L, "node %I does not exist (the machine has nodes 0-%d)", node,
 			   (int)m->nr_nodes - 1);
 	return (int)node;
 }
@@ -547,7 +547,7 @@ struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *b
 	}
 	lua_Integer cpu = t ? opt_int_field(L, t, "cpu", 0) : 0;
 	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
-		luaL_error(L, "cpu %d does not exist (the machine has CPUs 0-%d)", (int)cpu,
+		luaL_error(L, "cpu %I does not exist (the machine has CPUs 0-%d)", cpu,
 			   (int)m->nr_cpus - 1);
 	*buf = mm_ctx_null((unsigned)cpu);
 	return buf;
@@ -832,7 +832,7 @@ static int l_pagesets(lua_State *L)
 	int i = 0;
 
 	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
-		return luaL_error(L, "cpu %d does not exist (the machine has CPUs 0-%d)", (int)cpu,
+		return luaL_error(L, "cpu %I does not exist (the machine has CPUs 0-%d)", cpu,
 				  (int)m->nr_cpus - 1);
 	lua_newtable(L);
 	for_each_populated_zone(m, z) {

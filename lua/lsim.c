@@ -303,8 +303,8 @@ static int l_spawn(lua_State *L)
 	lua_getfield(L, 2, "cpu");
 	lua_Integer cpu = luaL_checkinteger(L, -1);
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
-		return luaL_error(L, "spawn: cpu %d does not exist (the machine has CPUs 0-%d)",
-				  (int)cpu, (int)lm->m->nr_cpus - 1);
+		return luaL_error(L, "spawn: cpu %I does not exist (the machine has CPUs 0-%d)",
+				  cpu, (int)lm->m->nr_cpus - 1);
 	lua_getfield(L, 2, "name");
 	const char *name = luaL_optstring(L, -1, NULL);
 	if (lua_getfield(L, 2, "fn") != LUA_TFUNCTION)
@@ -623,7 +623,8 @@ static int l_cpu_wait(lua_State *L)
 	lua_Integer cpu = luaL_checkinteger(L, 2);
 
 	if (cpu < 0 || cpu >= (lua_Integer)lm->m->nr_cpus)
-		return luaL_error(L, "cpu %d does not exist", (int)cpu);
+		return luaL_error(L, "cpu %I does not exist (the machine has CPUs 0-%d)", cpu,
+				  (int)lm->m->nr_cpus - 1);
 	lua_createtable(L, 0, NR_LOCK_CLASSES);
 	for (unsigned c = 0; c < NR_LOCK_CLASSES; c++)
 		set_int(L, class_keys[c],

@@ -36,8 +36,17 @@ assert(vm.pgmigrate_success == r.migrated)
 m:drain()
 assert(order10(m) > before + 300, "order-10 blocks " .. before .. " -> " .. order10(m))
 m:check_invariants()
--- A node that does not exist is an error; node 0 alone is fine.
-assert(not pcall(m.compact, m, { node = 3 }))
+-- A node that does not exist is an error, named as given (2^32 was read as
+-- node 0, -1 as every node); node 0 alone is fine.
+local function fails(pattern, f, ...)
+  local ok, err = pcall(f, ...)
+  assert(not ok and tostring(err):find(pattern), tostring(err))
+end
+fails("compact: node 3 does not exist", m.compact, m, { node = 3 })
+fails("compact: node %-1 does not exist %(the machine has nodes 0%-", m.compact, m, { node = -1 })
+fails("compact: node 4294967296 does not exist", m.compact, m, { node = 4294967296 })
+fails("alloc_gigantic: node %-1 does not exist", m.alloc_gigantic, m, { node = -1 })
+fails("cpu 4294967296 does not exist", m.compact, m, { cpu = 4294967296 })
 assert(m:compact{ node = 0 }.migrated >= 0)
 
 -- Gigantic pages: the process is spread over the three ranges; each
