@@ -38,7 +38,7 @@ set ylabel ylabel
 set bars 1.5
 # The values, upright while a bar is wide enough for one, else turned.
 upright = nx * nseries <= 12
-bar_value(v) = abs(v) >= 100 ? sprintf("%.0f", v) : abs(v) >= 10 ? sprintf("%.1f", v) \
+bar_value(v) = v == int(v) || abs(v) >= 100 ? sprintf("%.0f", v) : abs(v) >= 10 ? sprintf("%.1f", v) \
 	: sprintf("%.3g", v)
 # One series: the bars say it all.
 if (nseries > 1 && serieslabel ne "") {

@@ -83,7 +83,7 @@ die() {
 # awk functions for CSV as summary.csv writes it (RFC 4180, a record a
 # line): csv_split(LINE, F) puts LINE's fields in F[1..n] and returns n,
 # csv_col(LINE, NAME) is the index of the field NAME in LINE (0: none),
-# is_number(S) says whether S is a number.
+# csv_quote(S) is S as a field, is_number(S) says whether S is a number.
 csv_awk='
 function csv_split(line, f,    n, i, c, s, q) {
 	if (!index(line, "\"")) return split(line, f, ",")
@@ -102,6 +102,11 @@ function csv_col(line, name,    f, n, i) {
 	n = csv_split(line, f)
 	for (i = 1; i <= n; i++) if (f[i] == name) return i
 	return 0
+}
+function csv_quote(s) {
+	if (s !~ /[",\r\n]/ && s !~ /^ / && s !~ / $/) return s
+	gsub(/"/, "\"\"", s)
+	return "\"" s "\""
 }
 function is_number(s) {
 	return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/
@@ -605,7 +610,7 @@ if $seeded; then
 			for (c = nk + 1; c <= nh; c++) {
 				if (!keep[c]) continue
 				if (!num[c]) {
-					line = line "," agreed[g, c]
+					line = line "," csv_quote(agreed[g, c])
 					continue
 				}
 				sum = 0
@@ -616,9 +621,11 @@ if $seeded; then
 					if (v[r, c] + 0 < v[lo, c] + 0) lo = r
 					if (v[r, c] + 0 > v[hi, c] + 0) hi = r
 				}
-				mean = sum / n
+				# Equal values: exactly that mean and 0, without rounding noise.
+				same = v[lo, c] + 0 == v[hi, c] + 0
+				mean = same ? v[lo, c] + 0 : sum / n
 				ss = 0
-				for (j = 1; j <= n; j++)
+				for (j = 1; j <= n && !same; j++)
 					ss += (v[member[g, j], c] - mean) ^ 2
 				line = line sprintf(",%.15g,%s,%s,", mean, v[lo, c], v[hi, c])
 				if (n > 1) line = line sprintf("%.15g", sqrt(ss / (n - 1)))
