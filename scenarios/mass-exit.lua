@@ -6,6 +6,8 @@
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D mib=512 -D policy=pcp_buddy
 --   ./run scenarios/mass-exit.lua -D live=0      # exit right after the touches
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D on_cpus=2  # 32 processes per CPU
+--   ./run --sweep 'policy=upstream,pcp_buddy,spb' --sweep 'cpus=16,32,64,128' \
+--         --seeds 5 scenarios/mass-exit.lua   # the wait per process against the CPUs
 --
 -- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
 -- sweep-label: results.exit.zone_lock.wait_ms_per_process zone->lock wait per exiting process (ms)

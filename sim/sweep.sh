@@ -852,6 +852,7 @@ else
 			ns, nx, xmin, xmax, pow2, ylow, left, notnum
 		printf "titles=\x27%s\x27; xtics=\x27%s\x27\n", titles, xtics
 	}' "$out/sweep.csv")
+	nseries=0 nx=0 xmin=0 xmax=0 pow2=0 ylow=1 left=0 notnum=0 titles="" xtics=""
 	eval "$settings"
 	[ "$notnum" -eq 0 ] || echo "sweep: $plotname: $notnum rows of sweep.csv have no number in $y; left out" >&2
 	[ "$left" -eq 0 ] || echo "sweep: $plotname: $left points are not above 0 and cannot be on the log y axis; left out" >&2
@@ -920,11 +921,11 @@ lines=$(echo "$line_runs" | awk '!seen[$1]++ { print $1 }')
 nlines=$(printf '%s\n' "$lines" | grep -c .) || true
 all_ts=$(printf '%s' "$done_runs" | while IFS= read -r c; do echo "$out/$c/timeseries.csv"; done)
 first_ts=$(echo "$all_ts" | head -n 1)
+# shellcheck disable=SC2086
 if [ ! -s "$first_ts" ]; then
 	skipped "$ts_plot" "the runs wrote no timeseries.csv"
 elif ! head -n 1 "$first_ts" | tr , '\n' | grep -Fqx "$ts_col"; then
 	skipped "$ts_plot" "timeseries.csv has no column $ts_col"
-# shellcheck disable=SC2086
 elif ! awk -F, -v col="$ts_col" 'FNR == 1 { c = 0; for (i = 1; i <= NF; i++) if ($i == col) c = i
 		first = ""; next }
 		c && first == "" { first = $c } c && $c != first { moved = 1 } END { exit !moved }' \

@@ -118,8 +118,8 @@ grep -q '^sweep.svg: bars of lock taken (count) by policy; mean, bars min-max ov
 # two rows at its time (before, after).
 grep -q '^10 6 6 6 3$' "$dir/out/sweep-gb_yield.dat" || fail "the step's first row"
 grep -q '^10 4 3 5 3$' "$dir/out/sweep-gb_yield.dat" || fail "the mean over the seeds"
-grep -q '>aging<' "$dir/out/sweep-gb_yield.svg" && grep -q '>allocation<' "$dir/out/sweep-gb_yield.svg" ||
-	fail "phases not marked"
+grep -q '>aging<' "$dir/out/sweep-gb_yield.svg" || fail "phase aging not marked"
+grep -q '>allocation<' "$dir/out/sweep-gb_yield.svg" || fail "phase allocation not marked"
 grep -q '>upstream<' "$dir/out/sweep-gb_yield.svg" || fail "line titles"
 grep -q '>mean over 3 seeds, band min-max<' "$dir/out/sweep-gb_yield.svg" || fail "timeseries note"
 
