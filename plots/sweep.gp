@@ -30,6 +30,7 @@ if (logx > 0) {
 if (logy) {
 	set logscale y 10
 	set yrange [ylow:*]
+	set autoscale yfixmax   # not up to the next power of 10
 } else {
 	set yrange [0:*]
 }
@@ -48,7 +49,7 @@ if (serieslabel ne "") {
 }
 
 plot for [i = 1:(errors ? nseries : 0)] datafile index (i - 1) \
-		using (xpos($2, i)):3:4:5 with yerrorbars lw 2 ps 0 lc rgb line_colour(i) notitle, \
+		using (xpos($2, i)):3:4:5 with yerrorbars lw 2 pt 0 ps 0 lc rgb line_colour(i) notitle, \
 	for [i = 1:nseries] datafile index (i - 1) using (xpos($2, i)):3 \
 		with linespoints lw line_width(i) pt line_marker(i) ps marker_size(i) \
 		lc rgb line_colour(i) dt line_dash(i) title word(titles, i)

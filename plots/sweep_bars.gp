@@ -28,6 +28,7 @@ set xtics scale 0
 if (logy) {
 	set logscale y 10
 	set yrange [ylow:*]
+	set autoscale yfixmax   # not up to the next power of 10
 } else {
 	set yrange [0:*]
 }
@@ -49,10 +50,10 @@ if (nseries > 1 && serieslabel ne "") {
 plot for [j = 1:nseries] datafile index (j - 1) using (pos($1, j)):3 with boxes \
 		lc rgb line_colour(j) title word(titles, j), \
 	for [j = 1:(errors ? nseries : 0)] datafile index (j - 1) \
-		using (pos($1, j)):3:4:5 with yerrorbars lw 2 ps 0 lc rgb "#333333" notitle, \
+		using (pos($1, j)):3:4:5 with yerrorbars lw 2 pt 0 ps 0 lc rgb "#333333" notitle, \
 	for [j = 1:(upright ? nseries : 0)] datafile index (j - 1) \
-		using (pos($1, j)):(errors ? $5 : $3):(bar_value($3)) with labels center offset 0, 0.8 \
-		font sprintf(",%g", 0.8 * font_size) notitle, \
+		using (pos($1, j)):(errors ? $5 : $3):(bar_value($3)) with labels center offset 0, 0.9 \
+		notitle, \
 	for [j = 1:(upright ? 0 : nseries)] datafile index (j - 1) \
 		using (pos($1, j)):(errors ? $5 : $3):(bar_value($3)) with labels left rotate by 90 \
 		offset 0, 0.5 font sprintf(",%g", 0.8 * font_size) notitle

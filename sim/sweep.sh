@@ -900,8 +900,9 @@ fi
 # yield; a scenario names another with a line "-- sweep-timeseries: COLUMN
 # LABEL"): a line per run, or with seeds swept per combination of the other
 # keys (the mean over its seeds, a band from min to max), when there are 8
-# lines or fewer.  A run's value holds from its sample on until its last;
-# the mean at a time is over the runs still going then.
+# lines or fewer.  A run's value holds from its sample on, and after its
+# last sample until the last run of its line ends: the mean at a time is
+# over the runs that have started.
 ts_spec=$(sed -n 's/^-- sweep-timeseries: *//p' "$scenario" | head -n 1)
 if [ -z "$ts_spec" ]; then
 	ts_col=gb_movable_only
@@ -959,7 +960,7 @@ else
 				k = 0; sum = 0
 				for (i = 1; i <= r; i++) {
 					while (p[i] <= n[i] && t[i, p[i]] <= now) p[i]++
-					if (p[i] == 1 || (p[i] > n[i] && t[i, n[i]] < now)) continue
+					if (p[i] == 1) continue
 					x = v[i, p[i] - 1]
 					if (!k || x < lo) lo = x
 					if (!k || x > hi) hi = x
