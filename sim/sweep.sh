@@ -776,8 +776,6 @@ if [ -z "$x" ]; then
 	skip_plot "no swept parameter to plot against (seed is not one)"
 elif ! has_column "$y"; then
 	skip_plot "sweep.csv has no column $y"
-elif $logx && ! numeric "$x"; then
-	skip_plot "logx: $x has values that are not numbers"
 else
 	# sweep.dat: a block per series (in the order of first appearance),
 	# a row per value of x (ascending if numbers, else in their order):
