@@ -158,12 +158,13 @@ refused "$dir/bad.lua:1: -- sweep-label: expected a key and its label" --sweep c
 	--out "$dir/r9" "$dir/bad.lua"
 
 # logx and logy: CPU counts 2 and 4 (linear by default: a tic at 3.5),
-# acquisitions 1.25 and 2.5 (linear: a tic at 0.5; log: at 1 and 10).
+# acquisitions 1.25 and 2.5 (linear: tics at 0 and 0.5; log: from 1).
 # From --plot and from the scenario's line.
 sweep --sweep cpus=2,4 --plot y=zone_lock.acquisitions,series= -D plot_format=svg \
 	--out "$dir/lin" "$dir/s.lua" > /dev/null 2>&1 || fail "linear"
 grep -q '<text> 3.5</text>' "$dir/lin/sweep.svg" || fail "linear x"
 grep -q '<text> 0.5</text>' "$dir/lin/sweep.svg" || fail "linear y"
+grep -q '<text> 0</text>' "$dir/lin/sweep.svg" || fail "linear y from 0"
 sweep --sweep cpus=2,4 --plot y=zone_lock.acquisitions,series=,logx,logy -D plot_format=svg \
 	--out "$dir/log" "$dir/s.lua" > /dev/null 2>&1 || fail "logx,logy"
 printf -- '-- sweep-plot: y=zone_lock.acquisitions,series=,logx,logy\n' > "$dir/log.lua"
@@ -172,7 +173,8 @@ sweep --sweep cpus=2,4 -D plot_format=svg --out "$dir/log2" "$dir/log.lua" > /de
 for d in log log2; do
 	if grep -q '<text> 3.5</text>' "$dir/$d/sweep.svg"; then fail "$d: x not log"; fi
 	if grep -q '<text> 0.5</text>' "$dir/$d/sweep.svg"; then fail "$d: y not log"; fi
-	grep -q '<text> 10</text>' "$dir/$d/sweep.svg" || fail "$d: no log y tic"
+	if grep -q '<text> 0</text>' "$dir/$d/sweep.svg"; then fail "$d: y from 0"; fi
+	grep -q '<text> 1</text>' "$dir/$d/sweep.svg" || fail "$d: log y not from 1"
 done
 
 # Every plot skipped or not drawn says why, on stderr and in plots.txt.
