@@ -38,7 +38,9 @@ marker = term eq "pdf" ? 0.8 : 1.6
 # earlier one leaves the earlier one's edges and marker rim showing.
 array palette[6] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
 line_colour(i) = palette[(i - 1) % 6 + 1]
-line_dash(i) = (i - 1) % 5 + 1
+# solid, dashed, dash-dot, dash-dot-dot, then dotted (faint as a thin line)
+array dashes[5] = [1, 2, 4, 5, 3]
+line_dash(i) = dashes[(i - 1) % 5 + 1]
 # filled circle, square, triangle, diamond, triangle down, pentagon
 array markers[6] = [7, 5, 9, 13, 11, 15]
 line_marker(i) = markers[(i - 1) % 6 + 1]

@@ -9,7 +9,7 @@
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' --sweep 'cpus=16,32,64,128' \
 --         --seeds 5 scenarios/mass-exit.lua   # the wait per process against the CPUs
 --
--- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
+-- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process,logy
 -- sweep-label: results.exit.zone_lock.wait_ms_per_process zone->lock wait per exiting process (ms)
 -- sweep-label: results.exit.zone_lock.wait_share share of the exit spent waiting for zone->lock (%)
 -- sweep-label: results.exit.zone_lock.acquisitions zone->lock acquisitions during the exit (count)
