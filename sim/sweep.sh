@@ -29,8 +29,8 @@
 # may choose its own defaults with a line "-- sweep-plot: SPEC"; --plot's
 # settings take precedence.  Lines "-- sweep-label: KEY LABEL" name a
 # summary key on the axes (results.* keys have no words of their own).
-# With a non-numeric x the figure is a bar chart.  Without --plot, a
-# missing column or a non-numeric x only skips the plot.  DIR/sweep-gb_yield.png
+# With a non-numeric x the figure is a bar chart.  A missing column skips
+# the plot, and with --plot fails the sweep.  DIR/sweep-gb_yield.png
 # draws gb_movable_only of the runs' timeseries.csv over time, or with a
 # line "-- sweep-timeseries: COLUMN LABEL" in the scenario that column,
 # into DIR/sweep-COLUMN.png: a line per run, or with seeds swept the mean
@@ -306,6 +306,8 @@ plot_opts() {   # SPEC WHERE FROM_SCENARIO
 		y=?*) y=${kv#y=} ;;
 		x=*|series=*)
 			k=${kv#*=}
+			[ "$k" != seed ] || $3 ||
+				die "$2: seed is never x or series (sweep.csv has a row per combination of the other keys)"
 			if [ -n "$k" ] && ! echo " $pkeys " | grep -Fq " $k "; then
 				$3 && continue
 				die "$2: $k is not a swept parameter (swept: $pkeys)"

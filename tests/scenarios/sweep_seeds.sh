@@ -151,6 +151,8 @@ refused "--plot 'y=zone_lock.acquisitions,logz': 'logz': expected y=COLUMN, x=PA
 	--sweep cpus=2,4 --plot y=zone_lock.acquisitions,logz --out "$dir/r6" "$dir/s.lua"
 refused "--plot 'x=cpu': cpu is not a swept parameter (swept: cpus)" --sweep cpus=2,4 \
 	--plot x=cpu --out "$dir/r7" "$dir/s.lua"
+refused "--plot 'x=seed': seed is never x or series" --sweep cpus=2,4 --seeds 2 --plot x=seed \
+	--out "$dir/r10" "$dir/s.lua"
 printf -- '-- sweep-plot: y=zone_lock.acquisitions,logq\n' > "$dir/bad.lua"
 refused "$dir/bad.lua:1: -- sweep-plot: 'logq': expected" --sweep cpus=2,4 --out "$dir/r8" "$dir/bad.lua"
 printf -- '-- sweep-label: results.x\n' > "$dir/bad.lua"
