@@ -74,39 +74,20 @@ set -euf        # no globbing: values are split on commas and spaces
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/labels.sh"
+. "$here/csv.sh"
 
 die() {
 	echo "sweep: $*" >&2
 	exit 1
 }
 
-# awk functions for CSV as summary.csv writes it (RFC 4180, a record a
-# line): csv_split(LINE, F) puts LINE's fields in F[1..n] and returns n,
-# csv_col(LINE, NAME) is the index of the field NAME in LINE (0: none),
-# csv_quote(S) is S as a field, is_number(S) says whether S is a number.
-csv_awk='
-function csv_split(line, f,    n, i, c, s, q) {
-	if (!index(line, "\"")) return split(line, f, ",")
-	n = 0; s = ""; q = 0
-	for (i = 1; i <= length(line); i++) {
-		c = substr(line, i, 1)
-		if (q && c == "\"" && substr(line, i + 1, 1) == "\"") { s = s c; i++ }
-		else if (c == "\"") q = !q
-		else if (!q && c == ",") { f[++n] = s; s = "" }
-		else s = s c
-	}
-	f[++n] = s
-	return n
-}
+# csv.sh's awk functions and two more: csv_col(LINE, NAME) is the index of
+# the field NAME in LINE (0: none), is_number(S) says whether S is a number.
+sweep_awk="$csv_awk"'
 function csv_col(line, name,    f, n, i) {
 	n = csv_split(line, f)
 	for (i = 1; i <= n; i++) if (f[i] == name) return i
 	return 0
-}
-function csv_quote(s) {
-	if (s !~ /[",\r\n]/ && s !~ /^ / && s !~ / $/) return s
-	gsub(/"/, "\"\"", s)
-	return "\"" s "\""
 }
 function is_number(s) {
 	return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/
@@ -572,7 +553,7 @@ mv "$runs.tmp" "$runs"
 if $seeded; then
 	dropped=$(awk -v nk="$(echo "$keys" | wc -w)" \
 		-v sk="$(echo "$keys" | tr ' ' '\n' | grep -nx seed | cut -d: -f1)" \
-		-v csv="$out/sweep.csv.tmp" "$csv_awk"'
+		-v csv="$out/sweep.csv.tmp" "$sweep_awk"'
 	NR == 1 {
 		nh = csv_split($0, h)
 		for (c = nk + 1; c <= nh; c++) num[c] = 1
@@ -612,7 +593,7 @@ if $seeded; then
 			for (c = nk + 1; c <= nh; c++) {
 				if (!keep[c]) continue
 				if (!num[c]) {
-					line = line "," csv_quote(agreed[g, c])
+					line = line "," csv_field(agreed[g, c])
 					continue
 				}
 				sum = 0
@@ -664,18 +645,18 @@ $err"
 }
 
 # Column names of sweep.csv, one per line.
-columns=$(head -n 1 "$out/sweep.csv" | awk "$csv_awk"'{ n = csv_split($0, f)
+columns=$(head -n 1 "$out/sweep.csv" | awk "$sweep_awk"'{ n = csv_split($0, f)
 	for (i = 1; i <= n; i++) print f[i] }')
 has_column() { echo "$columns" | grep -Fqx "$1"; }
 # Every value of column $1 in sweep.csv is a number.
 numeric() {
-	awk -v col="$1" "$csv_awk"'NR == 1 { c = csv_col($0, col); next }
+	awk -v col="$1" "$sweep_awk"'NR == 1 { c = csv_col($0, col); next }
 		{ csv_split($0, f); if (!is_number(f[c])) bad = 1 }
 		END { exit bad || !c }' "$out/sweep.csv"
 }
 # The value of column $1 when every run has the same, else nothing.
 same_value() {
-	awk -v col="$1" "$csv_awk"'NR == 1 { c = csv_col($0, col); next }
+	awk -v col="$1" "$sweep_awk"'NR == 1 { c = csv_col($0, col); next }
 		c { csv_split($0, f); v[f[c]] = 1; last = f[c] }
 		END { n = 0; for (k in v) n++; if (n == 1) print last }' "$runs"
 }
@@ -700,10 +681,11 @@ if ! $series_given; then
 		[ "$k" != "$x" ] && { series=$k; break; }
 	done
 fi
-# The machine, from machine.title, else from the machine.* figures (a
-# range where the runs differ), time-compressed under params.pace=compressed.
+# The machine, from machine.title, else as it would say from the machine.*
+# figures (a range where the runs differ): the preset's name first,
+# time-compressed under params.pace=compressed.
 machine=$(same_value machine.title)
-[ -n "$machine" ] || machine=$(awk "$csv_awk"'
+[ -n "$machine" ] || machine=$(awk "$sweep_awk"'
 function range(k, one) {
 	if (!(k in lo)) return ""
 	return sprintf("%s%s %s", lo[k], hi[k] != lo[k] ? "-" hi[k] : "", hi[k] == 1 ? one : one "s")
@@ -727,8 +709,11 @@ NR == 1 {
 	}
 	runs++
 	compressed += "params.pace" in col && f[col["params.pace"]] == "compressed"
+	if ("machine.name" in col) names[f[col["machine.name"]]] = 1
 }
 END {
+	for (k in names) nnames++
+	if (nnames == 1 && k != "custom") preset = k ": "
 	add(range("machine.sockets", "socket"))
 	add(range("machine.nodes", "node"))
 	add(range("machine.cpus", "CPU"))
@@ -736,10 +721,10 @@ END {
 		add(mem(lo["machine.memory_mib"]) \
 			(hi["machine.memory_mib"] != lo["machine.memory_mib"] ? "-" mem(hi["machine.memory_mib"]) : ""))
 	if (runs && compressed == runs) add("time-compressed")
-	print title
+	print (title == "" ? "" : preset) title
 }' "$runs")
-# The title: the scenario and the machine; under it what every run shared
-# (policy, threads, duration), then the other -D settings.
+# The title: the scenario, what every run shared (policy, threads,
+# duration) and the other -D settings; under it the machine.
 context=$(same_value machine.policy)
 v=$(same_value params.cpus)
 [ -n "$v" ] && context="${context:+$context, }$v threads"
@@ -753,13 +738,12 @@ esac
 if [ -z "$v" ] && v=$(same_value sim_time_s) && [ -n "$v" ]; then
 	context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
 fi
-title="$name${machine:+: $machine}"
-subtitle="$context${fixed:+ ($fixed)}"
-subtitle=${subtitle# }
+title="$name${context:+: $context}${fixed:+ ($fixed)}"
+subtitle=$machine
 # Seeds per combination: "5", or "3-5" where runs failed.
 nseeds=""
 if $seeded; then
-	nseeds=$(awk "$csv_awk"'NR == 1 { c = csv_col($0, "n"); next }
+	nseeds=$(awk "$sweep_awk"'NR == 1 { c = csv_col($0, "n"); next }
 		{ csv_split($0, f); n = f[c] + 0; if (!lo || n < lo) lo = n; if (n > hi) hi = n }
 		END { print lo (hi > lo ? "-" hi : "") }' "$out/sweep.csv")
 fi
@@ -791,7 +775,7 @@ else
 	numeric "$x" && numx=true
 	settings=$(awk -v xc="$x" -v yc="$y" -v sc="$series" -v scale="$yscale" \
 		-v logy="$($logy && echo 1 || echo 0)" -v numx="$($numx && echo 1 || echo 0)" \
-		-v dat="$out/sweep.dat" "$csv_awk"'
+		-v dat="$out/sweep.dat" "$sweep_awk"'
 	NR == 1 {
 		xi = csv_col($0, xc); yi = csv_col($0, yc); si = sc == "" ? 0 : csv_col($0, sc)
 		lo_i = csv_col($0, yc ".min"); hi_i = csv_col($0, yc ".max"); ni = csv_col($0, "n")
@@ -946,7 +930,7 @@ else
 		files=$(echo "$line_runs" | awk -v l="$line" -v out="$out" '$1 == l { print out "/" $2 "/timeseries.csv" }')
 		[ "$i" -eq 1 ] || printf '\n\n' >> "$dat"
 		# shellcheck disable=SC2086
-		awk -v col="$ts_col" "$csv_awk"'
+		awk -v col="$ts_col" "$sweep_awk"'
 		FNR == 1 { r++; c = csv_col($0, col); tc = csv_col($0, "time_ms"); next }
 		{ csv_split($0, f); n[r]++; t[r, n[r]] = f[tc] + 0; v[r, n[r]] = f[c] + 0 }
 		END {

@@ -48,11 +48,11 @@ echo "$policy $cpus $seed" >> "$here/calls"
 mkdir -p "$out"
 title=""
 [ ! -f "$here/title" ] || title="$(cat "$here/title"),"
-printf 'version,%sscenario,seed,params.policy,machine.nodes,machine.cpus,machine.memory_mib,note,zone_lock.wait_share,zone_lock.acquisitions\n' \
+printf 'version,%sscenario,seed,params.policy,machine.name,machine.nodes,machine.cpus,machine.memory_mib,note,zone_lock.wait_share,zone_lock.acquisitions\n' \
 	"${title:+machine.title,}" > "$out/summary.csv"
 awk -v p="$policy" -v s="$seed" -v c="$cpus" -v t="$title" 'BEGIN {
 	split("0.1 0.2 0.6", up_share, " "); split("10 20 60", up_acq, " ")
-	printf "0.1.0,%s\"a \"\"b\"\",c.lua\",%d,%s,2,%d,32768,n%d,%s,%g\n", t, s, p, c, s,
+	printf "0.1.0,%s\"a \"\"b\"\",c.lua\",%d,%s,2s-1t,2,%d,32768,n%d,%s,%g\n", t, s, p, c, s,
 		p == "upstream" ? up_share[s] : 0.05, (p == "upstream" ? up_acq[s] : 2 * s) * c / 16 }' \
 	>> "$out/summary.csv"
 [ -f "$here/nots" ] ||
@@ -83,9 +83,9 @@ grep -q '^upstream,3,0.1.0,"a ""b"",c.lua",3,upstream,' "$dir/out/runs.csv" || f
 # sqrt(((2-4)^2 + (6-4)^2) / 1) = sqrt(8) = 2.82842712474619; wait share
 # 0.05 both times, sd 0.
 cat > "$dir/expected" <<'CSV'
-policy,n,version,scenario,params.policy,machine.nodes,machine.nodes.min,machine.nodes.max,machine.nodes.sd,machine.cpus,machine.cpus.min,machine.cpus.max,machine.cpus.sd,machine.memory_mib,machine.memory_mib.min,machine.memory_mib.max,machine.memory_mib.sd,zone_lock.wait_share,zone_lock.wait_share.min,zone_lock.wait_share.max,zone_lock.wait_share.sd,zone_lock.acquisitions,zone_lock.acquisitions.min,zone_lock.acquisitions.max,zone_lock.acquisitions.sd
-upstream,3,0.1.0,"a ""b"",c.lua",upstream,2,2,2,0,16,16,16,0,32768,32768,32768,0,0.3,0.1,0.6,0.264575131106459,30,10,60,26.4575131106459
-spb,2,0.1.0,"a ""b"",c.lua",spb,2,2,2,0,16,16,16,0,32768,32768,32768,0,0.05,0.05,0.05,0,4,2,6,2.82842712474619
+policy,n,version,scenario,params.policy,machine.name,machine.nodes,machine.nodes.min,machine.nodes.max,machine.nodes.sd,machine.cpus,machine.cpus.min,machine.cpus.max,machine.cpus.sd,machine.memory_mib,machine.memory_mib.min,machine.memory_mib.max,machine.memory_mib.sd,zone_lock.wait_share,zone_lock.wait_share.min,zone_lock.wait_share.max,zone_lock.wait_share.sd,zone_lock.acquisitions,zone_lock.acquisitions.min,zone_lock.acquisitions.max,zone_lock.acquisitions.sd
+upstream,3,0.1.0,"a ""b"",c.lua",upstream,2s-1t,2,2,2,0,16,16,16,0,32768,32768,32768,0,0.3,0.1,0.6,0.264575131106459,30,10,60,26.4575131106459
+spb,2,0.1.0,"a ""b"",c.lua",spb,2s-1t,2,2,2,0,16,16,16,0,32768,32768,32768,0,0.05,0.05,0.05,0,4,2,6,2.82842712474619
 CSV
 # By hand, upstream over seeds 1-3: share 0.1, 0.2, 0.6: mean 0.3,
 # deviations -0.2, -0.1, 0.3, sd sqrt((0.04 + 0.01 + 0.09) / 2) =
@@ -95,7 +95,7 @@ CSV
 diff "$dir/expected" "$dir/out/sweep.csv" || fail "sweep.csv after the failure"
 grep -q "leaves out what differs between seeds and is not a number (runs.csv has it): note" \
 	"$dir/err" || fail "no word on note"
-grep -q '>mean, bars min-max over 2-3 seeds<' "$dir/out/sweep.svg" ||
+grep -q '>2s-1t: 2 nodes, 16 CPUs, 32 GiB; mean, bars min-max over 2-3 seeds<' "$dir/out/sweep.svg" ||
 	fail "the bars' note with 2-3 seeds"
 
 # The rerun runs seed 2 of spb alone: acquisitions 2, 4, 6, mean 4, sd 2.
@@ -106,11 +106,13 @@ test "$(calls)" -eq 7 || fail "the rerun ran $(($(calls) - 6)) runs"
 sed -i 's/^spb,2,\(.*\),4,2,6,2.82842712474619$/spb,3,\1,4,2,6,2/' "$dir/expected"
 diff "$dir/expected" "$dir/out/sweep.csv" || fail "sweep.csv after the rerun"
 # The plot: bars (policy is not a number) with the values on them, the
-# scenario's label, the machine and the seeds in the title.
+# scenario's label; the title's second line the machine (from machine.*:
+# the preset, nodes, CPUs, memory) and the seeds.
 grep -q '<text>30</text>' "$dir/out/sweep.svg" || fail "no value on upstream's bar"
 grep -q '>lock taken (count)<' "$dir/out/sweep.svg" || fail "sweep-label"
-grep -q '>s: 2 nodes, 16 CPUs, 32 GiB<' "$dir/out/sweep.svg" || fail "machine title"
-grep -q '>mean, bars min-max over 3 seeds<' "$dir/out/sweep.svg" || fail "the bars' note"
+grep -q '>s<' "$dir/out/sweep.svg" || fail "title"
+grep -q '>2s-1t: 2 nodes, 16 CPUs, 32 GiB; mean, bars min-max over 3 seeds<' "$dir/out/sweep.svg" ||
+	fail "machine and the bars' note"
 grep -q '^sweep.svg: bars of lock taken (count) by policy; mean, bars min-max over 3 seeds$' \
 	"$dir/out/plots.txt" || fail "plots.txt: $(cat "$dir/out/plots.txt")"
 # The timeseries: per policy the mean over the seeds, min to max.  By
@@ -121,14 +123,16 @@ grep -q '^10 4 3 5 3$' "$dir/out/sweep-gb_yield.dat" || fail "the mean over the 
 grep -q '>aging<' "$dir/out/sweep-gb_yield.svg" || fail "phase aging not marked"
 grep -q '>allocation<' "$dir/out/sweep-gb_yield.svg" || fail "phase allocation not marked"
 grep -q '>upstream<' "$dir/out/sweep-gb_yield.svg" || fail "line titles"
-grep -q '>mean over 3 seeds, band min-max<' "$dir/out/sweep-gb_yield.svg" || fail "timeseries note"
+grep -q '>2s-1t: 2 nodes, 16 CPUs, 32 GiB; mean over 3 seeds, band min-max<' \
+	"$dir/out/sweep-gb_yield.svg" || fail "timeseries note"
 
 # --sweep seed= is the same sweep as --seeds; machine.title wins.
 echo "A big box" > "$dir/title"
 sweep --sweep policy=upstream,spb --sweep seed=1,2,3 -D plot_format=svg --out "$dir/explicit" \
 	"$dir/s.lua" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "--sweep seed="; }
 grep -q '^upstream,3,0.1.0,A big box,' "$dir/explicit/sweep.csv" || fail "machine.title column"
-grep -q '>s: A big box<' "$dir/explicit/sweep.svg" || fail "machine.title not in the title"
+grep -q '>A big box; mean, bars min-max over 3 seeds<' "$dir/explicit/sweep.svg" ||
+	fail "machine.title not in the title"
 
 # Refused before any run, with the reason.
 n=$(calls)
