@@ -32,13 +32,20 @@ marker = term eq "pdf" ? 0.8 : 1.6
 
 # Okabe-Ito, distinguishable with the common colour blindnesses and in
 # grey; yellow and black are left out (yellow fades on a projector, black
-# is the reference lines' colour).  Beyond six lines the dash pattern and
-# the marker change, so no two of the first 36 lines look alike.
+# is the reference lines' colour).  Line i has its own colour, dash
+# pattern and marker (no two of the first 30 lines alike), and lines
+# drawn later are thinner with smaller markers: a line that lies on an
+# earlier one leaves the earlier one's edges and marker rim showing.
 array palette[6] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
 line_colour(i) = palette[(i - 1) % 6 + 1]
-line_dash(i) = (i - 1) / 6 % 6 + 1
-array markers[6] = [7, 5, 9, 11, 13, 15]
-line_marker(i) = markers[(i - 1) / 6 % 6 + 1]
+# solid, dashed, dash-dot, dash-dot-dot, then dotted (faint as a thin line)
+array dashes[5] = [1, 2, 4, 5, 3]
+line_dash(i) = dashes[(i - 1) % 5 + 1]
+# filled circle, square, triangle, diamond, triangle down, pentagon
+array markers[6] = [7, 5, 9, 13, 11, 15]
+line_marker(i) = markers[(i - 1) % 6 + 1]
+line_width(i) = 4.5 - 0.75 * ((i - 1) % 3)
+marker_size(i) = marker * (1.5 - 0.3 * ((i - 1) % 3))
 
 set border 3 lw 1.5
 set tics nomirror

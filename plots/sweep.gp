@@ -1,63 +1,55 @@
-# One figure of a sweep against one swept parameter, a line per value of
-# another, from a sweep's sweep.csv (a header row of column names, one row
-# per run).
-#   gnuplot -e "datafile='sweep.csv'; outfile='sweep.png'; term='png'; \
-#               plot_title='...'; xcol='cpus'; ycol='zone_lock.wait_share'; \
-#               seriescol='policy'" plots/sweep.gp
-# term is png (default), pdf or svg; seriescol may be '' (one line);
-# xlabel, ylabel and serieslabel default to the column names.  x must be numeric.  Runs
-# with the same x and series value (other parameters, seeds) are averaged.
-# yscale (default 1) multiplies y (100 for a share in %).  The x axis is
-# log2 when x is positive and spans 4x or more (CPU counts 8, 16, ...,
-# 64), linear otherwise.
-if (!exists("seriescol")) seriescol = ""
-if (!exists("serieslabel")) serieslabel = seriescol
-if (!exists("xlabel")) xlabel = xcol
-if (!exists("ylabel")) ylabel = ycol
-if (!exists("yscale")) yscale = 1
+# One figure of a sweep against a numeric swept parameter, a line per value
+# of another, from the sweep.dat sim/sweep.sh writes (a block per series:
+# x_index x mean min max runs, x ascending).
+#   gnuplot -e "datafile='sweep.dat'; outfile='sweep.png'; term='png'; \
+#               plot_title='...'; subtitle='...'; nseries=3; \
+#               titles='upstream pcp_buddy spb'; xlabel='...'; ylabel='...'; \
+#               serieslabel='policy'; errors=1; logx=2; xmin=8; xmax=128; \
+#               logy=0; ylow=1" plots/sweep.gp
+# term is png (default), pdf or svg.  errors=1 draws bars from min to max
+# at each mean.  logx is 0 (linear) or the base of a log x axis; xmin and
+# xmax are x's range.  logy=1 draws y on a log axis from ylow.  Series i
+# is drawn 2% of the axis' width right of series i - 1 (around the
+# true x, on a log axis in proportion), so that points and bars of equal
+# values stay apart.  serieslabel '' leaves the key out.
+if (!exists("subtitle")) subtitle = ""
+if (!exists("serieslabel")) serieslabel = ""
+if (!exists("errors")) errors = 0
+if (!exists("logx")) logx = 0
+if (!exists("logy")) logy = 0
 d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
 load d[1:i] . "style.gp"
-set datafile separator ","
-set datafile columnheaders
 
-# The series values, in their order of first appearance ("" plots every
-# row as one line).
-series = ""
-if (seriescol ne "") {
-	stats datafile using (s = " " . strcol(seriescol) . " ", \
-		strstrt(series, s) ? 0 : (series = series . s), 0) nooutput
+dodge(i) = 0.02 * (i - (nseries + 1) / 2.0)
+if (logx > 0) {
+	set logscale x logx
+	xpos(x, i) = x * (xmax > xmin ? xmax / xmin : 2) ** dodge(i)
+} else {
+	xpos(x, i) = x + (xmax > xmin ? xmax - xmin : 1) * dodge(i)
 }
-nseries = words(series)
-in_series(i) = nseries == 0 || strcol(seriescol) eq word(series, i)
-
-# Copy each series' (x, y) points into a block of $points.  Plotting the
-# file with the other series' points made undefined would break the lines
-# at every one of them.
-$points << EOD
-EOD
-do for [i = 1:(nseries > 0 ? nseries : 1)] {
-	set table $points append
-	plot datafile using (column(xcol)):(yscale * column(ycol)) with table if (in_series(i))
-	unset table
-	set print $points append
-	print ""
-	print ""
-	unset print
+if (logy) {
+	set logscale y 10
+	set yrange [ylow:*]
+	set autoscale yfixmax   # not up to the next power of 10
+} else {
+	set yrange [0:*]
 }
-set datafile separator whitespace
-set datafile nocolumnheaders
 
-stats $points using 1 nooutput
-if (STATS_min > 0 && STATS_max >= 4 * STATS_min) { set logscale x 2 }
-
-set title plot_title
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "")
 set grid xtics ytics lt 1 lc rgb "#e4e4e4" lw 1
-set offsets graph 0.03, graph 0.03, graph 0.05, 0
+set autoscale xfix
+set offsets graph 0.05, graph 0.05, graph 0.05, 0
 set xlabel xlabel
 set ylabel ylabel
-set yrange [0:*]
-set key outside right top vertical Left reverse title serieslabel
+set bars 2
+if (serieslabel ne "") {
+	set key outside right top vertical Left reverse title serieslabel spacing 1.3 width 2
+} else {
+	set key off
+}
 
-plot for [i = 1:(nseries > 0 ? nseries : 1)] $points index (i - 1) \
-	smooth unique with linespoints lw 3 pt line_marker(i) ps marker \
-	lc rgb line_colour(i) dt line_dash(i) title (nseries > 0 ? word(series, i) : "")
+plot for [i = 1:(errors ? nseries : 0)] datafile index (i - 1) \
+		using (xpos($2, i)):3:4:5 with yerrorbars lw 2 pt 0 ps 0 lc rgb line_colour(i) notitle, \
+	for [i = 1:nseries] datafile index (i - 1) using (xpos($2, i)):3 \
+		with linespoints lw line_width(i) pt line_marker(i) ps marker_size(i) \
+		lc rgb line_colour(i) dt line_dash(i) title word(titles, i)

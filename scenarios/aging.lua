@@ -57,6 +57,12 @@
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=60s -D duration=20ms
 --
+-- sweep-label: results.spread.unmovable_pageblock_share pageblocks holding run-time unmovable pages (%)
+-- sweep-label: results.spread.unmovable_memory_share memory in run-time unmovable pages (%)
+-- sweep-label: results.spread.nonmovable_pageblock_share pageblocks holding run-time unmovable or reclaimable pages (%)
+-- sweep-label: results.spread.nonmovable_memory_share memory in run-time unmovable or reclaimable pages (%)
+-- sweep-label: results.spread.unmovable_regions 1 GiB regions holding an unmovable page (count)
+-- sweep-label: results.slab.sparse_pages pages of slabs under 10% full (count)
 -- plots: gb_yield, lock_timeseries, spb_map
 local p = mmsim.params{
   policy = "upstream",

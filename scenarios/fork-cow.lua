@@ -13,6 +13,10 @@
 -- copies (4 KiB pages copied), thp_split_pmd, pgtable_pages (the workers'
 -- page tables, all of them), zone_lock_acquisitions (of the write phase).
 -- sweep-plot: y=results.cow_ms,x=write_pct,series=thp
+-- sweep-label: results.cow_ms copy-on-write faults per worker (ms)
+-- sweep-label: results.fork_us fork per worker (µs)
+-- sweep-label: results.copies pages copied on write (count)
+-- sweep-label: results.thp_split_pmd THP mappings split (count)
 local p = mmsim.params{
   preset = "2s-1t",
   policy = "upstream",

@@ -8,7 +8,8 @@
 -- the superpageblock shortcuts under spb), node by node, until none is
 -- left, holding them. timeseries.csv's gigantic_pages column counts them
 -- over time; results.* give the count, the pages migrated and the time it
--- took; they are all given back at the end.
+-- took; they are all given back at the end. The run is phase aging, then
+-- allocation (phases.csv; summary.json's phases.*).
 --
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/gigantic.lua
 --
@@ -17,6 +18,9 @@
 -- measures gb_yield.obtained after giving them back.
 -- sweep-timeseries: gigantic_pages 1 GiB pages obtained (count)
 -- sweep-plot: y=results.obtained
+-- sweep-label: results.obtained 1 GiB pages obtained (count)
+-- sweep-label: results.migrated pages migrated to obtain them (count)
+-- sweep-label: results.alloc_ms time to obtain them (ms)
 -- plots: gb_yield, memory_map, spb_map
 local p = mmsim.params{
   policy = "upstream",
@@ -38,10 +42,12 @@ local stop = mmsim.time(p.duration)
 -- The aging's rates (aging_roles) are far above a real machine's.
 mmsim.time_compressed(true)
 require("mmsim.aging_roles").start(m, p, stop)
+m:phase("aging")
 
 local got = { pages = {}, migrated = 0, start = 0, done = 0 }
 m:spawn{ cpu = 0, name = "hugetlb", fn = function()
   mmsim.sleep(stop - mmsim.now())
+  m:phase("allocation")
   got.start = mmsim.now()
   for node = 0, info.nodes - 1 do
     while true do

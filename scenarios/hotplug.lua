@@ -25,6 +25,10 @@
 --
 -- plots: gb_yield, memory_map, spb_map
 -- sweep-plot: y=results.hotplug.offline.ok
+-- sweep-label: results.hotplug.offline.ok memory blocks offlined (count)
+-- sweep-label: results.hotplug.offline.busy memory blocks left busy (count)
+-- sweep-label: results.hotplug.offline.ms_per_block time to offline a block (ms)
+-- sweep-label: results.hotplug.onlined_mib memory onlined (MiB)
 local p = mmsim.params{
   policy = "spb",
   steps = 4,              -- memory blocks to online

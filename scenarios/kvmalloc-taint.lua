@@ -15,6 +15,9 @@
 --
 --   ./run scenarios/kvmalloc-taint.lua -D kvmalloc_noretry=true
 --
+-- sweep-label: results.kvmalloc.contiguous kvmalloc requests served contiguous (count)
+-- sweep-label: results.kvmalloc.tainted_by_kmalloc clean superpageblocks tainted by kmalloc attempts (count)
+-- sweep-label: results.kvmalloc.tainted_by_vmalloc clean superpageblocks tainted by vmalloc pages (count)
 -- plots: memory_map, spb_map
 local p = mmsim.params{
   policy = "spb",

@@ -6,8 +6,16 @@
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D mib=512 -D policy=pcp_buddy
 --   ./run scenarios/mass-exit.lua -D live=0      # exit right after the touches
 --   ./run scenarios/mass-exit.lua -D cpus=64 -D on_cpus=2  # 32 processes per CPU
+--   ./run --sweep 'policy=upstream,pcp_buddy,spb' --sweep 'cpus=16,32,64,128' \
+--         --seeds 5 scenarios/mass-exit.lua   # the wait per process against the CPUs
 --
--- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process
+-- sweep-plot: y=results.exit.zone_lock.wait_ms_per_process,logy
+-- sweep-label: results.exit.zone_lock.wait_ms_per_process zone->lock wait per exiting process (ms)
+-- sweep-label: results.exit.zone_lock.wait_share share of the exit spent waiting for zone->lock (%)
+-- sweep-label: results.exit.zone_lock.acquisitions zone->lock acquisitions during the exit (count)
+-- sweep-label: results.exit.slowest_ns slowest exit (ms)
+-- sweep-label: results.exit.median_ns median exit (ms)
+-- sweep-label: results.exit.pages_to_buddy pages the exit gave back to the buddy (count)
 -- plots: lock_timeseries, cpu_wait
 local p = mmsim.params{
   preset = "2s-1t",

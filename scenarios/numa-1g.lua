@@ -20,6 +20,10 @@
 --     --sweep 'how=move_pages,numa_balancing' scenarios/numa-1g.lua
 --
 -- sweep-plot: y=results.migrate_ms,x=gb_thp_migration,series=how
+-- sweep-label: results.migrate_ms time to migrate the 1 GiB THPs (ms)
+-- sweep-label: results.copied_mib memory copied (MiB)
+-- sweep-label: results.gb_mappings_after 1 GiB mappings kept (count)
+-- sweep-label: results.on_target_pct pages on node 1 (%)
 local p = mmsim.params{
   gb_thp_migration = "whole",
   policy = "spb",          -- spb takes wholly free gigabytes first for 1 GiB folios

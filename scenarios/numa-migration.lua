@@ -15,6 +15,10 @@
 -- phase after_move).
 --
 --   ./run scenarios/numa-migration.lua -D size=2G -D threads=4
+-- sweep-label: results.numa.node1_pages pages of the process on node 1 at the end (count)
+-- sweep-label: results.numa.pages_migrated pages migrated by NUMA balancing (count)
+-- sweep-label: results.numa.half_moved_ms time from the move until half the pages moved (ms)
+-- sweep-label: results.numa.most_moved_ms time from the move until 90% of the pages moved (ms)
 -- plots: numa_migration, lock_timeseries, cpu_wait
 local p = mmsim.params{
   size = "512M",          -- the process's memory

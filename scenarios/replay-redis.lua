@@ -13,6 +13,10 @@
 --   ./run --sweep 'instances=1,8,32' --sweep 'policy=upstream,pcp_buddy,spb' \
 --         scenarios/replay-redis.lua -D speed=4   # zone->lock wait share by instances
 --
+-- sweep-label: results.replay.pages_touched pages written (count)
+-- sweep-label: results.replay.rss_pages pages resident at the end (count)
+-- sweep-label: results.replay.end_s simulated end of the replay (s)
+-- sweep-label: results.kmem.pages_allocated kernel pages allocated by the kmem replay (count)
 -- plots: lock_timeseries, memory_map
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
 local p = mmsim.params{

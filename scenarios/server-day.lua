@@ -21,6 +21,13 @@
 -- day costs less wall time; the day's lock figures then come from the
 -- hours 8 to 24 alone.
 --
+-- sweep-label: results.spread.unmovable_pageblock_share pageblocks holding run-time unmovable pages (%)
+-- sweep-label: results.spread.unmovable_memory_share memory in run-time unmovable pages (%)
+-- sweep-label: results.spread.nonmovable_pageblock_share pageblocks holding run-time unmovable or reclaimable pages (%)
+-- sweep-label: results.spread.nonmovable_memory_share memory in run-time unmovable or reclaimable pages (%)
+-- sweep-label: results.spread.unmovable_regions 1 GiB regions holding an unmovable page (count)
+-- sweep-label: results.jobs jobs started (count)
+-- sweep-label: results.packets network packets received (count)
 -- plots: gb_yield, memory_map, spb_map
 local p = mmsim.params{
   policy = "upstream",

@@ -21,6 +21,10 @@
 -- obtained, the fallbacks, the page tables (deposits included) and the 2 MiB
 -- mappings left after the splits, and the gigantic pages had at the end.
 -- sweep-plot: y=results.split_ms,x=thp_deposit,series=pud_split
+-- sweep-label: results.split_ms time of the partial munmaps (ms)
+-- sweep-label: results.fault_ms time of the faults (ms)
+-- sweep-label: results.thp_1g 1 GiB THPs obtained by faults (count)
+-- sweep-label: results.pgtable_kib page tables, deposits included (KiB)
 -- plots: memory_map_gib
 local p = mmsim.params{
   policy = "upstream",

@@ -1,8 +1,12 @@
 # Readable names for the keys of summary.csv and for swept parameters,
 # sourced by sim/sweep.sh and sim/compare.sh:
-#   key_label KEY   prints "LABEL|SCALE": the axis or table label, unit
+#   key_label KEY [SCENARIO]
+#                   prints "LABEL|SCALE": the axis or table label, unit
 #                   included, and the factor that turns the key's value
-#                   into that unit (a share into %, ns into ms).
+#                   into that unit (a share into %, ns into ms).  A line
+#                   "-- sweep-label: KEY LABEL" of SCENARIO gives LABEL
+#                   instead of the words made from KEY (the scale stays:
+#                   a share is still in %).
 # zone_lock.wait_share -> "zone->lock wait share (%)|100",
 # zone_lock.wait_ns_total -> "zone->lock wait, total (ms)|1e-06",
 # results.exit.zone_lock.wait_ms_per_process -> "exit: zone->lock wait per
@@ -14,7 +18,10 @@
 export LC_ALL=C.UTF-8
 
 key_label() {
-	printf '%s\n' "$1" | awk '
+	declared=""
+	[ -z "${2:-}" ] || declared=$(awk -v k="$1" '$1 == "--" && $2 == "sweep-label:" && $3 == k {
+		sub(/^--[ \t]+sweep-label:[ \t]+[^ \t]+[ \t]+/, ""); print; exit }' "$2")
+	printf '%s\n' "$1" | awk -v declared="$declared" '
 	function words(s) {
 		gsub(/zone_lock/, "zone->lock", s)
 		gsub(/pcp_lock/, "pcp->lock", s)
@@ -43,6 +50,7 @@ key_label() {
 		label = words(part[n])
 		if (n >= 2) label = words(part[n - 1]) " " label
 		if (n >= 3) label = words(part[1]) ": " label
-		print label (unit != "" ? " (" unit ")" : "") "|" scale
+		if (declared != "") print declared "|" scale
+		else print label (unit != "" ? " (" unit ")" : "") "|" scale
 	}'
 }

@@ -1,27 +1,46 @@
 #!/bin/sh
 # Parameter sweeps (./run --sweep ...).
 #
-#   sweep.sh --sweep KEY=V1,V2,... [--sweep KEY=...]... [--plot SPEC] [--out DIR]
-#            [-j N] SCENARIO.lua [mmsim options, e.g. -D k=v --seed N]
+#   sweep.sh --sweep KEY=V1,V2,... [--sweep KEY=...]... [--seeds N]
+#            [--plot SPEC] [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]
+#            SCENARIO.lua [mmsim options, e.g. -D k=v]
 #
 # Every combination of the swept values runs as its own process,
 #   mmsim --out DIR/k1=v1,k2=v2 -D k1=v1 -D k2=v2 [mmsim options] SCENARIO.lua
 # with its stdout and stderr in that folder, N at a time (default: the
-# number of cores) through GNU parallel.  The runs' summary.csv files are
-# then collected into DIR/sweep.csv, the swept parameters as first columns
-# and then every run's columns (empty where a run has no such figure),
-# and a figure is plotted into DIR/sweep.png (sweep.pdf or sweep.svg with
-# -D plot_format=pdf|svg among the mmsim options).
+# number of cores) through GNU parallel.  The key seed is mmsim's --seed:
+# --sweep seed=1,2,3 runs each combination of the other keys with those
+# seeds (--seed 1 ...), --seeds N with seeds 1 to N (the last key).  The
+# runs' summary.csv files are then collected, the swept keys as first
+# columns, then every column any run has (empty where a run has no such
+# figure, as spb_walk.* outside policy spb), into DIR/sweep.csv; with
+# seeds swept, into DIR/runs.csv (a row per run, seed included), and
+# DIR/sweep.csv has a row per combination of the other keys: those keys,
+# n (the runs that succeeded), then each figure F that is a number in
+# every run having it as its mean F and its F.min, F.max and F.sd (the
+# sample standard deviation; empty when n is 1, all four empty where the
+# combination's runs lack it); a
+# figure that is not a number is kept when the runs of each combination
+# agree on it.  A figure is plotted into DIR/sweep.png (sweep.pdf or
+# sweep.svg with -D plot_format=pdf|svg among the mmsim options): the
+# mean, with bars from min to max when seeds are swept.
 #
-# SPEC is y=COLUMN,x=PARAM,series=PARAM (each optional).  By default y is
-# zone_lock.wait_share, x the first swept parameter whose values are all
-# numbers (not the series), series the first other swept parameter
-# (series= for none).  A scenario may choose its own defaults with a line
-# "-- sweep-plot: SPEC"; --plot's settings take precedence.  Without --plot,
-# a missing column or a non-numeric x only skips the plot.  When there are at most 8
-# runs, DIR/sweep-gb_yield.png also draws each run's gb_movable_only
-# column of timeseries.csv over time, or with a line "-- sweep-timeseries:
-# COLUMN LABEL" in the scenario that column, into DIR/sweep-COLUMN.png.
+# SPEC is y=COLUMN,x=PARAM,series=PARAM,logx,logy (each optional).  By
+# default y is zone_lock.wait_share, x the first swept parameter whose
+# values are all numbers (not the series), series the first other swept
+# parameter (series= for none); seed is never x or series.  A scenario
+# may choose its own defaults with a line "-- sweep-plot: SPEC"; --plot's
+# settings take precedence.  Lines "-- sweep-label: KEY LABEL" name a
+# summary key on the axes (results.* keys have no words of their own).
+# With a non-numeric x the figure is a bar chart.  A missing column skips
+# the plot, and with --plot fails the sweep.  DIR/sweep-gb_yield.png
+# draws gb_movable_only of the runs' timeseries.csv over time, or with a
+# line "-- sweep-timeseries: COLUMN LABEL" in the scenario that column,
+# into DIR/sweep-COLUMN.png: a line per run, or with seeds swept the mean
+# over the seeds of each combination with its min-max band, when there
+# are 8 lines or fewer.  The phases of the first run's phases.csv are
+# marked on it.  Each plot drawn or skipped, and why, is a line of
+# DIR/plots.txt (skips are on stderr too).
 #
 # DIR defaults to results/sweep-<scenario>-<UTC timestamp>.  Rerun with the
 # same --out and arguments, a sweep skips the runs that finished (exit
@@ -65,15 +84,30 @@ die() {
 	exit 1
 }
 
+# csv.sh's awk functions and two more: csv_col(LINE, NAME) is the index of
+# the field NAME in LINE (0: none), is_number(S) says whether S is a number.
+sweep_awk="$csv_awk"'
+function csv_col(line, name,    f, n, i) {
+	n = csv_split(line, f)
+	for (i = 1; i <= n; i++) if (f[i] == name) return i
+	return 0
+}
+function is_number(s) {
+	return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/
+}
+'
+
 usage() {
-	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--plot y=COL,x=PARAM,series=PARAM]" >&2
+	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--seeds N]" >&2
+	echo "             [--plot y=COL,x=PARAM,series=PARAM,logx,logy]" >&2
 	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]" >&2
 	echo "             SCENARIO.lua [mmsim options]" >&2
 	exit 2
 }
 
 # One run, as parallel starts it: --run-one OUT COMBINATION MMSIM [ARGS...].
-# The -D settings of the combination go before the other arguments.
+# The settings of the combination (-D KEY=VALUE, --seed N for the key
+# seed) go before the other arguments.
 if [ "${1:-}" = --run-one ]; then
 	dir=$2/$3
 	combo=$3
@@ -81,7 +115,10 @@ if [ "${1:-}" = --run-one ]; then
 	shift 4
 	n=$#
 	for kv in $(echo "$combo" | tr , ' '); do
-		set -- "$@" -D "$kv"
+		case $kv in
+		seed=*) set -- "$@" --seed "${kv#seed=}" ;;
+		*) set -- "$@" -D "$kv" ;;
+		esac
 	done
 	while [ "$n" -gt 0 ]; do     # rotate the original arguments to the end
 		set -- "$@" "$1"
@@ -98,6 +135,7 @@ plot=""
 plot_given=false
 out=""
 jobs=""
+seeds=""
 hosts=""
 ssh=""
 slurm=false
@@ -111,13 +149,13 @@ while [ "$n" -gt 0 ]; do
 		slurm=true
 		continue
 		;;
-	--sweep|--plot|--out|-j|--hosts|--ssh)
+	--sweep|--plot|--out|-j|--hosts|--ssh|--seeds)
 		[ "$n" -gt 0 ] || usage
 		v=$1
 		shift
 		n=$((n - 1))
 		;;
-	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*)
+	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*|--seeds=*)
 		v=${a#*=}
 		a=${a%%=*}
 		;;
@@ -141,11 +179,23 @@ while [ "$n" -gt 0 ]; do
 	--plot) plot=$v; plot_given=true ;;
 	--out) out=$v ;;
 	-j) jobs=$v ;;
+	--seeds) seeds=$v ;;
 	--hosts) hosts=$v ;;
 	--ssh) ssh=$v ;;
 	esac
 done
 
+if [ -n "$seeds" ]; then
+	case $seeds in
+	''|*[!0-9]*|0|00*) die "--seeds wants a number of seeds (1 or more), not '$seeds'" ;;
+	esac
+	case $sweeps in
+	seed=*|*"
+seed="*) die "--seeds N and --sweep seed=...: choose one" ;;
+	esac
+	sweeps="${sweeps}seed=$(seq -s , 1 "$seeds")
+"
+fi
 [ -n "$sweeps" ] || usage
 scenario=""
 for a in "$@"; do
@@ -171,8 +221,22 @@ for spec in $sweeps; do
 	case " $keys " in
 	*" $key "*) die "--sweep $key given twice" ;;
 	esac
+	# The same value twice would be the same run twice, in one folder.
+	v=$(echo "$vals" | tr , '\n' | sort | uniq -d | head -n 1)
+	[ -z "$v" ] || die "--sweep $spec: $v given twice"
+	if [ "$key" = seed ]; then
+		echo "$vals" | grep -Eq '^[0-9]+(,[0-9]+)*$' ||
+			die "--sweep $spec: seeds are whole numbers (mmsim --seed N)"
+	fi
 	keys="${keys:+$keys }$key"
 done
+# The keys a combination of sweep.csv has: all but seed.
+case " $keys " in
+*" seed "*) seeded=true ;;
+*) seeded=false ;;
+esac
+pkeys=$(echo "$keys" | tr ' ' '\n' | grep -vx seed | tr '\n' ' ')
+pkeys=${pkeys% }
 
 # -D settings among the mmsim options: a swept key must not be fixed too,
 # and plot_format chooses the plot's format.
@@ -183,6 +247,13 @@ for a in "$@"; do
 	kv=""
 	case $prev in
 	-D|--define) kv=$a ;;
+	-o|--out) ;;
+	*)
+		case $a in
+		-s|-s?*|--seed|--seed=*)
+			! $seeded || die "seed is swept and set with $a: drop $a" ;;
+		esac
+		;;
 	esac
 	case $a in
 	-D?*) kv=${a#-D} ;;
@@ -202,6 +273,50 @@ case $format in
 png|pdf|svg) ;;
 *) die "plot_format must be png, pdf or svg, not '$format'" ;;
 esac
+
+# ---- the figure asked for, checked before any run ----
+# The scenario's "-- sweep-plot:" line first, then --plot over it.  x and
+# series from the scenario apply when the sweep sweeps them; --plot's must.
+[ -r "$scenario" ] || die "cannot read $scenario"
+y=zone_lock.wait_share
+x=""
+series=""
+series_given=false
+logx=false
+logy=false
+plot_opts() {   # SPEC WHERE FROM_SCENARIO
+	for kv in $(echo "$1" | tr , ' '); do
+		case $kv in
+		y=?*) y=${kv#y=} ;;
+		x=*|series=*)
+			k=${kv#*=}
+			[ "$k" != seed ] || $3 ||
+				die "$2: seed is never x or series (sweep.csv has a row per combination of the other keys)"
+			if [ -n "$k" ] && ! echo " $pkeys " | grep -Fq " $k "; then
+				$3 && continue
+				die "$2: $k is not a swept parameter (swept: $pkeys)"
+			fi
+			case $kv in
+			x=*) x=$k ;;
+			*) series=$k; series_given=true ;;
+			esac
+			;;
+		logx) logx=true ;;
+		logy) logy=true ;;
+		*) die "$2: '$kv': expected y=COLUMN, x=PARAM, series=PARAM, logx or logy" ;;
+		esac
+	done
+}
+line=$(grep -n '^-- sweep-plot:' "$scenario" | head -n 1 | cut -d: -f1)
+[ -z "$line" ] || plot_opts "$(sed -n "${line}s/^-- sweep-plot: *//p" "$scenario")" \
+	"$scenario:$line: -- sweep-plot" true
+plot_opts "$plot" "--plot '$plot'" false
+# "-- sweep-label: KEY LABEL" and "-- sweep-timeseries: COLUMN LABEL" lines.
+awk '/^-- sweep-(label|timeseries):/ && NF < 4 {
+	sub(/:.*/, ":", $2)
+	printf "%s:%d: %s %s expected a key and its label\n", FILENAME, FNR, $1, $2
+	bad = 1
+} END { exit bad }' "$scenario" >&2 || exit 1
 
 command -v parallel > /dev/null ||
 	die "GNU parallel not found: install the Debian package parallel"
@@ -234,7 +349,10 @@ while [ "$i" -le "$maxvals" ]; do
 	for spec in $sweeps; do
 		v=$(echo "${spec#*=}" | tr , '\n' | sed -n "${i}p")
 		[ -n "$v" ] || v=$(echo "${spec#*=}" | tr , '\n' | tail -n 1)
-		set -- -D "${spec%%=*}=$v" "$@"
+		case ${spec%%=*} in
+		seed) set -- --seed "$v" "$@" ;;
+		*) set -- -D "${spec%%=*}=$v" "$@" ;;
+		esac
 	done
 	if ! "$mmsim" "$@" > "$out/.params.out" 2> "$out/.params.err"; then
 		msg=$(grep -m 1 . "$out/.params.err" || true)
@@ -384,8 +502,13 @@ RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-
 ok=$(succeeded)
 status=0
 seq=0
+header=""
+first=""
 rows=0
-: > "$out/sweep.csv.tmp"
+done_runs=""    # the combinations that succeeded, one a line
+runs=$out/sweep.csv
+$seeded && runs=$out/runs.csv
+: > "$runs.tmp"
 while IFS= read -r combo; do
 	seq=$((seq + 1))
 	run=$out/$combo
@@ -403,37 +526,27 @@ while IFS= read -r combo; do
 		continue
 	fi
 	printf '%s\t%s\n' "$(echo "$combo" | sed 's/[^,]*=//g')" "$run/summary.csv" \
-		>> "$out/sweep.csv.tmp"
+		>> "$runs.tmp"
+	done_runs="$done_runs$combo
+"
 	rows=$((rows + 1))
 done < "$out/jobs"
 if [ "$rows" -eq 0 ]; then
-	rm -f "$out/sweep.csv.tmp"
+	rm -f "$runs.tmp"
 	echo "$out"
 	die "no run succeeded"
 fi
 # The swept values, then every column of the runs' summaries in the order
 # first met (a figure some runs lack, such as policy spb's spb_walk.*,
 # leaves their cells empty).
-awk -F '\t' -v keys="$(echo "$keys" | tr ' ' ,)" '
-# The fields of a CSV line as written, quotes and all.
-function fields(line, out,    n, i, c, f, q) {
-	n = 0; f = ""; q = 0
-	for (i = 1; i <= length(line); i++) {
-		c = substr(line, i, 1)
-		if (c == "\"") q = !q
-		if (!q && c == ",") { out[++n] = f; f = ""; continue }
-		f = f c
-	}
-	out[++n] = f
-	return n
-}
+awk -F '\t' -v keys="$(echo "$keys" | tr ' ' ,)" "$sweep_awk"'
 {
 	values[NR] = $1
 	getline head < $2
 	getline row < $2
 	close($2)
-	n = fields(head, k)
-	if (fields(row, v) != n) {
+	n = csv_split(head, k)
+	if (csv_split(row, v) != n) {
 		print "sweep: " $2 ": ragged row" > "/dev/stderr"
 		exit 1
 	}
@@ -446,74 +559,207 @@ function fields(line, out,    n, i, c, f, q) {
 }
 END {
 	line = keys
-	for (c = 1; c <= ncol; c++) line = line "," name[c]
+	for (c = 1; c <= ncol; c++) line = line "," csv_field(name[c])
 	print line
 	for (r = 1; r <= NR; r++) {
 		line = values[r]
-		for (c = 1; c <= ncol; c++) line = line "," cell[r, c]
+		for (c = 1; c <= ncol; c++) line = line "," csv_field(cell[r, c])
 		print line
 	}
-}' "$out/sweep.csv.tmp" > "$out/sweep.csv.new" || { rm -f "$out/sweep.csv.tmp" "$out/sweep.csv.new"; die "could not collect sweep.csv"; }
-rm -f "$out/sweep.csv.tmp"
-mv "$out/sweep.csv.new" "$out/sweep.csv"
+}' "$runs.tmp" > "$runs.new" || { rm -f "$runs.tmp" "$runs.new"; die "could not collect $runs"; }
+rm -f "$runs.tmp"
+mv "$runs.new" "$runs"
 
-# ---- the plot ----
-# Column names of sweep.csv, one per line.
-columns=$(head -n 1 "$out/sweep.csv" | tr , '\n')
-has_column() { echo "$columns" | grep -Fqx "$1"; }
-# Every value of column $1 in sweep.csv is a number.
-numeric() {
-	awk -v col="$1" "$csv_fields"'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-		$c !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ { bad = 1 }
-		END { exit bad }' "$out/sweep.csv"
+# With seeds swept, a row per combination of the other keys (in the order
+# of their first run): the keys, n, then each figure that is a number in
+# every run as mean, min, max and sample standard deviation, and each other
+# figure when the runs of every combination agree on it.  The summary's
+# own seed column goes with the swept one.  Means and deviations to 15
+# significant digits; min and max as the runs wrote them.
+if $seeded; then
+	dropped=$(awk -v nk="$(echo "$keys" | wc -w)" \
+		-v sk="$(echo "$keys" | tr ' ' '\n' | grep -nx seed | cut -d: -f1)" \
+		-v csv="$out/sweep.csv.tmp" "$sweep_awk"'
+	NR == 1 {
+		nh = csv_split($0, h)
+		for (c = nk + 1; c <= nh; c++) num[c] = 1
+		next
+	}
+	{
+		csv_split($0, f)
+		g = ""
+		for (c = 1; c <= nk; c++)
+			if (c != sk) g = g (g == "" ? "" : ",") f[c]
+		if (!(g in size)) order[++ng] = g
+		member[g, ++size[g]] = ++nr
+		for (c = nk + 1; c <= nh; c++) {
+			v[nr, c] = f[c]
+			if (f[c] != "" && !is_number(f[c])) num[c] = 0
+			if (!((g, c) in agreed)) agreed[g, c] = f[c]
+			else if (agreed[g, c] != f[c]) differ[c] = 1
+		}
+	}
+	END {
+		line = ""
+		for (c = 1; c <= nk; c++)
+			if (c != sk) line = line h[c] ","
+		line = line "n"
+		for (c = nk + 1; c <= nh; c++) {
+			keep[c] = h[c] != "seed" && (num[c] || !differ[c])
+			if (!keep[c] && h[c] != "seed") printf " %s", h[c]
+			if (!keep[c]) continue
+			line = line "," h[c]
+			if (num[c]) line = line "," h[c] ".min," h[c] ".max," h[c] ".sd"
+		}
+		print line > csv
+		for (i = 1; i <= ng; i++) {
+			g = order[i]
+			n = size[g]
+			line = (g == "" ? "" : g ",") n
+			for (c = nk + 1; c <= nh; c++) {
+				if (!keep[c]) continue
+				if (!num[c]) {
+					line = line "," csv_field(agreed[g, c])
+					continue
+				}
+				# A figure the runs of g lack (spb_walk.* outside spb).
+				missing = 0
+				for (j = 1; j <= n; j++)
+					missing += v[member[g, j], c] == ""
+				if (missing) {
+					line = line ",,,,"
+					continue
+				}
+				sum = 0
+				lo = hi = member[g, 1]
+				for (j = 1; j <= n; j++) {
+					r = member[g, j]
+					sum += v[r, c]
+					if (v[r, c] + 0 < v[lo, c] + 0) lo = r
+					if (v[r, c] + 0 > v[hi, c] + 0) hi = r
+				}
+				# Equal values: exactly that mean and 0, without rounding noise.
+				same = v[lo, c] + 0 == v[hi, c] + 0
+				mean = same ? v[lo, c] + 0 : sum / n
+				ss = 0
+				for (j = 1; j <= n && !same; j++)
+					ss += (v[member[g, j], c] - mean) ^ 2
+				line = line sprintf(",%.15g,%s,%s,", mean, v[lo, c], v[hi, c])
+				if (n > 1) line = line sprintf("%.15g", sqrt(ss / (n - 1)))
+			}
+			print line > csv
+		}
+	}' "$runs")
+	mv "$out/sweep.csv.tmp" "$out/sweep.csv"
+	[ -z "$dropped" ] || echo "sweep: sweep.csv leaves out what differs between seeds" \
+		"and is not a number (runs.csv has it):$dropped" >&2
+fi
+
+# ---- the plots ----
+# plots.txt: a line per plot, what it draws or why it is not drawn.
+: > "$out/plots.txt"
+drawn() { echo "$1: $2" >> "$out/plots.txt"; }
+skipped() {
+	echo "sweep: no $1: $2" >&2
+	echo "$1: not drawn: $2" >> "$out/plots.txt"
 }
 # gnuplot string: single quotes, a quote doubled.
 gpstr() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
-skip_plot() {
-	$plot_given && { echo "sweep: no plot: $*" >&2; status=1; return; }
-	echo "sweep: no plot: $*" >&2
+# gnuplot SCRIPT OUTFILE WHAT SETTINGS: draw, and record the outcome.
+draw() {
+	if ! err=$(gnuplot -e "outfile=$(gpstr "$out/$2"); term=$(gpstr "$format"); $4" \
+			"${MMSIM_PLOTSDIR:-$top/plots}/$1" 2>&1) || [ ! -s "$out/$2" ]; then
+		skipped "$2" "gnuplot failed:
+$err"
+		status=1
+		return
+	fi
+	[ -z "$err" ] || echo "$err" >&2
+	drawn "$2" "$3"
 }
 
-y=zone_lock.wait_share
-x=""
-series=""
-series_given=false
-scenario_plot=$(sed -n 's/^-- sweep-plot: *//p' "$scenario" | head -n 1)
-for kv in $(echo "$scenario_plot,$plot" | tr , ' '); do
-	case $kv in
-	y=*) y=${kv#y=} ;;
-	x=*) x=${kv#x=} ;;
-	series=*) series=${kv#series=}; series_given=true ;;
-	*) die "--plot $scenario_plot,$plot: expected y=COLUMN,x=PARAM,series=PARAM" ;;
-	esac
-done
+# Column names of sweep.csv, one per line.
+columns=$(head -n 1 "$out/sweep.csv" | awk "$sweep_awk"'{ n = csv_split($0, f)
+	for (i = 1; i <= n; i++) print f[i] }')
+has_column() { echo "$columns" | grep -Fqx "$1"; }
+# Every value of column $1 in sweep.csv is a number.
+numeric() {
+	awk -v col="$1" "$sweep_awk"'NR == 1 { c = csv_col($0, col); next }
+		{ csv_split($0, f); if (!is_number(f[c])) bad = 1 }
+		END { exit bad || !c }' "$out/sweep.csv"
+}
+# The value of column $1 when every run has the same, else nothing.
+same_value() {
+	awk -v col="$1" "$sweep_awk"'NR == 1 { c = csv_col($0, col); next }
+		c { csv_split($0, f); v[f[c]] = 1; last = f[c] }
+		END { n = 0; for (k in v) n++; if (n == 1) print last }' "$runs"
+}
+skip_plot() {
+	skipped "sweep.$format" "$*"
+	! $plot_given || status=1
+}
+
 if [ -z "$x" ]; then
-	for k in $keys; do
+	for k in $pkeys; do
 		[ "$k" != "$series" ] && numeric "$k" && { x=$k; break; }
 	done
 fi
 # No numeric parameter: bars over the first categorical one.
 if [ -z "$x" ]; then
-	for k in $keys; do
+	for k in $pkeys; do
 		[ "$k" != "$series" ] && { x=$k; break; }
 	done
 fi
 if ! $series_given; then
-	for k in $keys; do
+	for k in $pkeys; do
 		[ "$k" != "$x" ] && { series=$k; break; }
 	done
 fi
-# The value of column $1 when every run has the same, else nothing.
-same_value() {
-	awk -v col="$1" "$csv_fields"'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-		c { v[$c] = 1; last = $c } END { n = 0; for (k in v) n++; if (n == 1) print last }' \
-		"$out/sweep.csv"
+# The machine, from machine.title, else as it would say from the machine.*
+# figures (a range where the runs differ): the preset's name first,
+# time-compressed under params.pace=compressed.
+machine=$(same_value machine.title)
+[ -n "$machine" ] || machine=$(awk "$sweep_awk"'
+function range(k, one) {
+	if (!(k in lo)) return ""
+	return sprintf("%s%s %s", lo[k], hi[k] != lo[k] ? "-" hi[k] : "", hi[k] == 1 ? one : one "s")
 }
-# The title: the scenario, then what every run shared (machine, policy,
-# threads, duration), then the other -D settings.
-context=$(same_value machine.name)
-v=$(same_value machine.policy)
-[ -n "$v" ] && context="${context:+$context, }$v"
+function mem(m) {
+	return m >= 1048576 ? sprintf("%g TiB", m / 1048576) : m >= 1024 ? sprintf("%g GiB", m / 1024) \
+		: sprintf("%g MiB", m)
+}
+function add(s) { if (s != "") title = title (title == "" ? "" : ", ") s }
+NR == 1 {
+	for (i = csv_split($0, h); i > 0; i--) col[h[i]] = i
+	next
+}
+{
+	csv_split($0, f)
+	for (k in col) {
+		if (k !~ /^machine\.(sockets|nodes|cpus|memory_mib)$/ || !is_number(f[col[k]])) continue
+		v = f[col[k]] + 0
+		if (!(k in lo) || v < lo[k]) lo[k] = v
+		if (!(k in hi) || v > hi[k]) hi[k] = v
+	}
+	runs++
+	compressed += "params.pace" in col && f[col["params.pace"]] == "compressed"
+	if ("machine.name" in col) names[f[col["machine.name"]]] = 1
+}
+END {
+	for (k in names) nnames++
+	if (nnames == 1 && k != "custom") preset = k ": "
+	add(range("machine.sockets", "socket"))
+	add(range("machine.nodes", "node"))
+	add(range("machine.cpus", "CPU"))
+	if ("machine.memory_mib" in lo)
+		add(mem(lo["machine.memory_mib"]) \
+			(hi["machine.memory_mib"] != lo["machine.memory_mib"] ? "-" mem(hi["machine.memory_mib"]) : ""))
+	if (runs && compressed == runs) add("time-compressed")
+	print (title == "" ? "" : preset) title
+}' "$runs")
+# The title: the scenario, what every run shared (policy, threads,
+# duration) and the other -D settings; under it the machine.
+context=$(same_value machine.policy)
 v=$(same_value params.cpus)
 [ -n "$v" ] && context="${context:+$context, }$v threads"
 # The duration asked for, else the simulated time reached (runs stop a
@@ -527,102 +773,248 @@ if [ -z "$v" ] && v=$(same_value sim_time_s) && [ -n "$v" ]; then
 	context="${context:+$context, }$(awk -v s="$v" 'BEGIN { printf "%.4g ms", 1000 * s }')"
 fi
 title="$name${context:+: $context}${fixed:+ ($fixed)}"
-ylabel=$(key_label "$y")
+subtitle=$machine
+# Seeds per combination: "5", or "3-5" where runs failed.
+nseeds=""
+if $seeded; then
+	nseeds=$(awk "$sweep_awk"'NR == 1 { c = csv_col($0, "n"); next }
+		{ csv_split($0, f); n = f[c] + 0; if (!lo || n < lo) lo = n; if (n > hi) hi = n }
+		END { print lo (hi > lo ? "-" hi : "") }' "$out/sweep.csv")
+fi
+label() {       # key_label's words, the key itself if it has none
+	l=$(key_label "$1" "$scenario")
+	[ "${l##*|}" = 1 ] && echo "${l%|*}" || echo "$1"
+}
+ylabel=$(key_label "$y" "$scenario")
 yscale=${ylabel##*|}
 ylabel=${ylabel%|*}
-xlabel=$(key_label "$x")
-[ "${xlabel##*|}" = 1 ] && xlabel=${xlabel%|*} || xlabel=$x
-serieslabel=$(key_label "$series")
-[ "${serieslabel##*|}" = 1 ] && serieslabel=${serieslabel%|*} || serieslabel=$series
+xlabel=$(label "$x")
+serieslabel=$(label "$series")
 
-plotfile=$out/sweep.$format
+plotname=sweep.$format
 if [ -z "$x" ]; then
-	skip_plot "no swept parameter to plot against"
-elif ! has_column "$x" || ! has_column "$y" || { [ -n "$series" ] && ! has_column "$series"; }; then
-	skip_plot "sweep.csv lacks one of the columns $y, $x${series:+, $series}"
-elif ! numeric "$x"; then
-	# Categories (policies): a bar per value of x, clustered by series,
-	# from a table of the means (runs of other parameters or seeds).
-	awk -v xc="$x" -v sc="$series" -v yc="$y" "$csv_fields"'
-	NR == 1 { for (i = 1; i <= NF; i++) { if ($i == xc) xi = i; if ($i == sc) si = i; if ($i == yc) yi = i }; next }
+	skip_plot "no swept parameter to plot against (seed is not one)"
+elif ! has_column "$y"; then
+	skip_plot "sweep.csv has no column $y"
+else
+	# sweep.dat: a block per series (in the order of first appearance),
+	# a row per value of x (ascending if numbers, else in their order):
+	# x's index among its values, x, the mean of y in the plot's unit, min,
+	# max (the mean's own without seeds), runs.  Rows of the same x and
+	# series (other swept parameters) are averaged, min and max widened.
+	# On a log y axis, means not above 0 are left out and mins not above 0
+	# go below the axis, which starts at the power of 10 under the least
+	# positive value.  It prints the settings the plot needs.
+	numx=false
+	numeric "$x" && numx=true
+	settings=$(awk -v xc="$x" -v yc="$y" -v sc="$series" -v scale="$yscale" \
+		-v logy="$($logy && echo 1 || echo 0)" -v numx="$($numx && echo 1 || echo 0)" \
+		-v dat="$out/sweep.dat" "$sweep_awk"'
+	NR == 1 {
+		xi = csv_col($0, xc); yi = csv_col($0, yc); si = sc == "" ? 0 : csv_col($0, sc)
+		lo_i = csv_col($0, yc ".min"); hi_i = csv_col($0, yc ".max"); ni = csv_col($0, "n")
+		next
+	}
 	{
-		xv = $xi; sv = si ? $si : yc
-		if (!(xv in xseen)) { xseen[xv] = 1; xs[++nx] = xv }
-		if (!(sv in sseen)) { sseen[sv] = 1; ss[++ns] = sv }
-		sum[xv, sv] += $yi; n[xv, sv]++
+		csv_split($0, f)
+		if (!is_number(f[yi])) { notnum++; next }
+		xv = f[xi]; sv = si ? f[si] : yc
+		if (!(xv in xidx)) { xidx[xv] = ++nx; xs[nx] = xv }
+		if (!(sv in sidx)) { sidx[sv] = ++ns; ss[ns] = sv }
+		y = scale * f[yi]
+		lo = lo_i ? scale * f[lo_i] : y
+		hi = hi_i ? scale * f[hi_i] : y
+		k = sv SUBSEP xv
+		sum[k] += y; cnt[k]++; runs[k] += ni ? f[ni] : 1
+		if (!(k in low) || lo < low[k]) low[k] = lo
+		if (!(k in high) || hi > high[k]) high[k] = hi
 	}
 	END {
-		printf "%s", xc
-		for (j = 1; j <= ns; j++) printf " %s", ss[j]
-		print ""
+		# x ascending: insertion sort of the indices
+		for (i = 1; i <= nx; i++) ord[i] = i
+		for (i = 2; numx && i <= nx; i++)
+			for (j = i; j > 1 && xs[ord[j]] + 0 < xs[ord[j - 1]] + 0; j--) {
+				t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t
+			}
+		pow2 = numx
 		for (i = 1; i <= nx; i++) {
-			printf "%s", xs[i]
-			for (j = 1; j <= ns; j++)
-				printf " %s", n[xs[i], ss[j]] ? sum[xs[i], ss[j]] / n[xs[i], ss[j]] : "NaN"
-			print ""
+			v = xs[i] + 0
+			while (pow2 && v >= 2 && v % 2 == 0) v /= 2
+			if (v != 1) pow2 = 0
+			if (i == 1 || xs[i] + 0 < xmin) xmin = xs[i] + 0
+			if (i == 1 || xs[i] + 0 > xmax) xmax = xs[i] + 0
 		}
-	}' "$out/sweep.csv" > "$out/sweep-bars.dat"
-	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep-bars.dat"); outfile=$(gpstr "$plotfile");
-			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xlabel=$(gpstr "$xlabel");
-			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel");
-			nseries=$(($(head -n 1 "$out/sweep-bars.dat" | wc -w) - 1))" \
-			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_bars.gp" 2>&1) || [ ! -s "$plotfile" ]; then
-		echo "sweep: warning: gnuplot failed on $out/sweep-bars.dat:" >&2
-		echo "$err" >&2
-		status=1
-	elif [ -n "$err" ]; then
-		echo "$err" >&2
+		minpos = 0
+		for (k in sum) {
+			mean[k] = sum[k] / cnt[k]
+			if (logy && mean[k] <= 0) { left++; continue }
+			if (mean[k] > 0 && (!minpos || mean[k] < minpos)) minpos = mean[k]
+			if (low[k] > 0 && (!minpos || low[k] < minpos)) minpos = low[k]
+		}
+		ylow = minpos ? 10 ^ int(log(minpos) / log(10) - (minpos < 1)) : 1
+		print "# sweep.dat: x_index x mean min max runs, a block per series" > dat
+		for (s = 1; s <= ns; s++) {
+			printf "%s# %s\n", (s > 1 ? "\n\n" : ""), ss[s] > dat
+			for (i = 1; i <= nx; i++) {
+				k = ss[s] SUBSEP xs[ord[i]]
+				if (!(k in mean) || (logy && mean[k] <= 0)) continue
+				printf "%d %s %.10g %.10g %.10g %d\n", i, xs[ord[i]], mean[k],
+					logy && low[k] <= 0 ? ylow / 10 : low[k], high[k], runs[k] > dat
+			}
+		}
+		titles = ""
+		for (s = 1; s <= ns; s++) titles = titles (s > 1 ? " " : "") ss[s]
+		xtics = ""
+		for (i = 1; i <= nx; i++) xtics = xtics (i > 1 ? ", " : "") "\"" xs[ord[i]] "\" " i
+		printf "nseries=%d; nx=%d; xmin=%.10g; xmax=%.10g; pow2=%d; ylow=%.10g; left=%d; notnum=%d\n",
+			ns, nx, xmin, xmax, pow2, ylow, left, notnum
+		printf "titles=\x27%s\x27; xtics=\x27%s\x27\n", titles, xtics
+	}' "$out/sweep.csv")
+	nseries=0 nx=0 xmin=0 xmax=0 pow2=0 ylow=1 left=0 notnum=0 titles="" xtics=""
+	eval "$settings"
+	[ "$notnum" -eq 0 ] || echo "sweep: $plotname: $notnum rows of sweep.csv have no number in $y; left out" >&2
+	[ "$left" -eq 0 ] || echo "sweep: $plotname: $left points are not above 0 and cannot be on the log y axis; left out" >&2
+	what="$ylabel by $xlabel${series:+, a line per $serieslabel}"
+	# The swept keys of more than one value that are neither x nor series.
+	others=$(printf '%s' "$sweeps" | awk -F= -v x="$x" -v s="$series" \
+		'$1 != x && $1 != s && $1 != "seed" && $2 ~ /,/ { printf "%s%s", (n++ ? " " : ""), $1 }')
+	if [ -n "$others" ]; then
+		echo "sweep: $plotname: the means over the values of $others" >&2
+		what="$what, means over $others"
 	fi
-else
-	if ! err=$(gnuplot -e "datafile=$(gpstr "$out/sweep.csv"); outfile=$(gpstr "$plotfile");
-			term=$(gpstr "$format"); plot_title=$(gpstr "$title"); xcol=$(gpstr "$x");
-			ycol=$(gpstr "$y"); seriescol=$(gpstr "$series"); xlabel=$(gpstr "$xlabel");
-			ylabel=$(gpstr "$ylabel"); yscale=$yscale; serieslabel=$(gpstr "$serieslabel")" \
-			"${MMSIM_PLOTSDIR:-$top/plots}/sweep.gp" 2>&1) || [ ! -s "$plotfile" ]; then
-		echo "sweep: warning: gnuplot failed on $out/sweep.csv:" >&2
-		echo "$err" >&2
-		status=1
-	elif [ -n "$err" ]; then
-		echo "$err" >&2
+	errors=0
+	psub=$subtitle
+	if [ -n "$nseeds" ]; then
+		errors=1
+		psub="${psub:+$psub; }mean, bars min-max over $nseeds seeds"
+		what="$what; mean, bars min-max over $nseeds seeds"
+	fi
+	common="datafile=$(gpstr "$out/sweep.dat"); plot_title=$(gpstr "$title");
+		subtitle=$(gpstr "$psub"); xlabel=$(gpstr "$xlabel"); ylabel=$(gpstr "$ylabel");
+		serieslabel=$(gpstr "$serieslabel"); nseries=$nseries; titles=$(gpstr "$titles");
+		errors=$errors; logy=$($logy && echo 1 || echo 0); ylow=$ylow"
+	if [ "$nseries" -eq 0 ]; then
+		skip_plot "no row of sweep.csv has a number in $y"
+	elif ! $numx; then
+		$logx && echo "sweep: $plotname: logx does not apply to bars over $x" >&2
+		draw sweep_bars.gp "$plotname" "bars of $what" "$common; nx=$nx; xtics=$(gpstr "$xtics")"
+	else
+		# A log x axis when asked, or when x is positive and spans 4x or
+		# more (CPU counts): base 2 if every value is a power of 2.
+		logbase=0
+		if $logx || { awk -v a="$xmin" -v b="$xmax" 'BEGIN { exit !(a > 0 && b >= 4 * a) }'; }; then
+			logbase=10
+			[ "$pow2" -eq 0 ] || logbase=2
+		fi
+		if [ "$logbase" -ne 0 ] && ! awk -v a="$xmin" 'BEGIN { exit !(a > 0) }'; then
+			skip_plot "logx: $x has values not above 0"
+		else
+			draw sweep.gp "$plotname" "$what" "$common; logx=$logbase; xmin=$xmin; xmax=$xmax"
+		fi
 	fi
 fi
 
-# A column of every run's timeseries.csv over time (by default the 1GB
+# A column of the runs' timeseries.csv over time (by default the 1GB
 # yield; a scenario names another with a line "-- sweep-timeseries: COLUMN
-# LABEL"), when the runs sampled it, it moved in one of them at least, and
-# there are few enough runs for the lines to stay readable.
+# LABEL"): a line per run, or with seeds swept per combination of the other
+# keys (the mean over its seeds, a band from min to max), when there are 8
+# lines or fewer.  A run's value holds from its sample on, and after its
+# last sample until the last run of its line ends: the mean at a time is
+# over the runs that have started.
 ts_spec=$(sed -n 's/^-- sweep-timeseries: *//p' "$scenario" | head -n 1)
-ts_col=${ts_spec%% *}
-ts_label=${ts_spec#* }
-if [ -z "$ts_spec" ] || [ "$ts_label" = "$ts_spec" ]; then
+if [ -z "$ts_spec" ]; then
 	ts_col=gb_movable_only
 	ts_label='1 GiB regions free or movable-only (count)'
 	ts_name=gb_yield
 else
+	ts_col=${ts_spec%% *}
+	ts_label=${ts_spec#* }
 	ts_name=$ts_col
 fi
-ts_files=""
-ts_titles=""
-while IFS= read -r combo; do
-	ts_files="$ts_files $out/$combo/timeseries.csv"
-	ts_titles="$ts_titles $combo"
-done < "$out/jobs"
-first=$(echo $ts_files | cut -d' ' -f1)
-if [ "$(echo $ts_files | wc -w)" -le 8 ] && [ -s "$first" ] &&
-	head -1 "$first" | tr , '\n' | grep -qx "$ts_col" &&
-	# shellcheck disable=SC2086
-	awk -F, -v col="$ts_col" 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; first = ""; next }
-		first == "" { first = $c } $c != first { moved = 1 } END { exit !moved }' $ts_files \
-		2> /dev/null; then
-	tsfile=$out/sweep-$ts_name.$format
-	if ! err=$(gnuplot -e "files=$(gpstr "$(echo $ts_files)"); titles=$(gpstr "$(echo $ts_titles)");
-			ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
-			outfile=$(gpstr "$tsfile"); term=$(gpstr "$format"); plot_title=$(gpstr "$title")" \
-			"${MMSIM_PLOTSDIR:-$top/plots}/sweep_timeseries.gp" 2>&1) || [ ! -s "$tsfile" ]; then
-		echo "sweep: warning: gnuplot failed on the runs' timeseries.csv:" >&2
-		echo "$err" >&2
-		status=1
+ts_plot=sweep-$ts_name.$format
+# The runs that succeeded, as "LINE RUN": LINE is the run's combination
+# without its seed (- when seed is the only key), the line it belongs to.
+line_runs=$(printf '%s' "$done_runs" | awk '{ l = $0; sub(/(^|,)seed=[0-9]+/, "", l)
+	sub(/^,/, "", l); print (l == "" ? "-" : l) " " $0 }')
+lines=$(echo "$line_runs" | awk '!seen[$1]++ { print $1 }')
+nlines=$(printf '%s\n' "$lines" | grep -c .) || true
+all_ts=$(printf '%s' "$done_runs" | while IFS= read -r c; do echo "$out/$c/timeseries.csv"; done)
+first_ts=$(echo "$all_ts" | head -n 1)
+# shellcheck disable=SC2086
+if [ ! -s "$first_ts" ]; then
+	skipped "$ts_plot" "the runs wrote no timeseries.csv"
+elif ! head -n 1 "$first_ts" | tr , '\n' | grep -Fqx "$ts_col"; then
+	skipped "$ts_plot" "timeseries.csv has no column $ts_col"
+elif ! awk -F, -v col="$ts_col" 'FNR == 1 { c = 0; for (i = 1; i <= NF; i++) if ($i == col) c = i
+		first = ""; next }
+		c && first == "" { first = $c } c && $c != first { moved = 1 } END { exit !moved }' \
+		$all_ts 2> /dev/null; then
+	skipped "$ts_plot" "$ts_col never moved in any run"
+elif [ "$nlines" -gt 8 ]; then
+	skipped "$ts_plot" "$nlines lines$($seeded && echo " (combinations, each the mean over its seeds)"), more than the 8 a plot keeps readable; sweep with fewer values"
+else
+	# sweep-NAME.dat: a block per line, "time mean min max runs" at each
+	# change, twice at a step (the value before, then after).
+	dat=$out/sweep-$ts_name.dat
+	echo "# sweep-$ts_name.dat: time_ms mean min max runs of $ts_col, a block per line" > "$dat"
+	titles=""
+	i=0
+	for line in $lines; do
+		i=$((i + 1))
+		files=$(echo "$line_runs" | awk -v l="$line" -v out="$out" '$1 == l { print out "/" $2 "/timeseries.csv" }')
+		[ "$i" -eq 1 ] || printf '\n\n' >> "$dat"
+		# shellcheck disable=SC2086
+		awk -v col="$ts_col" "$sweep_awk"'
+		FNR == 1 { r++; c = csv_col($0, col); tc = csv_col($0, "time_ms"); next }
+		{ csv_split($0, f); n[r]++; t[r, n[r]] = f[tc] + 0; v[r, n[r]] = f[c] + 0 }
+		END {
+			for (i = 1; i <= r; i++) p[i] = 1
+			while (1) {
+				# the next sample time of any run, then each run at it
+				now = ""
+				for (i = 1; i <= r; i++)
+					if (p[i] <= n[i] && (now == "" || t[i, p[i]] < now)) now = t[i, p[i]]
+				if (now == "") break
+				k = 0; sum = 0
+				for (i = 1; i <= r; i++) {
+					while (p[i] <= n[i] && t[i, p[i]] <= now) p[i]++
+					if (p[i] == 1) continue
+					x = v[i, p[i] - 1]
+					if (!k || x < lo) lo = x
+					if (!k || x > hi) hi = x
+					sum += x; k++
+				}
+				row = sprintf("%.10g %.10g %.10g %d", sum / k, lo, hi, k)
+				end = now
+				if (row == last) continue
+				if (last != "") printf "%.10g %s\n", now, last
+				printf "%.10g %s\n", now, row
+				last = row
+				at = now
+			}
+			if (end > at) printf "%.10g %s\n", end, last
+		}' $files >> "$dat"
+		case $(echo "$pkeys" | wc -w) in
+		0) titles=mean ;;
+		1) titles="${titles:+$titles }${line#*=}" ;;
+		*) titles="${titles:+$titles }$line" ;;
+		esac
+	done
+	keytitle=""
+	[ "$(echo "$pkeys" | wc -w)" -ne 1 ] || keytitle=$(label "$pkeys")
+	what="$ts_label over time, a line per $($seeded && echo "combination, the mean over $nseeds seeds with a band from min to max" || echo run)"
+	# The phases of the first run: "name start_ms ...".
+	phases=""
+	if [ -s "$(dirname "$first_ts")/phases.csv" ]; then
+		phases=$(awk -F, 'NR > 1 { printf "%s%s %s", (NR > 2 ? " " : ""), $1, $2 }' \
+			"$(dirname "$first_ts")/phases.csv")
 	fi
+	tsub=$subtitle
+	$seeded && tsub="${tsub:+$tsub; }mean over $nseeds seeds, band min-max"
+	draw sweep_timeseries.gp "$ts_plot" "$what" "datafile=$(gpstr "$dat"); nlines=$nlines;
+		titles=$(gpstr "$titles"); keytitle=$(gpstr "$keytitle"); band=$($seeded && echo 1 || echo 0);
+		phases=$(gpstr "$phases"); ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
+		plot_title=$(gpstr "$title"); subtitle=$(gpstr "$tsub")"
 fi
 
 echo "$out"

@@ -118,14 +118,18 @@ MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep cpus=2,4,8 \
 grep -q '>CPUs (threads)<' "$dir/log/sweep.svg"
 grep -q '<text> 4</text>' "$dir/log/sweep.svg"
 if grep -q '<text> 6</text>' "$dir/log/sweep.svg"; then exit 1; fi
-# A sweep over policies alone: a bar per policy, from the means in
-# sweep-bars.dat.
+# A sweep over policies alone: a bar per policy, from sweep.dat (in %),
+# its value printed on it.
 MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,pcp_buddy \
 	--out "$dir/bars" "$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D cpus=8 -D work_ns=1 \
 	-D plot_format=svg > /dev/null
-printf 'policy zone_lock.wait_share\nupstream 0.08\npcp_buddy 0.02\n' | diff - "$dir/bars/sweep-bars.dat"
+printf '%s\n' '# sweep.dat: x_index x mean min max runs, a block per series' \
+	'# zone_lock.wait_share' '1 upstream 8 8 8 1' '2 pcp_buddy 2 2 2 1' |
+	diff - "$dir/bars/sweep.dat"
 grep -q '>pcp_buddy<' "$dir/bars/sweep.svg"
 grep -q '>policy<' "$dir/bars/sweep.svg"
+grep -q '<text>8</text>' "$dir/bars/sweep.svg"
+grep -q '<text>2</text>' "$dir/bars/sweep.svg"
 # Runs with other figures: every column, empty where a run has none.
 MMSIM_BIN=$dir/fake-mmsim sh "$MMSIM_SRCDIR/sim/sweep.sh" --sweep policy=upstream,spb \
 	--out "$dir/union" "$MMSIM_SRCDIR/scenarios/cross-cpu-churn.lua" -D cpus=8 -D work_ns=1 \

@@ -7,7 +7,8 @@
 # command in another directory, so the scenario really travels there and
 # the results folders really come back), and --slurm writes an array job
 # script whose tasks, run by hand here, fill the joblog a later sweep
-# resumes from; mmsim --params lists a scenario's parameters.
+# resumes from, both with seeds swept too (--seeds: mmsim's --seed in each
+# run); mmsim --params lists a scenario's parameters.
 set -eu
 command -v parallel > /dev/null || { echo "GNU parallel not installed"; exit 77; }
 dir=$(mktemp -d)
@@ -23,9 +24,11 @@ log=$(dirname "$0")/calls
 out=""
 defs=""
 params=false
+seed=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
 	-D) defs="$defs $2"; shift 2 ;;
 	--params) params=true; shift ;;
 	*.lua) scenario=$1; shift ;;
@@ -46,7 +49,7 @@ if $params; then
 	printf 'cpus=%s\npolicy=%s\n' "$cpus" "$policy"
 	exit 0
 fi
-echo "$defs" >> "$log"
+echo "$defs seed=$seed" >> "$log"
 if [ "$cpus" = 13 ]; then
 	echo "line 1 of the trouble" >&2
 	echo "mmsim: error: 13 is unlucky" >&2
@@ -54,7 +57,7 @@ if [ "$cpus" = 13 ]; then
 fi
 mkdir -p "$out"
 printf 'params.cpus,params.policy,zone_lock.wait_share\n%s,%s,%s\n' "$cpus" "$policy" \
-	"$(awk -v c="$cpus" 'BEGIN { print c / 100 }')" > "$out/summary.csv"
+	"$(awk -v c="$cpus" -v s="$seed" 'BEGIN { print c / 100 * s }')" > "$out/summary.csv"
 FAKE
 chmod +x "$dir/fake-mmsim"
 export MMSIM_BIN="$dir/fake-mmsim"
@@ -108,6 +111,14 @@ calls=$(wc -l < "$dir/calls")
 (cd "$dir/local" && sweep --sweep cpus=2,4,8 --sweep policy=upstream,spb --out out \
 	--hosts "$dir/hosts" --ssh "$dir/ssh" s.lua > /dev/null 2>&1)
 test "$(wc -l < "$dir/calls")" -eq "$calls" || fail "--hosts reran finished runs"
+# With seeds: each host runs its combinations with mmsim's --seed.
+(cd "$dir/local" && sweep --sweep cpus=2,4 --seeds 2 --out seeded --hosts "$dir/hosts" \
+	--ssh "$dir/ssh" s.lua > /dev/null 2> "$dir/err") || { cat "$dir/err"; fail "--hosts --seeds"; }
+test -s "$dir/remote/seeded/cpus=4,seed=2/summary.csv" || fail "seed 2 did not run remotely"
+grep -q '^ cpus=4 seed=2$' "$dir/calls" || fail "no --seed 2"
+grep -qx '4,2,4,upstream,0.08' "$dir/local/seeded/runs.csv" || fail "runs.csv: $(cat "$dir/local/seeded/runs.csv")"
+grep -q '^4,2,4,4,4,0,upstream,0.06,0.04,0.08,' "$dir/local/seeded/sweep.csv" ||
+	fail "seeded sweep.csv: $(cat "$dir/local/seeded/sweep.csv")"
 # Paths outside the current directory cannot travel.
 if sweep --sweep cpus=2 --out "$dir/abs" --hosts "$dir/hosts" "$dir/s.lua" 2> "$dir/err"; then
 	fail "absolute paths with --hosts"
@@ -130,6 +141,19 @@ sweep --sweep cpus=2,4,8 --out "$dir/slurm" -j 2 "$dir/s.lua" > /dev/null 2> "$d
 	{ cat "$dir/err"; fail "collecting"; }
 test "$(wc -l < "$dir/calls")" -eq $((calls + 3)) || fail "the sweep reran slurm's runs"
 test "$(wc -l < "$dir/slurm/sweep.csv")" -eq 4 || fail "slurm sweep.csv"
+# --slurm with seeds: a task per run, each with its --seed.
+sweep --sweep cpus=2,4 --seeds 2 --out "$dir/slurms" --slurm "$dir/s.lua" > /dev/null 2> "$dir/err" ||
+	{ cat "$dir/err"; fail "--slurm --seeds"; }
+grep -q '^#SBATCH --array=1-4%' "$dir/slurms/sweep.slurm" || fail "seeded array line"
+for t in 1 2 3 4; do
+	SLURM_ARRAY_TASK_ID=$t sh "$dir/slurms/sweep.slurm" || fail "seeded task $t"
+done
+calls=$(wc -l < "$dir/calls")
+sweep --sweep cpus=2,4 --seeds 2 --out "$dir/slurms" "$dir/s.lua" > /dev/null 2> "$dir/err" ||
+	{ cat "$dir/err"; fail "collecting seeds"; }
+test "$(wc -l < "$dir/calls")" -eq "$calls" || fail "the sweep reran slurm's seeded runs"
+grep -q '^2,2,2,2,2,0,upstream,0.03,0.02,0.04,' "$dir/slurms/sweep.csv" ||
+	fail "slurm seeded sweep.csv: $(cat "$dir/slurms/sweep.csv")"
 # The real mmsim --params: the resolved parameters, and the script stops
 # there (its error() after mmsim.params never runs).
 printf 'local p = mmsim.params{ cpus = 4, policy = "upstream" }\nerror("ran on")\n' > "$dir/p.lua"
