@@ -13,6 +13,8 @@
 # true x, on a log axis in proportion), so that points and bars of equal
 # values stay apart.  serieslabel '' leaves the key out.
 if (!exists("subtitle")) subtitle = ""
+# seedline: what the points and bars are over seeds, a title line of its own.
+if (!exists("seedline")) seedline = ""
 if (!exists("serieslabel")) serieslabel = ""
 if (!exists("errors")) errors = 0
 if (!exists("logx")) logx = 0
@@ -35,7 +37,8 @@ if (logy) {
 	set yrange [0:*]
 }
 
-set title plot_title . (subtitle ne "" ? "\n" . subtitle : "")
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") . \
+	(seedline ne "" ? "\n" . seedline : "")
 set grid xtics ytics lt 1 lc rgb "#e4e4e4" lw 1
 set autoscale xfix
 set offsets graph 0.05, graph 0.05, graph 0.05, 0

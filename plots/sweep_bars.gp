@@ -11,6 +11,8 @@
 # names xtics gives.  errors=1 draws bars from min to max on each bar (the
 # value is then printed above max); logy=1 a log y axis from ylow.
 if (!exists("subtitle")) subtitle = ""
+# seedline: what the points and bars are over seeds, a title line of its own.
+if (!exists("seedline")) seedline = ""
 if (!exists("serieslabel")) serieslabel = ""
 if (!exists("errors")) errors = 0
 if (!exists("logy")) logy = 0
@@ -33,7 +35,8 @@ if (logy) {
 	set yrange [0:*]
 }
 set offsets 0, 0, graph 0.12, 0
-set title plot_title . (subtitle ne "" ? "\n" . subtitle : "")
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") . \
+	(seedline ne "" ? "\n" . seedline : "")
 set xlabel xlabel
 set ylabel ylabel
 set bars 1.5

@@ -21,12 +21,15 @@ if (!exists("ylabel")) ylabel = ycol
 if (!exists("yscale")) yscale = 1
 if (!exists("steps")) steps = "steps"
 if (!exists("subtitle")) subtitle = ""
+# seedline: what the points and bars are over seeds, a title line of its own.
+if (!exists("seedline")) seedline = ""
 if (!exists("keytitle")) keytitle = ""
 if (!exists("phases")) phases = ""
 if (!exists("band")) band = 0
 d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
 load d[1:i] . "style.gp"
-set title plot_title . (subtitle ne "" ? "\n" . subtitle : "")
+set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") . \
+	(seedline ne "" ? "\n" . seedline : "")
 set xrange [0:*]
 set autoscale xfixmax
 set yrange [0:*]

@@ -883,14 +883,14 @@ else
 		what="$what, means over $others"
 	fi
 	errors=0
-	psub=$subtitle
+	seedline=""
 	if [ -n "$nseeds" ]; then
 		errors=1
-		psub="${psub:+$psub; }mean, bars min-max over $nseeds seeds"
-		what="$what; mean, bars min-max over $nseeds seeds"
+		seedline="mean, bars min-max over $nseeds seeds"
+		what="$what; $seedline"
 	fi
 	common="datafile=$(gpstr "$out/sweep.dat"); plot_title=$(gpstr "$title");
-		subtitle=$(gpstr "$psub"); xlabel=$(gpstr "$xlabel"); ylabel=$(gpstr "$ylabel");
+		subtitle=$(gpstr "$subtitle"); seedline=$(gpstr "$seedline"); xlabel=$(gpstr "$xlabel"); ylabel=$(gpstr "$ylabel");
 		serieslabel=$(gpstr "$serieslabel"); nseries=$nseries; titles=$(gpstr "$titles");
 		errors=$errors; logy=$($logy && echo 1 || echo 0); ylow=$ylow"
 	if [ "$nseries" -eq 0 ]; then
@@ -1009,12 +1009,13 @@ else
 		phases=$(awk -F, 'NR > 1 { printf "%s%s %s", (NR > 2 ? " " : ""), $1, $2 }' \
 			"$(dirname "$first_ts")/phases.csv")
 	fi
-	tsub=$subtitle
-	$seeded && tsub="${tsub:+$tsub; }mean over $nseeds seeds, band min-max"
+	tseed=""
+	$seeded && tseed="mean over $nseeds seeds, band min-max"
 	draw sweep_timeseries.gp "$ts_plot" "$what" "datafile=$(gpstr "$dat"); nlines=$nlines;
 		titles=$(gpstr "$titles"); keytitle=$(gpstr "$keytitle"); band=$($seeded && echo 1 || echo 0);
 		phases=$(gpstr "$phases"); ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
-		plot_title=$(gpstr "$title"); subtitle=$(gpstr "$tsub")"
+		plot_title=$(gpstr "$title"); subtitle=$(gpstr "$subtitle");
+		seedline=$(gpstr "$tseed")"
 fi
 
 echo "$out"
