@@ -188,8 +188,7 @@ void results_discard(struct results *r)
 	results_close(r);
 }
 
-/* write(2) all of buf, through partial writes and signals. */
-static int write_all(int fd, const char *buf, size_t len)
+int results_write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
@@ -261,7 +260,7 @@ static int write_whole(const struct results *r, const char *name, const char *da
 	g_free(parent);
 	if (fd < 0)
 		goto fail;
-	if (write_all(fd, data, len)) {
+	if (results_write_all(fd, data, len)) {
 		int e = errno;
 
 		close(fd);
@@ -298,7 +297,7 @@ struct results_ts {
 
 static int ts_write_line(struct results_ts *ts, char **err)
 {
-	if (write_all(ts->fd, ts->line->str, ts->line->len)) {
+	if (results_write_all(ts->fd, ts->line->str, ts->line->len)) {
 		*err = g_strdup_printf("cannot write %s: %s", ts->path, g_strerror(errno));
 		return -1;
 	}
@@ -837,7 +836,7 @@ void progress_update(struct progress *p, uint64_t sim_ns, uint64_t target_ns, do
 	len = line->len - 1;
 	for (size_t i = len; i < p->last_len; i++)
 		g_string_append_c(line, ' ');
-	if (write_all(p->fd, line->str, line->len))
+	if (results_write_all(p->fd, line->str, line->len))
 		p->tty = false;
 	p->last_len = len;
 	p->last_wall = wall_s;
@@ -846,7 +845,7 @@ void progress_update(struct progress *p, uint64_t sim_ns, uint64_t target_ns, do
 
 void progress_done(struct progress *p)
 {
-	if (p->last_len && write_all(p->fd, "\n", 1))
+	if (p->last_len && results_write_all(p->fd, "\n", 1))
 		p->tty = false;
 	p->last_len = 0;
 	p->last_wall = -1;

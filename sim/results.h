@@ -42,6 +42,10 @@ void results_close(struct results *r);
  * (a sweep's run's, holding the run's stderr) is left. */
 void results_discard(struct results *r);
 
+/* write(2) all of buf to fd, through partial writes and signals: 0, or -1
+ * with errno. */
+int results_write_all(int fd, const char *buf, size_t len);
+
 /* Whether name is one of the run's own files (summary, the kernel's files,
  * plots and their data, the scenario's copies): one list for both sides,
  * since the run writes no other name (results_write and the plots abort on

@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include "sim/tee.h"
 
+#include "sim/results.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -23,21 +25,6 @@ static const char *const names[2] = { "stdout", "stderr" };
 static pid_t copier = -1;
 /* Where fds 1 and 2 went before, -1 for a stream not copied. */
 static int saved[2] = { -1, -1 };
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* The child: pipe in[i] to fd i + 1 (where the stream went) and file[i]
  * until both pipes close.  A destination that fails (a closed terminal, a
@@ -75,9 +62,9 @@ static void copy(int in[2], int file[2])
 				in[i] = -1;
 				continue;
 			}
-			if (to[i] >= 0 && write_all(to[i], buf, (size_t)n))
+			if (to[i] >= 0 && results_write_all(to[i], buf, (size_t)n))
 				to[i] = -1;
-			if (file[i] >= 0 && write_all(file[i], buf, (size_t)n))
+			if (file[i] >= 0 && results_write_all(file[i], buf, (size_t)n))
 				file[i] = -1;
 		}
 	}
