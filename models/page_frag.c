@@ -11,6 +11,9 @@ struct page_frag_cache {
 	unsigned size, offset;  /* bytes in the block, and used */
 };
 
+/* Fragment addresses are the live set's keys, as pointers. */
+G_STATIC_ASSERT(sizeof(gsize) >= sizeof(frag_addr_t));
+
 struct page_frag_state {
 	struct page_frag_cache *cpu;
 	GHashTable *refs;       /* block pfn -> fragments + 1 while a cache holds it */
@@ -26,7 +29,7 @@ static struct page_frag_state *frag_state(struct machine *m)
 		for (unsigned c = 0; c < m->nr_cpus; c++)
 			m->page_frag->cpu[c] = (struct page_frag_cache){ .pfn = PFN_NONE };
 		m->page_frag->refs = g_hash_table_new(NULL, NULL);
-		m->page_frag->live = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+		m->page_frag->live = g_hash_table_new(NULL, NULL);
 	}
 	return m->page_frag;
 }
@@ -126,7 +129,7 @@ frag_addr_t page_frag_alloc(struct mm_ctx *ctx, struct machine *m, unsigned size
 	g_hash_table_insert(st->refs, GUINT_TO_POINTER(c->pfn), GUINT_TO_POINTER(n + 1));
 	frag_addr_t addr = ((frag_addr_t)c->pfn << PAGE_SHIFT) + c->offset;
 
-	g_hash_table_insert(st->live, g_memdup2(&addr, sizeof(addr)), GUINT_TO_POINTER(c->pfn + 1));
+	g_hash_table_insert(st->live, GSIZE_TO_POINTER(addr), GUINT_TO_POINTER(c->pfn + 1));
 	c->offset += size;
 	st->allocated++;
 	return addr;
@@ -136,7 +139,8 @@ pfn_t page_frag_block(const struct machine *m, frag_addr_t addr)
 {
 	if (!m->page_frag)
 		return PFN_NONE;
-	return (pfn_t)GPOINTER_TO_UINT(g_hash_table_lookup(m->page_frag->live, &addr)) - 1;
+	return (pfn_t)GPOINTER_TO_UINT(g_hash_table_lookup(m->page_frag->live,
+							   GSIZE_TO_POINTER(addr))) - 1;
 }
 
 int page_frag_free(struct mm_ctx *ctx, struct machine *m, frag_addr_t addr)
@@ -147,7 +151,7 @@ int page_frag_free(struct mm_ctx *ctx, struct machine *m, frag_addr_t addr)
 	 * twice would otherwise drop another caller's reference. */
 	if (block == PFN_NONE)
 		return -1;
-	g_hash_table_remove(m->page_frag->live, &addr);
+	g_hash_table_remove(m->page_frag->live, GSIZE_TO_POINTER(addr));
 	frag_put(ctx, m, block);
 	m->page_frag->freed++;
 	return 0;
