@@ -36,8 +36,13 @@ static inline void set_str(lua_State *L, const char *k, const char *v)
 	lua_setfield(L, -2, k);
 }
 
+/* Make the methods table at idx refuse unknown names: indexing it with a
+ * name it lacks raises "file:line: <what> has no method 'x' (methods: ...)"
+ * rather than Lua's "attempt to call a nil value". */
+void strict_methods(lua_State *L, int idx, const char *what);
+
 /* A userdata class: its metatable name with the methods (up to a NULL
- * name) and finalizer gc. */
+ * name) and finalizer gc; unknown methods are errors naming the class. */
 static inline void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
 			     lua_CFunction gc)
 {
@@ -48,6 +53,7 @@ static inline void new_class(lua_State *L, const char *name, const luaL_Reg *met
 	luaL_newmetatable(L, name);
 	lua_createtable(L, 0, n);
 	luaL_setfuncs(L, methods, 0);
+	strict_methods(L, -1, name);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, gc);
 	lua_setfield(L, -2, "__gc");

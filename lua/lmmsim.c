@@ -217,6 +217,48 @@ static void check_known_keys_at(lua_State *L, int t, const char *const *keys, co
 	}
 }
 
+static int cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* __index of a strict methods table: (table, key) with the class's name as
+ * upvalue; only reached for names the table lacks. */
+static int unknown_method(lua_State *L)
+{
+	GPtrArray *names = g_ptr_array_new();
+	GString *list = g_string_new(NULL);
+
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING)
+			g_ptr_array_add(names, (gpointer)lua_tostring(L, -1));
+	}
+	g_ptr_array_sort(names, cmp_names);
+	for (guint i = 0; i < names->len; i++)
+		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
+	luaL_where(L, 1);
+	lua_pushfstring(L, "%s has no method '%s' (methods: %s)",
+			lua_tostring(L, lua_upvalueindex(1)), luaL_tolstring(L, 2, NULL),
+			list->str);
+	g_string_free(list, TRUE);
+	g_ptr_array_free(names, TRUE);
+	lua_remove(L, -2);
+	lua_concat(L, 2);
+	return lua_error(L);
+}
+
+void strict_methods(lua_State *L, int idx, const char *what)
+{
+	idx = lua_absindex(L, idx);
+	lua_createtable(L, 0, 1);
+	lua_pushstring(L, what);
+	lua_pushcclosure(L, unknown_method, 1);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, idx);
+}
+
 void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
 {
 	check_known_keys_at(L, t, keys, what, 1);
@@ -257,7 +299,21 @@ static int l_machine(lua_State *L)
 	check_known_keys(L, 1, machine_keys, "mmsim.machine");
 	machine_params_default(&p);
 	if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
+		static const char *const shape[] = { "sockets", "nodes_per_socket",
+						     "cpus_per_socket", "mem_per_node", NULL };
 		const char *name = luaL_checkstring(L, -1);
+
+		/* A preset is a whole topology: a shape field beside it would be
+		 * silently dropped. */
+		for (const char *const *k = shape; *k; k++) {
+			bool set = lua_getfield(L, 1, *k) != LUA_TNIL;
+
+			lua_pop(L, 1);
+			if (set)
+				return luaL_error(L, "mmsim.machine: preset '%s' fixes the topology; "
+						  "give '%s' without a preset (or node_mem to resize "
+						  "the preset's nodes)", name, *k);
+		}
 
 		/* MMSIM_HOST_ROOT: another root for the files (tests). */
 		if (!strcmp(name, "host")) {
@@ -943,6 +999,7 @@ int luaopen_mmsim(lua_State *L)
 	lworkload_open(L, -1);
 	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
 	lreplay_open(L, -3);
+	strict_methods(L, -1, MACHINE_MT);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");

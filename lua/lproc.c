@@ -390,6 +390,7 @@ void lproc_open(lua_State *L, int methods)
 	luaL_newmetatable(L, PROCESS_MT);
 	luaL_newlib(L, process_methods);
 	lnuma_process_methods(L, -1);
+	strict_methods(L, -1, PROCESS_MT);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);
 }

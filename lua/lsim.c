@@ -6,6 +6,7 @@
 #include "models/compaction.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
+#include "models/procfs.h"
 #include "models/superpageblock.h"
 #include "sim/lockstat.h"
 
@@ -442,6 +443,10 @@ static int l_run(lua_State *L)
 			return luaL_error(L, "run: warmup %I ns goes past the last simulated "
 					  "time, %I ns", (lua_Integer)warmup,
 					  (lua_Integer)INT64_MAX);
+		if (warmup && expected && engine_clock(e) + warmup >= expected)
+			return luaL_error(L, "run: the warmup (%I ns) is at least as long as the run "
+					  "(expected to end at %I ns): nothing would be measured",
+					  (lua_Integer)warmup, (lua_Integer)expected);
 		if (warmup && until && engine_clock(e) + warmup >= until)
 			return luaL_error(L, "run: the warmup (%I ns) leaves nothing of the run to "
 					  "measure (it ends at %I ns)", (lua_Integer)warmup,
@@ -773,6 +778,59 @@ void lsim_coroutines(lua_State *L)
 	lua_pop(L, 1);
 }
 
+/* m:nodes() -> array, one table per node: its pages by holder (node_meminfo),
+ * pageblocks by migratetype, gb_yield as m:gb_yield{node =} gives it, and its
+ * zones' zone->lock figures over the whole run. */
+static int l_nodes(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	struct machine *m = lm->m;
+	static const struct lfield fields[] = {
+		LFIELD(struct node_meminfo, managed), LFIELD(struct node_meminfo, free),
+		LFIELD(struct node_meminfo, pcp), LFIELD(struct node_meminfo, anon),
+		LFIELD(struct node_meminfo, file), LFIELD(struct node_meminfo, pgtable),
+		LFIELD(struct node_meminfo, slab), LFIELD(struct node_meminfo, kernel),
+		LFIELD(struct node_meminfo, hugetlb), LFIELD(struct node_meminfo, reserved),
+	};
+
+	lua_createtable(L, (int)m->nr_nodes, 0);
+	for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
+		struct lock_stats zl = { 0 };
+		struct node_meminfo mi;
+
+		node_meminfo(m, (int)nid, &mi);
+		lua_createtable(L, 0, G_N_ELEMENTS(fields) + 4);
+		set_int(L, "node", nid);
+		set_fields(L, &mi, fields, G_N_ELEMENTS(fields));
+		lua_createtable(L, 0, MIGRATE_TYPES);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			set_int(L, migratetype_names[mt], (lua_Integer)mi.pageblocks[mt]);
+		lua_setfield(L, -2, "pageblocks");
+		lua_getfield(L, 1, "gb_yield");
+		lua_pushvalue(L, 1);
+		lua_createtable(L, 0, 1);
+		set_int(L, "node", nid);
+		lua_call(L, 2, 1);
+		lua_setfield(L, -2, "gb_yield");
+		for_each_populated_zone(m, z) {
+			struct lock_stats ls;
+
+			if (z->node != nid || !engine_lock_stats(&z->lock, &ls))
+				continue;
+			zl.hold.nr += ls.hold.nr;
+			zl.wait.nr += ls.wait.nr;
+			zl.wait.total += ls.wait.total;
+		}
+		lua_createtable(L, 0, 3);
+		set_int(L, "acquisitions", (lua_Integer)zl.hold.nr);
+		set_int(L, "contentions", (lua_Integer)zl.wait.nr);
+		set_int(L, "wait_ns", (lua_Integer)zl.wait.total);
+		lua_setfield(L, -2, "zone_lock");
+		lua_seti(L, -2, nid + 1);
+	}
+	return 1;
+}
+
 void lsim_open(lua_State *L, int module, int methods)
 {
 	static const luaL_Reg machine_methods[] = {
@@ -781,6 +839,7 @@ void lsim_open(lua_State *L, int module, int methods)
 		{ "lock_stats", l_lock_stats },
 		{ "lock_stat", l_lock_stat },
 		{ "cpu_wait_ns", l_cpu_wait },
+		{ "nodes", l_nodes },
 		{ NULL, NULL },
 	};
 	static const luaL_Reg module_funcs[] = {

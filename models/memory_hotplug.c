@@ -4,6 +4,7 @@
 #include "memory_hotplug.h"
 #include "buddy.h"
 #include "huge_memory.h"
+#include "memblock.h"
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_alloc.h"
@@ -204,6 +205,26 @@ static void offline_isolated_pages(struct mm_ctx *ctx, struct machine *m, struct
 	zone_pcp_update(z, 1);
 }
 
+/* The kernel says "failure to isolate range" whatever the page; a block
+ * that boot reserved (its memmap, most often) can never go, so say that. */
+static const char *isolate_failure_reason(struct machine *m, pfn_t pfn)
+{
+	static const char *const reserved[NR_MEMBLOCK_USES] = {
+		[MEMBLOCK_LOW_1M] = "block holds boot reservations (low 1M)",
+		[MEMBLOCK_KERNEL_IMAGE] = "block holds boot reservations (kernel image)",
+		[MEMBLOCK_MEMMAP] = "block holds boot reservations (memmap)",
+		[MEMBLOCK_PERCPU] = "block holds boot reservations (per-CPU areas)",
+	};
+	uint32_t owner;
+
+	if (pfn == PFN_NONE || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
+		return "failure to isolate range";
+	owner = page_owner(m, pfn);
+	if (owner_kind(owner) == OWNER_KIND_RESERVED && (owner & OWNER_ID_MASK) < NR_MEMBLOCK_USES)
+		return reserved[owner & OWNER_ID_MASK];
+	return "failure to isolate range";
+}
+
 int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes,
 		  uint64_t timeout_ns, struct offline_stats *st, char **err)
 {
@@ -223,7 +244,7 @@ int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t 
 	st->end_pfn = end;
 	ret = start_isolate_page_range(ctx, m, start, end, &st->fail_pfn);
 	if (ret) {
-		st->reason = "failure to isolate range";
+		st->reason = isolate_failure_reason(m, st->fail_pfn);
 		return ret;
 	}
 	drain_all_pages(ctx, m, z);

@@ -1,4 +1,8 @@
 #include "procfs.h"
+#include "memmap.h"
+#include "mm_space.h"
+#include "page_alloc.h"
+#include "slub.h"
 #include "huge_memory.h"
 #include "page_cache.h"
 #include "superpageblock.h"
@@ -152,6 +156,50 @@ void proc_node_vmstat(struct machine *m, unsigned nid, GString *out)
 {
 	zone_figures(m, (int)nid, out);
 	g_string_append_printf(out, "nr_file_pages %lu\n", page_cache_pages(m, (int)nid));
+}
+
+static void account_block(struct machine *m, pfn_t pfn, unsigned long pages,
+			  struct node_meminfo *out)
+{
+	uint32_t owner = page_owner(m, pfn);
+
+	switch (owner_kind(owner)) {
+	case OWNER_KIND_ANON: out->anon += pages; break;
+	case OWNER_KIND_FILE: out->file += pages; break;
+	case OWNER_KIND_PGTABLE: out->pgtable += pages; break;
+	case OWNER_KIND_HUGETLB: out->hugetlb += pages; break;
+	case OWNER_KIND_RESERVED: out->reserved += pages; break;
+	case OWNER_KIND_KERNEL:
+	case OWNER_KIND_NONE:
+		if (slab_owner(m, owner))
+			out->slab += pages;
+		else
+			out->kernel += pages;
+		break;
+	}
+}
+
+void node_meminfo(struct machine *m, int nid, struct node_meminfo *out)
+{
+	memset(out, 0, sizeof(*out));
+	for_each_populated_zone(m, z) {
+		if ((int)z->node != nid)
+			continue;
+		out->managed += z->managed_pages;
+		for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z);) {
+			unsigned long pages = 1UL << page_order(&m->mm, pfn);
+
+			switch (page_kind(&m->mm, pfn)) {
+			case PG_KIND_BUDDY: out->free += pages; break;
+			case PG_KIND_PCP: out->pcp += pages; break;
+			case PG_KIND_ALLOC: account_block(m, pfn, pages, out); break;
+			case PG_KIND_NONE: pages = 1; break;
+			}
+			pfn += pages;
+		}
+		for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
+			out->pageblocks[get_pfnblock_migratetype(&m->mm, pfn)]++;
+	}
 }
 
 void proc_numastat(struct machine *m, GString *out)

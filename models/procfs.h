@@ -27,6 +27,16 @@ unsigned long node_numa_event(struct machine *m, int nid, enum numa_stat_item it
 /* /sys/devices/system/node/node<nid>/vmstat: the node's zone figures
  * and NUMA events, and its page cache. */
 void proc_node_vmstat(struct machine *m, unsigned nid, GString *out);
+/* Node nid's pages by what holds them, as node<N>/meminfo splits them:
+ * one walk over the node's blocks (a block's head says its order), so
+ * O(blocks), for scripts' end-of-phase figures rather than hot loops. */
+struct node_meminfo {
+	unsigned long managed, free, pcp;                      /* free: buddy only */
+	unsigned long anon, file, pgtable, slab, kernel;       /* kernel: not slab */
+	unsigned long hugetlb, reserved;
+	unsigned long pageblocks[MIGRATE_TYPES];
+};
+void node_meminfo(struct machine *m, int nid, struct node_meminfo *out);
 /* numastat(8): the NUMA events (/sys/devices/system/node/node<N>/numastat
  * names) as rows, one column per node. */
 void proc_numastat(struct machine *m, GString *out);

@@ -40,6 +40,8 @@ for i = 0, p.cpus - 1 do
 end
 
 local stop = mmsim.time(p.duration)
+assert(mmsim.time(p.warmup) < stop, string.format("warmup (%s) must be shorter than duration (%s)",
+  p.warmup, p.duration))
 local jc = require("mmsim.jemalloc_churn").start(m, {
   cpus = cpus, live_mib = p.live_mib, remote_share = p.remote_share,
   decay = p.decay, work = p.work, until_ns = stop,
@@ -53,7 +55,8 @@ end
 m:run{ expected_end = stop, warmup = p.warmup }
 
 local s = m:lock_stats{ since = "measure" }
-print(string.format("jemalloc churn, %s, %d threads, %s: %d objects, %d remote frees, "
+print(string.format("jemalloc churn, %s, %d threads, %s, whole run (warm-up included; "
+  .. "summary.json's objects are the measured window's): %d objects, %d remote frees, "
   .. "%d pages purged", p.policy, p.cpus, p.duration, jc.stats.objects,
   jc.stats.remote_frees, jc.stats.purged_pages))
 print(string.format("zone->lock after the %s warm-up: %d acquisitions, %d contentions, %.2f%% "

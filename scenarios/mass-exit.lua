@@ -56,10 +56,13 @@ print(string.format("exit: %.3f ms slowest process, %.3f ms median; zone->lock %
   .. "%d contentions, %.3f ms waiting (%.2f%% of the exit's time)", e.slowest_ns / 1e6,
   e.median_ns / 1e6, e.zone_lock.acquisitions, e.zone_lock.contentions,
   e.zone_lock.wait_ns_total / 1e6, 100 * e.zone_lock.wait_share))
+-- The exit may drain more from the per-CPU lists than it puts there.
 print(string.format("exit: %d pages freed, %d handed to the zone buddy under zone->lock, "
-  .. "%+d on the per-CPU lists", e.pages_freed, e.pages_to_buddy, e.pages_kept_on_pcp))
-print(string.format("whole run: zone->lock %d acquisitions, %d contentions, %.2f%% of CPU time "
-  .. "waiting", s.zone.acquisitions, s.zone.contentions, 100 * s.zone.wait_share))
+  .. "%d %s pages on the per-CPU lists than before it", e.pages_freed, e.pages_to_buddy,
+  math.abs(e.pages_kept_on_pcp), e.pages_kept_on_pcp < 0 and "fewer" or "more"))
+print(string.format("whole run (fault-in and %s of idle life included): zone->lock %d "
+  .. "acquisitions, %d contentions, %.2f%% of CPU time waiting", p.live, s.zone.acquisitions,
+  s.zone.contentions, 100 * s.zone.wait_share))
 print(string.format("free pages: %d before, %d after (+%d on per-CPU lists)", free_before,
   after.free_pages, after.pcp_pages))
 

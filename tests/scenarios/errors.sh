@@ -109,6 +109,22 @@ printf 'local m = mmsim.machine{preset = "test"}\nm:lock_stats{since = {zone = {
 	> "$dir/since2.lua"
 expect since2 "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
 
+printf 'local m = mmsim.machine{preset = "test"}\nm:nodes_info()\n' > "$dir/method.lua"
+expect method "method.lua:2: mmsim.machine has no method 'nodes_info' (methods: alloc, "
+grep -q "nodes, offline_memory" "$dir/err" || fail "method: the list lacks nodes"
+printf 'local m = mmsim.machine{preset = "test"}\nlocal p = m:process()\np:numa_move()\n' \
+	> "$dir/pmethod.lua"
+expect pmethod "pmethod.lua:3: mmsim.process has no method 'numa_move' (methods: clone, exit,"
+printf 'local m = mmsim.machine{preset = "test"}\nlocal a = m:kvmalloc{size = "8K"}\na:size()\n' \
+	> "$dir/amethod.lua"
+expect amethod "amethod.lua:3: mmsim.kvmalloc has no method 'size' (methods: contiguous)"
+printf 'mmsim.machine{preset = "test-numa", sockets = 4, mem_per_node = "64G"}\n' \
+	> "$dir/conflict.lua"
+expect conflict "conflict.lua:1: mmsim.machine: preset 'test-numa' fixes the topology; give 'sockets' without a preset"
+printf 'local m = mmsim.machine{preset = "test"}\nm:spawn{cpu = 0, fn = function() mmsim.sleep(1e6) end}\nm:run{expected_end = "5ms", warmup = "10ms"}\n' \
+	> "$dir/warmup.lua"
+expect warmup "warmup.lua:3: run: the warmup (10000000 ns) is at least as long as the run (expected to end at 5000000 ns)"
+
 "$MMSIM" "$dir/missing.lua" 2> "$dir/err" && fail "missing file accepted"
 grep -q "cannot open" "$dir/err" || fail "missing: no 'cannot open'"
 "$MMSIM" 2> "$dir/err" && fail "no scenario accepted"

@@ -9,6 +9,7 @@
  * defrag worker's queue.  The checkers run after each. */
 #include "helpers.h"
 #include "models/buddy.h"
+#include "models/memblock.h"
 #include "models/memory_hotplug.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
@@ -147,6 +148,41 @@ static pfn_t kernel_page_in(struct machine *m, struct zone *z, pfn_t start, pfn_
  * that pfn; no page moved, nothing isolated, the process's pages all at
  * their frames, the zone unchanged.  Once the page is freed the block
  * goes offline. */
+/* With boot's reservations, node 1's top block holds its per-CPU areas or
+ * memmap (memblock allocates top-down): offline_pages cannot isolate it,
+ * and the reason names the reservation rather than the kernel's generic
+ * words. */
+static void test_offline_boot_reserved(void)
+{
+	struct topology t;
+	struct machine_params p;
+	struct mm_ctx ctx = mm_ctx_null(4);
+	struct offline_stats st;
+	char *err = NULL, *want;
+	struct machine *m;
+	uint32_t owner;
+
+	topology_uniform(&t, 2, 1, 4, 512 * MiB);
+	t.node_mem[0] = 4 * GiB;        /* node 1 above 4 GiB: ZONE_NORMAL */
+	machine_params_default(&p);
+	p.thp = false;
+	m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	pfn_t end = zone_end_pfn(normal(m, 1)), start = end - BLOCK_PAGES;
+
+	g_assert_cmpint(offline_pages(&ctx, m, 1, BLOCK, OFFLINE_TIMEOUT_NS, &st, &err), ==, -MM_EBUSY);
+	g_assert_cmpuint(st.fail_pfn, >=, start);
+	g_assert_cmpuint(st.fail_pfn, <, end);
+	owner = page_owner(m, st.fail_pfn);
+	g_assert_cmpint(owner_kind(owner), ==, OWNER_KIND_RESERVED);
+	want = g_strdup_printf("block holds boot reservations (%s)",
+			       memblock_use_names[owner & OWNER_ID_MASK]);
+	g_assert_cmpstr(st.reason, ==, want);
+	g_free(want);
+	g_assert_cmpuint(st.migrated, ==, 0);
+	machine_destroy(m);
+}
+
 static void test_offline_unmovable(void)
 {
 	struct machine *m = two_nodes(0);
@@ -419,6 +455,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/memory_hotplug/offline-movable", test_offline_movable);
 	g_test_add_func("/memory_hotplug/offline-unmovable", test_offline_unmovable);
+	g_test_add_func("/memory_hotplug/offline-boot-reserved", test_offline_boot_reserved);
 	g_test_add_func("/memory_hotplug/offline-pinned", test_offline_pinned);
 	g_test_add_func("/memory_hotplug/offline-transient", test_offline_transient);
 	g_test_add_func("/memory_hotplug/bad-input-and-online", test_offline_bad_input_and_online);
