@@ -107,6 +107,7 @@ struct lmachine {
 	uint64_t memory_block_size;  /* hotplug unit (/sys/devices/system/memory/block_size_bytes) */
 	bool gb_yield_attempt;       /* measure the 1 GiB yield at the end of the run */
 	uint64_t warmup_ns;          /* the warm-up of the last m:run that had one */
+	bool warmup_pending;         /* its phase "measure" has not begun yet */
 	char *thread_error;          /* first error a simulated thread raised */
 };
 
