@@ -458,8 +458,18 @@ static int l_machine(lua_State *L)
 		const char *name = luaL_checkstring(L, -1);
 		int policy = mm_policy_parse(name);
 
-		if (policy < 0)
-			return luaL_error(L, "unknown policy '%s' (known: upstream, pcp_buddy, spb)", name);
+		if (policy < 0) {
+			luaL_Buffer b;
+
+			luaL_buffinit(L, &b);
+			for (int i = 0; i < NR_MM_POLICIES; i++) {
+				luaL_addstring(&b, i ? ", " : "");
+				luaL_addstring(&b, mm_policy_names[i]);
+			}
+			luaL_pushresult(&b);
+			return luaL_error(L, "unknown policy '%s' (known: %s)", name,
+					  lua_tostring(L, -1));
+		}
 		p.policy = (enum mm_policy)policy;
 	}
 	lua_pop(L, 1);

@@ -3,6 +3,7 @@
 #include "lmachine.h"
 #include "lparams.h"
 #include "lresults.h"
+#include "sim/results.h"
 #include "sim/tee.h"
 
 #include <glib.h>
@@ -228,9 +229,9 @@ static void sandbox(lua_State *L, const char *script)
 	lua_setfield(L, -2, "cpath");
 	/* The workload library (require("mmsim.jemalloc_churn")), then the
 	 * scenario's folder. */
-	const char *luadir = g_getenv("MMSIM_LUADIR");
+	const char *luadir = results_data_dir("MMSIM_LUADIR", MMSIM_LUADIR, MMSIM_PKG_LUADIR);
 	char *folder = g_path_get_dirname(script);
-	lua_pushfstring(L, "%s/?.lua;%s/?.lua", luadir ? luadir : MMSIM_LUADIR, folder);
+	lua_pushfstring(L, "%s/?.lua;%s/?.lua", luadir, folder);
 	g_free(folder);
 	lua_pushvalue(L, -1);
 	lua_setfield(L, -3, "path");

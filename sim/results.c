@@ -616,11 +616,20 @@ int results_write_summary(const struct results *r, const struct results_json *j,
 
 /* ---- plots ---- */
 
+const char *results_data_dir(const char *env, const char *source, const char *installed)
+{
+	const char *dir = g_getenv(env);
+
+	if (dir && *dir)
+		return dir;
+	/* A build beside its source tree runs the tree's files, so an edit
+	 * needs no install; a moved or removed tree leaves the installed ones. */
+	return g_file_test(source, G_FILE_TEST_IS_DIR) ? source : installed;
+}
+
 const char *results_plots_dir(void)
 {
-	const char *dir = g_getenv("MMSIM_PLOTSDIR");
-
-	return dir && *dir ? dir : MMSIM_PLOTSDIR;
+	return results_data_dir("MMSIM_PLOTSDIR", MMSIM_PLOTSDIR, MMSIM_PKG_PLOTSDIR);
 }
 
 bool results_plot_format_valid(const char *format)

@@ -116,7 +116,10 @@ int results_write_summary(const struct results *r, const struct results_json *j,
 
 /* ---- plots ---- */
 
-/* The gnuplot scripts: $MMSIM_PLOTSDIR, else the source tree's plots/. */
+/* A folder of mmsim's own files: $env if set, else the source tree's
+ * (source) while it exists, else the installed copy (installed). */
+const char *results_data_dir(const char *env, const char *source, const char *installed);
+/* The gnuplot scripts: results_data_dir of $MMSIM_PLOTSDIR and plots/. */
 const char *results_plots_dir(void);
 /* "png", "pdf" or "svg". */
 bool results_plot_format_valid(const char *format);

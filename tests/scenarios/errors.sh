@@ -31,6 +31,9 @@ expect walk 'walk.lua:1: spb_walk must be "patch" or "indexed"'
 printf 'mmsim.machine{preset = "test", spb_walk = "indexed"}\n' > "$dir/walkpolicy.lua"
 expect walkpolicy "walkpolicy.lua:1: cannot build machine: the indexed superpageblock walk needs policy spb, not upstream"
 
+printf 'mmsim.machine{preset = "test", policy = "buddy"}\n' > "$dir/policy.lua"
+expect policy "policy.lua:1: unknown policy 'buddy' (known: upstream, pcp_buddy, spb)"
+
 printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
 expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"
 
