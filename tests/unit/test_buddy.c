@@ -352,6 +352,36 @@ static void test_unmovable_sub_block_claim(void)
  * both types are mergeable: a HIGHATOMIC pageblock does not merge with a
  * MOVABLE one, and a MOVABLE free block that merges with an UNMOVABLE
  * buddy relabels the buddy's pageblock. */
+/* The kernel's fallback table (mm/page_alloc.c, fallbacks[]): a movable
+ * request takes reclaimable before unmovable, an unmovable one reclaimable
+ * before movable, a reclaimable one unmovable before movable.  An area
+ * with a block on both candidate lists shows which is tried first; with
+ * one list emptied, the other is taken. */
+static void test_fallback_order(void)
+{
+	static const struct { int mt, first, second; } want[] = {
+		{ MIGRATE_MOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+		{ MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+		{ MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+		struct free_area area = { 0 };
+
+		area.free_list[want[i].first].nr = 1;
+		area.free_list[want[i].second].nr = 1;
+		area.nr_free = 2;
+		g_assert_cmpint(find_suitable_fallback(&area, 9, want[i].mt, false), ==, want[i].first);
+		area.free_list[want[i].first].nr = 0;
+		area.nr_free = 1;
+		g_assert_cmpint(find_suitable_fallback(&area, 9, want[i].mt, false), ==, want[i].second);
+		area.free_list[want[i].second].nr = 0;
+		area.free_list[want[i].mt].nr = 1;
+		/* Its own list is not a fallback. */
+		g_assert_cmpint(find_suitable_fallback(&area, 9, want[i].mt, false), ==, FALLBACK_NONE);
+	}
+}
+
 static void test_merge_respects_migratetypes(void)
 {
 	struct machine *m = test_machine(128 * MiB, false);
@@ -435,6 +465,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/buddy/claim-refused-then-steal", test_claim_refused_then_steal);
 	g_test_add_func("/buddy/unmovable-sub-block-claim", test_unmovable_sub_block_claim);
 	g_test_add_func("/buddy/merge-respects-migratetypes", test_merge_respects_migratetypes);
+	g_test_add_func("/buddy/fallback-order", test_fallback_order);
 	g_test_add_func("/buddy/fallback-boost-in-zoneinfo", test_fallback_boost_in_zoneinfo);
 	return g_test_run();
 }

@@ -249,6 +249,27 @@ static void test_fragmentation_index(void)
 	machine_destroy(m);
 }
 
+/* compaction_suitable() asks for order-0 free pages above the watermark
+ * plus compact_gap(order), 2 << order (room for what both scanners isolate
+ * at once): at order 3, 16 pages.  A watermark 16 below the free count
+ * fails (free <= mark + 16), 17 below passes.  Order 3 is not costly, so
+ * neither the low-min term nor the fragmentation index enters. */
+static void test_compaction_gap(void)
+{
+	struct machine *m = small_machine(POLICY_UPSTREAM);
+	struct zone *z = dma32(m);
+	unsigned long free_pages = zone_page_state(z, NR_FREE_PAGES);
+
+	g_assert_cmpuint(z->nr_reserved_highatomic, ==, 0);
+	g_assert_cmpuint(z->lowmem_reserve[ZONE_DMA32], ==, 0);
+	g_assert_false(compaction_suitable(z, 3, free_pages - 16, ZONE_DMA32));
+	g_assert_true(compaction_suitable(z, 3, free_pages - 17, ZONE_DMA32));
+	/* At order 1 the gap is 4. */
+	g_assert_false(compaction_suitable(z, 1, free_pages - 4, ZONE_DMA32));
+	g_assert_true(compaction_suitable(z, 1, free_pages - 5, ZONE_DMA32));
+	machine_destroy(m);
+}
+
 /* defer_compaction: each failure doubles the skips, up to 64. */
 static void test_deferral(void)
 {
@@ -434,6 +455,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/compaction/pinned", test_compact_pinned);
 	g_test_add_func("/compaction/fragmentation-index", test_fragmentation_index);
 	g_test_add_func("/compaction/deferral", test_deferral);
+	g_test_add_func("/compaction/gap", test_compaction_gap);
 	g_test_add_func("/compaction/direct", test_direct_compaction);
 	g_test_add_func("/alloc_contig/file", test_alloc_contig_file);
 	g_test_add_func("/alloc_contig/pinned", test_alloc_contig_pinned);

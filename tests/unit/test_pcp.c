@@ -12,7 +12,7 @@
  * charged: each kind while holding zone->lock versus elsewhere. */
 struct recorder {
 	int zone_locks_held;
-	unsigned long zone_lock_acquisitions;
+	unsigned long zone_lock_acquisitions, pcp_lock_acquisitions;
 	enum lock_site last_zone_site;
 	unsigned long under_zone_lock[NR_MM_COSTS], elsewhere[NR_MM_COSTS];
 };
@@ -31,6 +31,7 @@ static void rec_charged(struct mm_ctx *ctx, enum mm_cost kind, unsigned long n)
 static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 {
 	(void)ctx;
+	rec.pcp_lock_acquisitions += l->class_id == LOCK_CLASS_PCP;
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.zone_locks_held++;
 		rec.zone_lock_acquisitions++;
@@ -104,6 +105,31 @@ static void test_upstream_refill_and_local_free(void)
 	g_assert_cmpint(zone_pcp(normal(m), 1)->count, ==, 1);
 	g_assert_cmpint(page_kind(&m->mm, pfn), ==, PG_KIND_PCP);
 	g_assert_false(PagePCPBuddy(m, pfn));
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
+/* free_unref_folios, the path munmap and exit free through: a batch of
+ * pages for one pageset takes its pcp->lock once, not once per page (the
+ * kernel relocks only when the zone or the pageset changes). */
+static void test_batch_free_locks_once(void)
+{
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct mm_ctx c0 = cpu_ctx(0);
+	pfn_t pfns[31];
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(pfns); i++) {
+		pfns[i] = __alloc_pages(&c0, m, GFP_HIGHUSER_MOVABLE, 0, 0, 1, 0);
+		g_assert_cmpuint(pfns[i], !=, PFN_NONE);
+	}
+	rec.pcp_lock_acquisitions = 0;
+	rec.zone_lock_acquisitions = 0;
+	free_unref_folios(&c0, m, pfns, G_N_ELEMENTS(pfns));
+	g_assert_cmpuint(rec.pcp_lock_acquisitions, ==, 1);
+	/* The refill brought 63 pages, 31 went out and came back: 63 on the
+	 * list, below high, so nothing goes to the zone. */
+	g_assert_cmpuint(rec.zone_lock_acquisitions, ==, 0);
+	g_assert_cmpint(zone_pcp(normal(m), 0)->count, ==, 63);
 	assert_invariants(m);
 	machine_destroy(m);
 }
@@ -607,6 +633,7 @@ int main(int argc, char **argv)
 	};
 	g_test_add_func("/pcp/pageset-sizes", test_pageset_sizes);
 	g_test_add_func("/pcp/upstream-refill-and-local-free", test_upstream_refill_and_local_free);
+	g_test_add_func("/pcp/batch-free-locks-once", test_batch_free_locks_once);
 	g_test_add_func("/pcp_buddy/remote-free-routes-to-owner", test_remote_free_routes_to_owner);
 	g_test_add_func("/pcp/bulk-work-under-zone-lock", test_bulk_work_under_zone_lock);
 	g_test_add_func("/pcp_buddy/drain-merges-before-zone-lock",
