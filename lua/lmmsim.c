@@ -989,6 +989,7 @@ static const luaL_Reg module_funcs[] = {
 	{ "check_options", l_check_options },
 	{ "version", l_version },
 	{ "time_compressed", lresults_time_compressed },
+	{ "headline_phase", lresults_headline_phase },
 	{ "params", lparams_declare },
 	{ "size", l_size },
 	{ "result", lresults_record },

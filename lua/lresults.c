@@ -296,6 +296,18 @@ static const char *check_label(lua_State *L, int idx, const char *what)
 	return label;
 }
 
+/* mmsim.headline_phase(name): the summary's headline window */
+int lresults_headline_phase(lua_State *L)
+{
+	const char *name = check_label(L, 1, "headline_phase");
+
+	if (strchr(name, '.'))
+		return luaL_error(L, "headline_phase: name '%s' must not hold a '.'", name);
+	if (rep)
+		report_set_window(rep, name);
+	return 0;
+}
+
 /* m:snapshot_memory_map(label): memmap-<label>.dat and memory_map-<label>.png
  * in the results folder now, for time-lapses. */
 static int l_snapshot_memory_map(lua_State *L)

@@ -24,6 +24,8 @@ void lresults_keep_module(const char *name, const char *path);
 void lresults_discard(void);
 /* mmsim.time_compressed(on) */
 int lresults_time_compressed(lua_State *L);
+/* mmsim.headline_phase(name) */
+int lresults_headline_phase(lua_State *L);
 /* Start timeseries.csv and its sampler thread for the machine whose
  * engine just started. */
 void lresults_start_sampling(struct lmachine *lm);

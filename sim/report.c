@@ -394,6 +394,7 @@ struct report {
 	char *command;
 	uint64_t seed;
 	bool time_compressed;        /* report_set_time_compressed */
+	char *window;                /* report_set_window, NULL: MEASURE_PHASE */
 	char *plot_format;
 	gint64 wall_start;
 	struct progress progress;
@@ -728,6 +729,12 @@ void report_set_time_compressed(struct report *rep, bool on)
 	rep->time_compressed = on;
 }
 
+void report_set_window(struct report *rep, const char *phase)
+{
+	g_free(rep->window);
+	rep->window = g_strdup(phase);
+}
+
 /* "2s-1t: 2 sockets, 2 nodes, 128 CPUs, 1 TiB" (the preset's name first if
  * the machine is one), ", time-compressed" after when the scenario says its
  * rates are. */
@@ -1031,7 +1038,8 @@ static void write_summary(const struct report *rep, struct machine *m,
 			  bool interrupted)
 {
 	struct results_json *j = results_json_new();
-	const struct phase_total *measure = phase_total(rep, MEASURE_PHASE);
+	const char *window = rep->window ? rep->window : MEASURE_PHASE;
+	const struct phase_total *measure = phase_total(rep, window);
 	char *err = NULL;
 
 	results_json_set_string(j, "version", MMSIM_VERSION);
@@ -1055,7 +1063,7 @@ static void write_summary(const struct report *rep, struct machine *m,
 		results_json_set_uint(j, "machine.memory_mib", topology_total_mem(&m->topo) >> 20);
 	}
 	/* The headline is the measurement window's where there is one. */
-	results_json_set_string(j, "window", measure ? MEASURE_PHASE : "whole_run");
+	results_json_set_string(j, "window", measure ? window : "whole_run");
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
 		const struct figure *f = &figures[i];
 
@@ -1235,6 +1243,7 @@ static void report_free(struct report *rep)
 	g_string_free(rep->plot_notes, TRUE);
 	g_free(rep->plot_format);
 	g_free(rep->scenario);
+	g_free(rep->window);
 	g_free(rep->command);
 	g_free(rep);
 }

@@ -31,6 +31,10 @@ void report_keep_source(struct report *rep, const char *name, const char *path);
  * machine's): the machine's title (summary.json's machine.title, the
  * plots') says so. */
 void report_set_time_compressed(struct report *rep, bool on);
+/* The phase whose window gives the summary's headline figures (default
+ * MEASURE_PHASE): a scenario whose steady state is not after a warm-up
+ * (mass exit's exit) names its own. */
+void report_set_window(struct report *rep, const char *phase);
 /* The workload did n more of its objects (allocations of its own
  * allocator, requests...): throughput.objects in the summary. */
 void report_count_objects(struct report *rep, uint64_t n);

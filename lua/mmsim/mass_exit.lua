@@ -22,6 +22,9 @@ local M = {}
 function M.start(m, o)
   o = o or {}
   mmsim.check_options(o, { "cpus", "mib", "live" }, "mass_exit.start")
+  -- The exit is what a mass exit measures: the summary's headline figures
+  -- are its window's, not diluted by the processes' idle life.
+  mmsim.headline_phase("exit")
   m:phase("fault_in")
   local w = m:start_mass_exit{ cpus = o.cpus or { 0 }, size = (o.mib or 64) * 1024 * 1024,
                                live = mmsim.time(o.live or "30s") }
