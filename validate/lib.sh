@@ -10,6 +10,7 @@
 #   line it cannot read is an error naming the file and line (status 1).
 # delta BEFORE AFTER: two flattened files as "KEY AFTER-BEFORE" lines for
 #   every key of either (a key one lacks counts 0 there).
+# table_row: a row of validate.sh's table (below).
 # The kernel's formats are mm/vmstat.c's (vmstat, buddyinfo, pagetypeinfo,
 # zoneinfo), fs/proc/meminfo.c's and mm/slub.c's (slabinfo 2.1).
 
@@ -136,4 +137,49 @@ delta() {
 		for (k in b) if (!(k in a)) a[k] = 0
 		for (k in a) print k, a[k] - b[k]
 	}' "$1" "$2" | LC_ALL=C sort
+}
+
+# table_row CASE DIR KEY KIND NOTE: a row of the table (tab-separated:
+#   case, counter, real, background, model, ratio, note) from a case's
+#   folder DIR: real.delta, model.delta, idle.delta (deltas), after.flat,
+#   model-after.flat (flattened), the times of its idle0, idle1, before and
+#   after snapshots (DIR/NAME/time), and real-missing (why the host could
+#   not run it, if so).  KIND d: KEY's delta, less the background (the idle
+#   delta times the window over the idle interval, rounded), the ratio
+#   model / (real - background); a or p: KEY after, no background.
+table_row() {
+	awk -F' ' -v name="$1" -v key="$3" -v kind="$4" -v note="$5" -v dir="$2" \
+		-v missing="$(cat "$2/real-missing" 2> /dev/null || :)" '
+	function get(file, k,    line, f, v) {
+		v = ""
+		while ((getline line < file) > 0) { split(line, f, " "); if (f[1] == k) v = f[2] }
+		close(file)
+		return v
+	}
+	function t(file,    line) { line = ""; getline line < file; close(file); return line + 0 }
+	BEGIN {
+		model = get(dir "/" (kind == "d" ? "model.delta" : "model-after.flat"), key)
+		bg = "-"
+		if (missing != "") { real = "n/a"; ratio = "n/a"; note = note (note ? "; " : "") missing }
+		else {
+			real = get(dir "/" (kind == "d" ? "real.delta" : "after.flat"), key)
+			if (real == "") { real = "n/a"; ratio = "n/a"; note = note (note ? "; " : "") "the host kernel has no " key }
+			else {
+				corr = real
+				if (kind == "d") {
+					window = t(dir "/after/time") - t(dir "/before/time")
+					idle = t(dir "/idle1/time") - t(dir "/idle0/time")
+					b = get(dir "/idle.delta", key) + 0
+					bg = idle > 0 ? int(b * window / idle + 0.5) : 0
+					corr = real - bg
+				}
+				if (model == "") model = 0
+				# A count that falls (nr_anon) gives a ratio of like signs.
+				if (corr == 0) ratio = model == 0 ? "1.00" : "inf"
+				else ratio = sprintf("%.2f", model / corr)
+			}
+		}
+		if (model == "") model = "n/a"
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, key, real, bg, model, ratio, note
+	}'
 }

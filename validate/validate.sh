@@ -250,46 +250,6 @@ run_case() {
 	done >> "$out/rows"
 }
 
-# One row: case, counter, real, background, model, ratio, note (tabs).
-table_row() {
-	awk -F' ' -v name="$1" -v key="$3" -v kind="$4" -v note="$5" -v dir="$2" \
-		-v missing="$(cat "$2/real-missing" 2> /dev/null || :)" -v base="$baseline" '
-	function get(file, k,    line, f, v) {
-		v = ""
-		while ((getline line < file) > 0) { split(line, f, " "); if (f[1] == k) v = f[2] }
-		close(file)
-		return v
-	}
-	function t(file,    line) { line = ""; getline line < file; close(file); return line + 0 }
-	BEGIN {
-		src = kind == "d" ? "delta" : "flat"
-		model = get(dir "/" (kind == "d" ? "model.delta" : "model-after.flat"), key)
-		bg = "-"
-		if (missing != "") { real = "n/a"; ratio = "n/a"; note = note (note ? "; " : "") missing }
-		else {
-			real = get(dir "/" (kind == "d" ? "real.delta" : "after.flat"), key)
-			if (real == "") { real = "n/a"; ratio = "n/a"; note = note (note ? "; " : "") "the host kernel has no " key }
-			else {
-				corr = real
-				if (kind == "d") {
-					window = t(dir "/after/time") - t(dir "/before/time")
-					idle = t(dir "/idle1/time") - t(dir "/idle0/time")
-					b = get(dir "/idle.delta", key) + 0
-					bg = idle > 0 ? int(b * window / idle + 0.5) : 0
-					corr = real - bg
-				}
-				if (model == "") model = 0
-				# A count that falls (nr_anon) gives a ratio of like signs.
-				if (corr == 0 && model == 0) ratio = "1.00"
-				else if (corr == 0 || (corr < 0) != (model < 0)) ratio = "inf"
-				else ratio = sprintf("%.2f", model / corr)
-			}
-		}
-		if (model == "") model = "n/a"
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, key, real, bg, model, ratio, note
-	}'
-}
-
 baseline=1
 [ $quick = 1 ] && baseline=0.5
 : > "$out/rows"
