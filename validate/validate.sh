@@ -5,8 +5,8 @@
 # preset with this machine's sysctls and THP knobs (validate/model.lua);
 # a table of counter, real delta, background, model delta and ratio, in
 # DIR/validation.csv and DIR/validation.md (DIR: results/validate-<UTC
-# timestamp>), printed at the end.  --quick: cases page_fault1, mass_exit,
-# mass_exit_thp and thp_madvise at small sizes.  --doc: the table into
+# timestamp>), printed at the end.  --quick: cases page_fault1, mass_exit_thp,
+# mass_exit and thp_madvise at small sizes.  --doc: the table into
 # docs/VALIDATION.md as well.  Root only (it writes THP and vm knobs and
 # reads /proc/pagetypeinfo); every knob a case changes is restored, also on
 # an interrupt.  Exit status 1 when a case could not run or a file could
@@ -52,10 +52,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-all_cases="page_fault1 mass_exit mass_exit_thp thp_madvise compact gigantic"
+all_cases="page_fault1 mass_exit_thp mass_exit thp_madvise compact gigantic"
 if [ $# -eq 0 ]; then
 	if [ $quick = 1 ]; then
-		set -- page_fault1 mass_exit mass_exit_thp thp_madvise
+		set -- page_fault1 mass_exit_thp mass_exit thp_madvise
 	else
 		# shellcheck disable=SC2086
 		set -- $all_cases

@@ -23,6 +23,6 @@ grep -q "^validate: needs root: it reads /proc/pagetypeinfo and /proc/slabinfo (
 # An unknown case is named, with the known ones.
 s=0
 sh "$src/validate/validate.sh" no_such_case 2> "$dir/err" || s=$?
-[ "$s" = 1 ] && grep -q "^validate: unknown case 'no_such_case' (known: page_fault1 mass_exit" "$dir/err" ||
+[ "$s" = 1 ] && grep -q "^validate: unknown case 'no_such_case' (known: page_fault1 mass_exit_thp mass_exit" "$dir/err" ||
 	{ cat "$dir/err"; fail "unknown case"; }
 echo "validate names what needs root"
