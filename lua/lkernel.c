@@ -9,6 +9,7 @@
 #include "models/memory_hotplug.h"
 #include "models/migrate.h"
 #include "models/mm_space.h"
+#include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
 #include "models/superpageblock.h"
@@ -325,6 +326,18 @@ static int l_compact(lua_State *L)
 	return 1;
 }
 
+/* m:drop_slab() -> freed: 2 to /proc/sys/vm/drop_caches. */
+static int l_drop_slab(lua_State *L)
+{
+	struct machine *m = check_machine(L, 1);
+	struct mm_ctx buf, *ctx;
+
+	luaL_checktype(L, 2, LUA_TNONE);
+	ctx = call_ctx(L, m, 0, &buf);
+	lua_pushinteger(L, (lua_Integer)drop_slab(ctx, m));
+	return 1;
+}
+
 /* m:alloc_gigantic{node =, cpu =} -> pfn, {migrated =}: a 1 GiB hugetlb
  * page by alloc_contig_pages on node (default: each node in turn); nil,
  * "ENOMEM" if no range could be taken. */
@@ -507,6 +520,7 @@ void lkernel_open(lua_State *L, int methods)
 		{ "migrate_pages", l_migrate_pages },
 		{ "offline_memory", l_offline_memory },
 		{ "compact", l_compact },
+		{ "drop_slab", l_drop_slab },
 		{ "alloc_gigantic", l_alloc_gigantic },
 		{ "free_gigantic", l_free_gigantic },
 		{ "sysctl", l_sysctl },

@@ -233,6 +233,25 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	return freed;
 }
 
+unsigned long drop_slab(struct mm_ctx *ctx, struct machine *m)
+{
+	unsigned long freed, total = 0;
+	unsigned shift = 0;
+
+	do {
+		freed = 0;
+		for (unsigned nid = 0; nid < m->nr_nodes; nid++) {
+			freed += deferred_split_scan(ctx, m, (int)nid,
+						     deferred_split_count(m, (int)nid));
+			/* The super shrinker's freeable objects: its dentries and
+			 * inodes, both of which dcache_inodes counts. */
+			freed += super_cache_scan(ctx, m, (int)nid, dcache_inodes(m, (int)nid));
+		}
+		total += freed;
+	} while ((freed >> shift++) > 1 && shift < 64);
+	return total;
+}
+
 /* pgdat_balanced(): an eligible zone meets its high watermark, boost
  * included, at order; a node with no managed zone up to highest_zoneidx
  * needs no balancing. */

@@ -44,6 +44,12 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
  * value returned. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct);
+/* drop_slab() (2 written to /proc/sys/vm/drop_caches): every node's
+ * shrinkers asked for all their objects (the THP deferred split queue
+ * split, unused dentries and inodes pruned), in rounds while a round frees
+ * more than the last allows (mm/vmscan.c's `freed >> shift++ > 1`).
+ * Objects and split folios' freed pages, summed. */
+unsigned long drop_slab(struct mm_ctx *ctx, struct machine *m);
 /* kswapd gives up on a node after this many passes that reclaimed nothing,
  * until reclaim makes progress there again; so does the allocator's slow
  * path after this many reclaim rounds. */
