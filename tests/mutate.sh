@@ -29,7 +29,7 @@ units=$(ls tests/unit/test_*.c | sed 's/\.c$//')
 (autoreconf -fi && ./configure -q && make -s -j"$(nproc)" && make -s -j"$(nproc)" $units) \
 	> "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; echo "mutate: the tree does not build"; exit 1; }
 
-caught=0 survived=0 stale=0 n=0
+caught=0 survived=0 equivalent=0 stale=0 n=0
 printf '%-32s %-9s %s\n' "file:line" "result" "mutation"
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
@@ -37,6 +37,7 @@ while IFS= read -r line; do
 	old=$(printf '%s' "$line" | awk -F ' \\| ' '{print $2}')
 	new=$(printf '%s' "$line" | awk -F ' \\| ' '{print $3}')
 	tests=$(printf '%s' "$line" | awk -F ' \\| ' '{print $4}')
+	why=$(printf '%s' "$line" | awk -F ' \\| ' '{print $5}')
 	case $file in *$pattern*) ;; *) continue ;; esac
 	count=$(grep -cF -- "$old" "$file")
 	if [ "$count" -ne 1 ]; then
@@ -62,9 +63,13 @@ while IFS= read -r line; do
 		fi
 	fi
 	cp "$tmp/orig" "$file"
-	case $result in survived) survived=$((survived + 1)) ;; *) caught=$((caught + 1)) ;; esac
+	case $result/$why in
+	survived/equivalent*) result=equivalent; equivalent=$((equivalent + 1)) ;;
+	survived/*) survived=$((survived + 1)) ;;
+	*) caught=$((caught + 1)) ;;
+	esac
 	printf '%-32s %-9s %s -> %s\n' "$file:$at" "$result" "$old" "$new"
 done < "$list"
 make -s -j"$(nproc)" > /dev/null 2>&1
-echo "mutate: $n mutations, $caught caught, $survived survived, $stale stale"
+echo "mutate: $n mutations, $caught caught, $survived survived, $equivalent equivalent, $stale stale"
 [ "$stale" -eq 0 ]

@@ -160,6 +160,40 @@ static void test_merge_order_and_queue_end(void)
 	machine_destroy(m);
 }
 
+/* buddy_merge_likely() stops below MAX_PAGE_ORDER - 1: an order-9 block
+ * freed beside a free order-10 block goes to the head of its list all the
+ * same (its pair could only merge to order 10 and then no further). */
+static void test_order9_free_queues_at_head(void)
+{
+	struct machine *m = test_machine(128 * MiB, false);
+	struct zone *z = dma32(m);
+	pfn_t r[5];
+
+	/* 4096 and 4608 (the halves of the first order-10 block), 5120 and
+	 * 5632 (the second's), then 6144, leaving 6656 free at order 9. */
+	for (int i = 0; i < 5; i++) {
+		r[i] = __rmqueue_smallest(z, 9, MIGRATE_MOVABLE);
+		g_assert_cmpuint(r[i], ==, 4096 + 512 * (pfn_t)i);
+		mark_allocated(m, r[i], 9, MIGRATE_MOVABLE);
+	}
+	/* 5120 and 5632 merge back to a free order-10 block at 5120. */
+	for (int i = 2; i < 4; i++) {
+		page_clear(&m->mm, r[i]);
+		__free_one_page(z, r[i], 9, MIGRATE_MOVABLE, FPI_NONE);
+	}
+	g_assert_cmpuint(page_order(&m->mm, 5120), ==, 10);
+	g_assert_true(PageBuddy(&m->mm, 5120));
+	/* 4096's buddy 4608 is allocated; the order-10 block its pair would
+	 * join, 5120, is free, but order 9 is too high to expect a merge:
+	 * head of the list, before 6656. */
+	page_clear(&m->mm, r[0]);
+	__free_one_page(z, r[0], 9, MIGRATE_MOVABLE, FPI_NONE);
+	g_assert_cmpuint(list_len(z, 9, MIGRATE_MOVABLE), ==, 2);
+	g_assert_cmpuint(list_entry_at(m, z, 9, MIGRATE_MOVABLE, 0), ==, 4096);
+	g_assert_cmpuint(list_entry_at(m, z, 9, MIGRATE_MOVABLE, 1), ==, 6656);
+	machine_destroy(m);
+}
+
 /* With no UNMOVABLE pages at all, an unmovable order-0 request falls
  * back: __rmqueue_claim walks from order 10 down, finds the MOVABLE head
  * block at order 10 and, being >= pageblock_order, claims it whole: both
@@ -466,6 +500,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/buddy/unmovable-sub-block-claim", test_unmovable_sub_block_claim);
 	g_test_add_func("/buddy/merge-respects-migratetypes", test_merge_respects_migratetypes);
 	g_test_add_func("/buddy/fallback-order", test_fallback_order);
+	g_test_add_func("/buddy/order9-free-queues-at-head", test_order9_free_queues_at_head);
 	g_test_add_func("/buddy/fallback-boost-in-zoneinfo", test_fallback_boost_in_zoneinfo);
 	return g_test_run();
 }

@@ -257,6 +257,25 @@ static void test_64_nodes(void)
 	machine_destroy(m);
 }
 
+/* The null environment (unit tests, C drivers without an engine) has no
+ * other CPU to release a lock: taking a held one is a model bug and must
+ * stop the program rather than pass unseen. */
+static void test_null_env_double_lock(void)
+{
+	if (g_test_subprocess()) {
+		struct mm_ctx ctx = mm_ctx_null(0);
+		struct spinlock l;
+
+		spin_lock_init(&l, LOCK_CLASS_ZONE);
+		spin_lock(&ctx, &l, SITE_RMQUEUE_BULK);
+		spin_lock(&ctx, &l, SITE_RMQUEUE_BULK);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+	g_test_trap_assert_failed();
+	g_test_trap_assert_stderr("*spinlock taken twice (held by CPU 0, wanted by CPU 0)*");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -268,5 +287,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/machine/dump-formats", test_dump_formats);
 	g_test_add_func("/machine/boot-reservations", test_boot_reservations);
 	g_test_add_func("/machine/boot-reservations-refused", test_boot_reservations_refused);
+	g_test_add_func("/machine/null-env-double-lock", test_null_env_double_lock);
 	return g_test_run();
 }
