@@ -1,5 +1,5 @@
 /* The `mmsim` Lua module: machines, page allocation, dumps, the checker.
- * Documented in lua/README.md. */
+ * Documented in docs/API.md. */
 #include "lmmsim.h"
 #include "lmachine.h"
 #include "lparams.h"

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	g_option_context_set_description(ctx, "Every scenario takes -D plot_format=png|pdf|svg, "
 					 "the plots' format.\nThe results folder holds "
 					 "summary.json, the plots, a copy of the scenario, the "
-					 "run's stdout and\nstderr: README.md, \"What a run "
+					 "run's stdout and\nstderr: docs/GUIDE.md, \"What a run "
 					 "produces\".\n");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	/* GLib's own --help converts its UTF-8 to the locale's charset, which

@@ -206,7 +206,7 @@ static double node_interval_share(const struct run_sample *s, const struct node_
 #define PCP_MAX(column, key, fn) PCP_SPAN(SPAN_RUN, column, key, fn)
 
 /* In the order of both files: timeseries.csv's columns, and the summary's
- * keys after machine.* (README: "What a run produces"). */
+ * keys after machine.* (docs/GUIDE.md: "What a run produces"). */
 static const struct figure figures[] = {
 	RUN("time_ms", NULL, time_ms),
 	RUN(NULL, "sim_time_s", sim_time_s),

@@ -13,7 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 prelude='local m = mmsim.machine{ preset = "test-numa" } local p = m:process() '
 
 failed=0 total=0
-for doc in "$top/README.md" "$top/lua/README.md" "$top"/docs/*.md; do
+for doc in "$top/README.md" "$top"/docs/*.md; do
 	[ -f "$doc" ] || continue
 	rm -f "$dir"/block-*.lua
 	# Each block to its own file, named by the line its fence is on.

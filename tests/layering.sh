@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layering rule (README, "Source layout"): lua/ -> sim/ -> models/, never
+# The layering rule (docs/GUIDE.md, "Layout"): lua/ -> sim/ -> models/, never
 # upwards.  Fails on any file of a layer that includes a header of a higher
 # layer, or, below the layer that binds them, SimGrid's or Lua's headers.
 # Usage: tests/layering.sh [SRCDIR]   (default $MMSIM_SRCDIR, else .)

@@ -5,7 +5,7 @@
 -- and mprotect, each traced thread (the PID column) a simulated thread, the
 -- time between a thread's calls as its think time (asleep, off the CPU).
 -- The capture shows no page faults, so the program's first writes follow a
--- rule (lua/README.md, "mmsim.replay"):
+-- rule (docs/API.md, "mmsim.replay"):
 --   * a private anonymous writable mapping (or brk growth) of at most
 --     eager_max bytes, or one made with MAP_POPULATE, is written whole when
 --     made: small mappings (TLS, allocator metadata, .bss) are used at once;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fill the figures README.md and BENCHMARKS.md quote from the goldens
+# Fill the figures README.md, BENCHMARKS.md and docs/*.md quote from the goldens
 # (tests/golden/*.golden), or with --check only report where they differ.
 # Markers are HTML comments, which Markdown does not show:
 #
@@ -31,7 +31,9 @@ top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 status=0
-for doc in README.md BENCHMARKS.md; do
+# README.md and BENCHMARKS.md always have figures; a page of docs/ only when
+# it quotes one.
+for doc in README.md BENCHMARKS.md $(cd "$top" && grep -l '<!--[gs] ' docs/*.md 2> /dev/null); do
 	if awk -v doc="$doc" -v check=$check '
 	function fail(msg) { printf "%s:%d: %s\n", doc, FNR, msg > "/dev/stderr"; bad = 1 }
 	function figure(name, key,    k, w, n, words) {

@@ -1,4 +1,4 @@
--- Check a results folder (arg[1]) against README.md (arg[2]) and itself:
+-- Check a results folder (arg[1]) against docs/GUIDE.md (arg[2]) and itself:
 --   summary.json holds every key the README's key table documents, and
 --   the table documents every key it holds (`x.*` rows cover a whole
 --   object; a row "the same for" another repeats the previous row's keys;
