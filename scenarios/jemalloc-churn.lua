@@ -59,6 +59,6 @@ print(string.format("jemalloc churn, %s, %d threads, %s, whole run (warm-up incl
   .. "summary.json's objects are the measured window's): %d objects, %d remote frees, "
   .. "%d pages purged", p.policy, p.cpus, p.duration, jc.stats.objects,
   jc.stats.remote_frees, jc.stats.purged_pages))
-print(string.format("zone->lock after the %s warm-up: %d acquisitions, %d contentions, %.2f%% "
-  .. "of CPU time waiting", p.warmup, s.zone.acquisitions, s.zone.contentions,
+print(string.format("measured window (after the %s warm-up): zone->lock %d acquisitions, "
+  .. "%d contentions, %.2f%% of CPU time waiting", p.warmup, s.zone.acquisitions, s.zone.contentions,
   100 * s.zone.wait_share))
