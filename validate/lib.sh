@@ -114,6 +114,7 @@ flatten() {
 		file == "slabinfo" {
 			if ($7 != ":" || $13 != "slabdata") bad("not a slabinfo 2.1 line")
 			v["slab." $1 ".pages"] = num($15) * num($6)
+			v["slab." $1 ".objs"] = num($2)
 			v["slab.total_pages"] += $15 * $6
 			next
 		}

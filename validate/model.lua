@@ -5,7 +5,7 @@
 -- written at the native program's checkpoints, "before" and "after"
 -- (before.vmstat, after.buddyinfo, ...), and the workload's own figures,
 -- as the native program prints them, in after.proc.
-local P = mmsim.params{ case = "", tasks = 2, mib = 128, loops = 1, children = 64,
+local P = mmsim.params{ case = "", tasks = 2, mib = 128, loops = 1, children = 64, files = 1000,
   gigantic = 1, min_free_kbytes = -1, watermark_scale_factor = 10,
   watermark_boost_factor = 15000, percpu_pagelist_high_fraction = 0,
   compaction_proactiveness = 20, extfrag_threshold = 500, thp = "madvise",
@@ -18,6 +18,7 @@ local m = mmsim.machine{ preset = "host", thp = P.thp, thp_defrag = P.thp_defrag
   compaction_proactiveness = P.compaction_proactiveness }
 m:sysctl{ ["vm.extfrag_threshold"] = P.extfrag_threshold }
 local MiB = 1 << 20
+local slab_on = false
 local ncpus = m:info().cpus
 
 local function snap(name, own)
@@ -26,6 +27,7 @@ local function snap(name, own)
   mmsim.write_result_file(name .. ".pagetypeinfo", m:pagetypeinfo())
   mmsim.write_result_file(name .. ".zoneinfo", m:zoneinfo())
   mmsim.write_result_file(name .. ".transparent_hugepage", m:transparent_hugepage())
+  if slab_on then mmsim.write_result_file(name .. ".slabinfo", m:slabinfo()) end
   -- The pagesets zoneinfo leaves out, in its layout ("count:" lines).
   local ps = {}
   for cpu = 0, ncpus - 1 do
@@ -51,6 +53,16 @@ local function spread(n)
 end
 
 local case = {}
+
+-- validate/files.c: a lookup and a creation per file, a dentry and an inode
+-- each, on the CPUs in turn as the harness's one process runs anywhere.
+function case.files()
+  m:kmem_cache_init()
+  slab_on = true
+  snap("before")
+  for i = 1, P.files do assert(m:open_file(i)) end
+  snap("after", { files = P.files })
+end
 
 function case.page_fault1()
   snap("before")

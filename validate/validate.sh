@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-all_cases="page_fault1 mass_exit_thp mass_exit thp_madvise compact gigantic"
+all_cases="page_fault1 mass_exit_thp mass_exit thp_madvise compact gigantic files"
 if [ $# -eq 0 ]; then
 	if [ $quick = 1 ]; then
 		set -- page_fault1 mass_exit_thp mass_exit thp_madvise
@@ -76,7 +76,7 @@ uid=${VALIDATE_UID:-$(id -u)}
 for f in /proc/vmstat /proc/buddyinfo /proc/pagetypeinfo /proc/zoneinfo /proc/meminfo; do
 	[ -r "$f" ] || die "cannot read $f"
 done
-for p in page_fault1 mass_exit thp_madvise fragment; do
+for p in page_fault1 mass_exit thp_madvise fragment files; do
 	[ -x "$bin/$p" ] || die "no native program $bin/$p (build first: make)"
 done
 [ -x "$mmsim" ] || die "no mmsim at $mmsim (build first: make)"
@@ -204,6 +204,12 @@ compact	compact_success	d
 compact	buddyinfo.order_9	d	free order-9 blocks gained
 compact	buddyinfo.order_10	d	free order-10 blocks gained
 gigantic	proc.gigantic_obtained	p	1 GiB pages obtained of those asked
+files	slab.dentry.objs	d	dentries made (active objects)
+files	slab.ext4_inode_cache.objs	d	inodes made
+files	slab.dentry.pages	d	the dentry cache's slab pages
+files	slab.ext4_inode_cache.pages	d	the inode cache's slab pages
+files	pageblocks.Reclaimable	d	Reclaimable pageblocks gained (both caches are SLAB_RECLAIM_ACCOUNT)
+files	pageblocks.Unmovable	d
 ROWS
 }
 
@@ -293,6 +299,15 @@ for c in "$@"; do
 		run_case $c "$bin/thp_madvise" -d "$mib"
 		restore
 		: > "$restore_list"
+		;;
+	files)
+		n=100000
+		self_checkpoints=1
+		model_case_opts="-D files=$n"
+		tmp=${TMPDIR:-/var/tmp}
+		setting "files: folder" "$tmp ($(stat -f -c %T "$tmp"): ext2/ext3 is ext4's magic too)" \
+			"the model's inodes are ext4_inode_cache objects"
+		run_case $c "$bin/files" "$tmp" "$n"
 		;;
 	compact|gigantic)
 		mib=1024
