@@ -224,9 +224,8 @@ int lresults_write_file(lua_State *L)
 }
 
 /* m:gb_yield([{attempt =, cpu =, node =}]) -> {free_now=, movable_only=,
- * movable_obtainable=, total_regions= [, obtained=, pages_migrated=,
- * time_ns=]}: the estimate, then with attempt the measurement, of the
- * machine or of node. */
+ * total_regions=, possible= [, obtained=, pages_migrated=, time_ns=]}: the
+ * counts, then with attempt the measurement, of the machine or of node. */
 static int l_gb_yield(lua_State *L)
 {
 	static const char *const keys[] = { "attempt", "cpu", "node", NULL };
@@ -238,8 +237,8 @@ static int l_gb_yield(lua_State *L)
 	static const struct lfield yield_fields[] = {
 		LFIELD(struct gb_yield, free_now),
 		LFIELD(struct gb_yield, movable_only),
-		LFIELD(struct gb_yield, movable_obtainable),
 		LFIELD(struct gb_yield, total_regions),
+		LFIELD(struct gb_yield, possible),
 	};
 	struct machine *m = check_machine(L, 1);
 	int opts = lua_isnoneornil(L, 2) ? 0 : 2;

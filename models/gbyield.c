@@ -24,6 +24,20 @@ static bool is_region(struct machine *m, uint32_t r)
 	return zone_spans_pfn(z, first) && zone_spans_pfn(z, last);
 }
 
+/* Whether GiB r holds a boot reservation (few ranges: a scan of them). */
+static bool region_reserved(const struct machine *m, uint32_t r)
+{
+	pfn_t first = (pfn_t)r << GB_REGION_ORDER, end = first + (pfn_t)GB_REGION_PAGES;
+
+	for (unsigned i = 0; i < m->nr_memblock_reserved; i++) {
+		const struct memblock_region *mr = &m->memblock_reserved[i];
+
+		if (mr->base < end && first < mr->base + mr->size)
+			return true;
+	}
+	return false;
+}
+
 void gb_yield(struct machine *m, struct gb_yield *y)
 {
 	gb_yield_node(m, -1, y);
@@ -32,7 +46,6 @@ void gb_yield(struct machine *m, struct gb_yield *y)
 void gb_yield_node(struct machine *m, int nid, struct gb_yield *y)
 {
 	const struct pbstat *ps = m->pbstat;
-	unsigned long reserve = 0, free = 0, budget, candidates;
 
 	*y = (struct gb_yield){ 0 };
 	for (uint32_t r = 0; r < ps->nr_regions; r++) {
@@ -42,21 +55,12 @@ void gb_yield_node(struct machine *m, int nid, struct gb_yield *y)
 		    (nid >= 0 && pfn_zone(m, r << GB_REGION_ORDER)->node != (unsigned)nid))
 			continue;
 		y->total_regions++;
+		y->possible += !region_reserved(m, r);
 		if (c[PBSTAT_UNMOVABLE] || c[PBSTAT_RECLAIMABLE])
 			continue;
 		y->movable_only++;
 		y->free_now += !c[PBSTAT_MOVABLE] && !c[PBSTAT_PCP];
 	}
-	for_each_populated_zone(m, z) {
-		if (nid >= 0 && z->node != (unsigned)nid)
-			continue;
-		reserve += z->_watermark[WMARK_MIN];
-		free += zone_page_state(z, NR_FREE_PAGES) + zone_pcp_pages(z);
-	}
-	budget = free > reserve + y->free_now * GB_REGION_PAGES ?
-		 free - reserve - y->free_now * GB_REGION_PAGES : 0;
-	candidates = y->movable_only - y->free_now;
-	y->movable_obtainable = y->free_now + MIN(candidates, budget / GB_REGION_PAGES);
 }
 
 void gb_yield_attempt(struct mm_ctx *ctx, struct machine *m, int node, struct gb_attempt *a)

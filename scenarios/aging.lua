@@ -19,8 +19,14 @@
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/aging.lua
 --
 -- The results folder has gb_yield.png (1 GiB regions free now / movable-only
--- / obtainable over time) and memory maps at a third, two thirds and the end
--- of the run (memory_map-*.png); the summary has results.spread.* (the share
+-- over time, of those possible) and memory maps at a third, two thirds and
+-- the end of the run (memory_map-*.png).  At the end (gb_yield_attempt) the
+-- run takes every 1 GiB page alloc_contig gets and gives them back: the
+-- summary's gb_yield.obtained is the yield measured, with the pages migrated
+-- and the simulated time it took (gb_yield.obtain_*), and
+-- results.end_memory.* says what the policy held then (free, page cache,
+-- anonymous, kernel: part of a difference in yield is a difference in
+-- what the policies hold).  The summary also has results.spread.* (the share
 -- of pageblocks holding unmovable pages against the unmovable share of
 -- memory) and results.slab.* (slab pages pinned by under 10% live objects).
 --
@@ -80,6 +86,7 @@ local p = mmsim.params{
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
   age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
   pace = "compressed",  -- or "real": the rates of REAL below
+  gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
 }
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
 local REAL = {
@@ -96,7 +103,7 @@ local real = p.pace == "real"
 mmsim.time_compressed(not real)
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
-  policy = p.policy, sample_interval = "5ms",
+  policy = p.policy, sample_interval = "5ms", gb_yield_attempt = p.gb_yield_attempt,
 }
 local age = mmsim.time(p.age)
 local stop = age + mmsim.time(p.duration)
@@ -133,9 +140,8 @@ if age > 0 then
     horizon = not p.age_timing and horizon > 0 and horizon or nil }
   m:check_invariants()
   local y = m:gb_yield()
-  print(string.format("aged %s (%s): %d of %d 1 GiB regions free, %d movable-only, "
-    .. "%d obtainable", p.age, p.age_timing and "timed" or "fast-forward", y.free_now,
-    y.total_regions, y.movable_only, y.movable_obtainable))
+  print(string.format("aged %s (%s): of %d possible 1 GiB regions, %d free, %d movable-only",
+    p.age, p.age_timing and "timed" or "fast-forward", y.possible, y.free_now, y.movable_only))
 end
 for i, label in ipairs({ "third", "two-thirds" }) do
   m:run{ ["until"] = age + (stop - age) * i // 3 }
@@ -146,16 +152,17 @@ m:snapshot_memory_map("end")
 
 local y = m:gb_yield()
 local s = m:spb_stats()
-print(string.format("aging, %s, %s: %d of %d 1 GiB regions free, %d movable-only, "
-  .. "%d obtainable", p.policy, p.duration, y.free_now, y.total_regions, y.movable_only,
-  y.movable_obtainable))
+print(string.format("aging, %s, %s: of %d possible 1 GiB regions, %d free, %d movable-only "
+  .. "(gb_yield.obtained, in the summary, is what alloc_contig gets)", p.policy, p.duration,
+  y.possible, y.free_now, y.movable_only))
 if p.policy == "spb" then
   print(string.format("superpageblocks: %d empty, %d clean, %d tainted", s.empty, s.clean,
     s.tainted))
 end
 print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
   jc.stats.objects))
-if noise then require("mmsim.kernel_report").report(m, noise.stats) end
+require("mmsim.kernel_report").report(m)
+require("mmsim.kernel_report").memory(m)
 if kmem then
   local k = kmem.update()
   print(string.format("real pace: jemalloc purged %d pages; kmem replay %d pages allocated, "

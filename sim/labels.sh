@@ -44,7 +44,7 @@ key_label() {
 		else if (sub(/_per_s$/, "", k)) unit = "per simulated s"
 		else if (sub(/_s$/, "", k)) unit = "s"
 		else if (sub(/_mib$/, "", k)) unit = "MiB"
-		else if (k ~ /(acquisitions|contentions|bounces|pages|regions|free_now|movable_only|movable_obtainable|spb_(empty|clean|tainted))$/) unit = "count"
+		else if (k ~ /(acquisitions|contentions|bounces|pages|regions|free_now|movable_only|possible|obtained|spb_(empty|clean|tainted))$/) unit = "count"
 		# "a.b.c": the first parts say whose, the last what.
 		n = split(k, part, ".")
 		label = words(part[n])

@@ -101,8 +101,8 @@ static double node1_used(const struct run_sample *s) { return (double)s->node_us
 static double numa_migrated(const struct run_sample *s) { return (double)s->numa_pages_migrated; }
 static double gb_free_now(const struct run_sample *s) { return (double)s->y.free_now; }
 static double gb_movable_only(const struct run_sample *s) { return (double)s->y.movable_only; }
-static double gb_obtainable(const struct run_sample *s) { return (double)s->y.movable_obtainable; }
 static double gb_total_regions(const struct run_sample *s) { return (double)s->y.total_regions; }
+static double gb_possible(const struct run_sample *s) { return (double)s->y.possible; }
 static double spb_empty(const struct run_sample *s) { return (double)s->spb.empty; }
 static double spb_clean(const struct run_sample *s) { return (double)s->spb.clean; }
 static double spb_tainted(const struct run_sample *s) { return (double)s->spb.tainted; }
@@ -238,8 +238,8 @@ static const struct figure figures[] = {
 	MACHINE("numa_pages_migrated", NULL, numa_migrated),
 	MACHINE("gb_free_now", "gb_yield.free_now", gb_free_now),
 	MACHINE("gb_movable_only", "gb_yield.movable_only", gb_movable_only),
-	MACHINE("gb_movable_obtainable", "gb_yield.movable_obtainable", gb_obtainable),
 	MACHINE("gb_total_regions", "gb_yield.total_regions", gb_total_regions),
+	MACHINE("gb_possible", "gb_yield.possible", gb_possible),
 	MACHINE("spb_empty", "gb_yield.spb_empty", spb_empty),
 	MACHINE("spb_clean", "gb_yield.spb_clean", spb_clean),
 	MACHINE("spb_tainted", "gb_yield.spb_tainted", spb_tainted),
@@ -822,8 +822,8 @@ static void write_memory_map(const struct report *rep, struct machine *m,
 
 	gb_memory_map_matrix(m, s, n);
 	write_file(rep, dat, s);
-	g_string_printf(s, "1 GiB regions: %lu free now, %lu movable-only, %lu obtainable, of %lu",
-			y->free_now, y->movable_only, y->movable_obtainable, y->total_regions);
+	g_string_printf(s, "1 GiB regions: %lu free now, %lu movable-only, of %lu possible",
+			y->free_now, y->movable_only, y->possible);
 	char *counts = g_strdup_printf("%lu %lu %lu %lu %lu", n[PB_CLASS_FREE], n[PB_CLASS_MOVABLE],
 				       n[PB_CLASS_RECLAIMABLE], n[PB_CLASS_UNMOVABLE],
 				       n[PB_CLASS_MIXED]);
@@ -857,8 +857,8 @@ static void write_gib_maps(const struct report *rep, struct machine *m,
 		gb_memory_map_gib(m, s);
 		write_file(rep, "memmap-gib.dat", s);
 		char *sub = g_strdup_printf("each GiB by its worst pageblock; 1 GiB regions: "
-					    "%lu movable-only of %lu", y->movable_only,
-					    y->total_regions);
+					    "%lu movable-only of %lu possible", y->movable_only,
+					    y->possible);
 
 		plot_note(rep, "memory_map_gib", NULL,
 			  results_plot_as(rep->r, "gib_map", "memmap-gib.dat", "memory_map_gib",
@@ -1215,8 +1215,8 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 				       NULL));
 	if (rep->plots & 1u << PLOT_GB_YIELD)
 		plot_note(rep, "gb_yield", !sampled ? once :
-			  !s->y.total_regions ? "no 1 GiB region to count" : NULL,
-			  sampled && s->y.total_regions &&
+			  !s->y.possible ? "no possible 1 GiB region to count" : NULL,
+			  sampled && s->y.possible &&
 			  results_plot(rep->r, "gb_yield", "timeseries.csv", rep->plot_format, title,
 				       phase_args));
 	if (rep->plots & 1u << PLOT_NUMA_MIGRATION)

@@ -15,7 +15,30 @@
 -- regions holding an unmovable page; and results.slab.*: slabs and their
 -- pages, those whose slab has under 10% of its objects in use (pinned
 -- nearly empty), dentries, stacks and fragment blocks.
+--
+--   require("mmsim.kernel_report").memory(m)
+--
+-- prints and records (results.end_memory.*) what the machine holds at the
+-- end, in MiB: free (buddy and per-CPU lists), page cache, anonymous, and
+-- kernel (slab, page tables, other allocations): when two policies end
+-- holding different amounts, part of their yields' difference is not
+-- placement.
 local M = {}
+
+function M.memory(m)
+  local t = { free = 0, file = 0, anon = 0, kernel = 0 }
+  for _, n in ipairs(m:nodes()) do
+    t.free = t.free + n.free + n.pcp
+    t.file = t.file + n.file
+    t.anon = t.anon + n.anon
+    t.kernel = t.kernel + n.slab + n.kernel + n.pgtable
+  end
+  print(string.format("memory at the end: %d MiB free, %d MiB page cache, %d MiB anonymous, "
+    .. "%d MiB kernel", t.free // 256, t.file // 256, t.anon // 256, t.kernel // 256))
+  for _, k in ipairs({ "free", "file", "anon", "kernel" }) do
+    mmsim.result("end_memory." .. k .. "_mib", t[k] // 256)
+  end
+end
 
 local PAGEBLOCK_PAGES = 512
 

@@ -6,19 +6,18 @@
 local m = mmsim.machine{ preset = "test", boot_reserve = false }
 local y = m:gb_yield()
 assert(y.total_regions == 7 and y.free_now == 7 and y.movable_only == 7, y.free_now)
--- 1 GiB to spare (GiB 0) less the min watermarks: nothing more to empty.
-assert(y.movable_obtainable == 7, y.movable_obtainable)
+assert(y.possible == 7, "without boot reservations every region is possible")
 assert(m:memory_map() == string.rep(".", 4096), "a new machine is all free")
 
 -- One unmovable page spoils its region; pcp pages keep it from being free.
 local p = assert(m:alloc{ type = "unmovable" })
 local gib = p // 262144
 y = m:gb_yield()
-assert(y.free_now == 6 and y.movable_only == 6 and y.movable_obtainable == 6)
+assert(y.free_now == 6 and y.movable_only == 6 and y.possible == 7)
 assert(m:memory_map():sub(p // 512 + 1, p // 512 + 1) == "U")
 m:free(p)
 y = m:gb_yield()
-assert(y.free_now == 6 and y.movable_only == 7 and y.movable_obtainable == 7)
+assert(y.free_now == 6 and y.movable_only == 7)
 m:drain()
 assert(m:gb_yield().free_now == 7 and m:memory_map() == string.rep(".", 4096))
 
@@ -50,8 +49,7 @@ y = m:gb_yield()
 -- The same figures from a walk of the memory map, block by block (not
 -- from the per-pageblock counters gb_yield sums): a region is free if it
 -- holds only buddy blocks, movable-only if no allocated block in it is
--- unmovable or reclaimable; obtainable adds as many movable-only regions
--- as free memory outside the free ones, less the min watermarks, covers.
+-- unmovable or reclaimable.
 local free_now, movable_only = 0, 0
 for g = 1, 7 do
   local free, movable, pfn = true, true, g * 262144
@@ -64,12 +62,7 @@ for g = 1, 7 do
   if movable then movable_only = movable_only + 1 end
   if free and movable then free_now = free_now + 1 end
 end
-local info, reserve = m:info(), 0
-for _, z in ipairs(m:zones()) do reserve = reserve + z.min end
-local spare = (info.free_pages + info.pcp_pages - reserve) // 262144 - free_now
 assert(y.free_now == free_now and y.movable_only == movable_only,
   string.format("gb_yield %d %d, memory walk %d %d", y.free_now, y.movable_only, free_now,
     movable_only))
-assert(y.movable_obtainable == free_now + math.max(0, math.min(movable_only - free_now, spare)),
-  y.movable_obtainable)
 assert(free_now < movable_only, "the noise left no region to empty: the check is idle")

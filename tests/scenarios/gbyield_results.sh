@@ -10,7 +10,7 @@ if grep -q 'warning' "$out/stderr"; then
 	cat "$out/stderr" >&2
 	exit 1
 fi
-yield=gb_free_now,gb_movable_only,gb_movable_obtainable,gb_total_regions,spb_empty,spb_clean,spb_tainted,gigantic_pages
+yield=gb_free_now,gb_movable_only,gb_total_regions,gb_possible,spb_empty,spb_clean,spb_tainted,gigantic_pages
 node0=zone_lock_node0_acquisitions,zone_lock_node0_contentions,zone_lock_node0_wait_ns,zone_lock_node0_wait_share
 head -1 "$out/timeseries.csv" | grep -q ",$yield,$node0\$"
 
