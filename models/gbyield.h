@@ -15,9 +15,8 @@
  *                       An upper bound of what migration can empty: the
  *                       measure is gb_yield_attempt.  (An estimate between
  *                       the two, from the free memory left to migrate into,
- *                       matched the attempt in 10 of 15 aged machines and
- *                       missed spb's every time, which drops clean page
- *                       cache rather than migrate it: it is gone.)
+ *                       matched the attempt in 34 of 44 aged machines, and
+ *                       none of spb's aging and server-day ones: it is gone.)
  *   total_regions:      the regions, as defined above.
  *   possible:           the regions no policy is kept from: those holding
  *                       no boot reservation (memblock: the low 1M, the

@@ -27,4 +27,7 @@ awk -v g="$2" -v w="$want" 'BEGIN { exit !(w > 0 && g >= 0.98 * w && g <= 1.02 *
 pc=$(sed -n 's/^page cache \([0-9]*\) pages.*/\1/p' "$dir/out")
 awk -v p="$pc" 'BEGIN { w = 2 * 100 * 256 * 2.001; exit !(p >= w - 2048 && p <= w + 2048) }' ||
 	{ echo "page cache $pc pages, want 400 MiB"; exit 1; }
+# Every pace records where the unmovable pages are (results.spread.*).
+grep -q '^run-time unmovable: in [0-9.]*% of pageblocks' "$dir/out" ||
+	{ echo "no results.spread line at the real pace"; exit 1; }
 echo "ok: aging_real"
