@@ -21,15 +21,22 @@ if (!exists("ylabel")) ylabel = ycol
 if (!exists("yscale")) yscale = 1
 if (!exists("steps")) steps = "steps"
 if (!exists("subtitle")) subtitle = ""
-# seedline: what the points and bars are over seeds, a title line of its own.
+# seedline: what the points and bars are over seeds, a title line of its own;
+# endline: what each line's runs held at the end, title lines of their own
+# split at "|".
 if (!exists("seedline")) seedline = ""
+if (!exists("endline")) endline = ""
 if (!exists("keytitle")) keytitle = ""
 if (!exists("phases")) phases = ""
 if (!exists("band")) band = 0
 d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }
 load d[1:i] . "style.gp"
+endtitle = ""
+e = endline
+while (strstrt(e, "|") > 0) { k = strstrt(e, "|"); endtitle = endtitle . "\n" . e[1:k - 1]; e = e[k + 1:] }
+if (e ne "") { endtitle = endtitle . "\n" . e }
 set title plot_title . (subtitle ne "" ? "\n" . subtitle : "") . \
-	(seedline ne "" ? "\n" . seedline : "")
+	(seedline ne "" ? "\n" . seedline : "") . endtitle
 set xrange [0:*]
 set autoscale xfixmax
 set yrange [0:*]

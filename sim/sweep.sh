@@ -958,6 +958,7 @@ else
 	dat=$out/sweep-$ts_name.dat
 	echo "# sweep-$ts_name.dat: time_ms mean min max runs of $ts_col, a block per line" > "$dat"
 	titles=""
+	ends=""
 	i=0
 	for line in $lines; do
 		i=$((i + 1))
@@ -999,10 +1000,24 @@ else
 		1) titles="${titles:+$titles }${line#*=}" ;;
 		*) titles="${titles:+$titles }$line" ;;
 		esac
+		# What the line's runs held at the end (results.end_memory.*, the
+		# yield scenarios'): a yield difference may be a holding one.
+		# shellcheck disable=SC2086
+		end=$(awk "$sweep_awk"'
+			FNR == 1 { fr = csv_col($0, "results.end_memory.free_mib")
+				fi = csv_col($0, "results.end_memory.file_mib")
+				an = csv_col($0, "results.end_memory.anon_mib"); next }
+			FNR == 2 && fr && fi && an { csv_split($0, f); n++; a += f[fr]; b += f[fi]; c += f[an] }
+			END { if (n) printf "%.1f, %.1f, %.1f", a / n / 1024, b / n / 1024, c / n / 1024 }' \
+			$(echo "$files" | sed 's|/timeseries.csv$|/summary.csv|'))
+		# Three lines' figures to a title line ("|" ends one).
+		[ -z "$end" ] || ends="$ends$([ -z "$ends" ] || { [ $(((i - 1) % 3)) -eq 0 ] && echo '|' || echo '; '; })$(echo "$titles" | awk '{ print $NF }') $end"
 	done
+	[ -z "$ends" ] || ends="GiB held at the end (free, page cache, anonymous):|$ends"
 	keytitle=""
 	[ "$(echo "$pkeys" | wc -w)" -ne 1 ] || keytitle=$(label "$pkeys")
 	what="$ts_label over time, a line per $($seeded && echo "combination, the mean over $nseeds seeds with a band from min to max" || echo run)"
+	[ -z "$ends" ] || what="$what; $(echo "$ends" | tr '|' ' ')"
 	# The phases of the first run: "name start_ms ...".
 	phases=""
 	if [ -s "$(dirname "$first_ts")/phases.csv" ]; then
@@ -1015,7 +1030,7 @@ else
 		titles=$(gpstr "$titles"); keytitle=$(gpstr "$keytitle"); band=$($seeded && echo 1 || echo 0);
 		phases=$(gpstr "$phases"); ycol=$(gpstr "$ts_col"); ylabel=$(gpstr "$ts_label");
 		plot_title=$(gpstr "$title"); subtitle=$(gpstr "$subtitle");
-		seedline=$(gpstr "$tseed")"
+		seedline=$(gpstr "$tseed"); endline=$(gpstr "$ends")"
 fi
 
 echo "$out"
