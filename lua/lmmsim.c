@@ -121,7 +121,7 @@ static const char *const machine_keys[] = {
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
 	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
 	"quantum_ns", "horizon_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness",
+	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", "time_scale",
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
@@ -400,6 +400,14 @@ static int l_machine(lua_State *L)
 	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
 	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",
 						  p.compaction_proactiveness);
+	if (lua_getfield(L, 1, "time_scale") != LUA_TNIL) {
+		if (!lua_isnumber(L, -1) || !(lua_tonumber(L, -1) >= 1 && lua_tonumber(L, -1) <= 1e9))
+			return luaL_error(L, "mmsim.machine: time_scale must be a number from 1 to 1e9 "
+					  "(the scenario's time compression), not %s",
+					  luaL_tolstring(L, -1, NULL));
+		p.time_scale = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
 	/* kernel.numa_balancing and its sysctls (kernel/sched/fair.c). */
 	if (lua_getfield(L, 1, "numa_balancing") != LUA_TNIL)
 		p.numab.enabled = lua_toboolean(L, -1);
@@ -946,6 +954,7 @@ static int l_info(lua_State *L)
 	set_int(L, "file_pages", file_pages);
 	set_str(L, "policy", mm_policy_names[m->policy]);
 	set_int(L, "min_free_kbytes", m->min_free_kbytes);
+	set_num(L, "time_scale", m->time_scale);
 	set_int(L, "alloc_fail", (lua_Integer)m->vm_events[ALLOC_FAIL]);
 	set_int(L, "freed_to_buddy", (lua_Integer)m->vm_events[PGFREE_TO_BUDDY]);
 	return 1;

@@ -122,7 +122,7 @@ static void vmstat_worker(struct mm_ctx *ctx, void *arg)
 	struct lmachine *lm = arg;
 
 	for (;;) {
-		engine_sleep(ctx, lm->vmstat_interval);
+		engine_sleep(ctx, machine_period_ns(lm->m, lm->vmstat_interval));
 		engine_settle(ctx);
 		if (ctx->cpu == 0 && engine_stalled(lm->e)) {
 			engine_stop(ctx);
@@ -166,7 +166,8 @@ static void kcompactd(struct mm_ctx *ctx, void *arg)
 	struct machine *m = lm->m;
 	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
 	struct pglist_data *pgdat = &m->node_data[nid];
-	const uint64_t default_timeout = HPAGE_FRAG_CHECK_INTERVAL_MSEC * 1000000ULL;
+	const uint64_t default_timeout = machine_period_ns(m, HPAGE_FRAG_CHECK_INTERVAL_MSEC *
+							       1000000ULL);
 	uint64_t poll = lm->kswapd_interval ? lm->kswapd_interval : default_timeout;
 	uint64_t timeout = default_timeout;
 

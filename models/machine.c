@@ -35,6 +35,7 @@ void machine_params_default(struct machine_params *p)
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
 	p->compaction_proactiveness = 20;
+	p->time_scale = 1;
 	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 	p->boot_reserve = true;
@@ -241,6 +242,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->thp_opts = p->thp_opts;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
+	m->time_scale = p->time_scale;
 	for (unsigned n = 0; n < MAX_NUMNODES; n++)
 		m->iw_table[n] = p->iw_table[n] ? p->iw_table[n] : 1;
 	m->numab = p->numab;

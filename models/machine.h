@@ -31,6 +31,10 @@ struct machine_params {
 	 * for tests that work figures out by hand on a wholly free machine. */
 	bool boot_reserve;
 	bool vmap_stack;                /* CONFIG_VMAP_STACK (default on) */
+	/* A time-compressed scenario's compression: the kernel's own periods
+	 * and timeouts (machine_period_ns) are divided by it.  1: as the
+	 * kernel has them. */
+	double time_scale;
 };
 
 void machine_params_default(struct machine_params *p);

@@ -306,6 +306,7 @@ struct machine {
 	struct khugepaged_scan *khugepaged; /* khugepaged's place, NULL until its first pass */
 	int extfrag_threshold;              /* vm.extfrag_threshold, default 500 */
 	int compaction_proactiveness;       /* vm.compaction_proactiveness, default 20 */
+	double time_scale;                  /* machine_params.time_scale */
 	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN: 1 to 255, default 1 */
 	uint8_t iw_table[MAX_NUMNODES];
 	struct numab_params numab;          /* automatic NUMA balancing (models/numa_balancing.c) */
@@ -357,5 +358,14 @@ static inline struct zone *pfn_zone(struct machine *m, pfn_t pfn)
 		     z < (m)->node_data[_n].node_zones + MAX_NR_ZONES; z++)
 
 #define for_each_populated_zone(m, z) for_each_zone(m, z) if (!populated_zone(z)) {} else
+
+/* One of the kernel's periods or timeouts (ns) on this machine's clock:
+ * divided by a time-compressed scenario's compression, so that its
+ * daemons run as often, against its compressed rates, as the kernel's do
+ * against real ones. */
+static inline uint64_t machine_period_ns(const struct machine *m, uint64_t ns)
+{
+	return (uint64_t)((double)ns / m->time_scale);
+}
 
 #endif

@@ -49,12 +49,13 @@ static uint64_t task_scan_min(const struct mm_struct *mm)
 	unsigned windows = p->scan_size_mb < MAX_SCAN_WINDOW ? MAX_SCAN_WINDOW / p->scan_size_mb : 1;
 	uint64_t floor = 1000 / windows, scan = p->scan_period_min_ms / task_nr_scan_windows(mm);
 
-	return MAX(floor, scan) * NS_PER_MS;
+	return machine_period_ns(mm->m, MAX(floor, scan) * NS_PER_MS);
 }
 
 static uint64_t task_scan_max(const struct mm_struct *mm)
 {
-	uint64_t smax = mm->m->numab.scan_period_max_ms / task_nr_scan_windows(mm) * NS_PER_MS;
+	uint64_t smax = machine_period_ns(mm->m, mm->m->numab.scan_period_max_ms /
+					   task_nr_scan_windows(mm) * NS_PER_MS);
 
 	return MAX(task_scan_min(mm), smax);
 }
@@ -172,7 +173,8 @@ void task_tick_numa(struct mm_ctx *ctx, struct mm_struct *mm)
 		return;
 	now = mm_now(ctx);
 	if (!mm->numa_next_scan) {
-		mm->numa_next_scan = MAX(1, now + p->scan_delay_ms * NS_PER_MS);
+		mm->numa_next_scan = MAX(1, now + machine_period_ns(mm->m, p->scan_delay_ms *
+									    NS_PER_MS));
 		mm->numa_scan_period = task_scan_min(mm);
 		return;
 	}

@@ -99,7 +99,8 @@ bool spb_needs_defrag(const struct superpageblock *sb)
 	/* Back-off: a pass that freed nothing is not repeated soon unless
 	 * a pageblock's worth of pages was freed since. */
 	if (sb->defrag_last_no_progress_ns &&
-	    now < sb->defrag_last_no_progress_ns + SPB_DEFRAG_NOOP_COOLDOWN_NS &&
+	    now < sb->defrag_last_no_progress_ns +
+		  machine_period_ns(sb->zone->machine, SPB_DEFRAG_NOOP_COOLDOWN_NS) &&
 	    sb->nr_free_pages < sb->defrag_last_no_progress_pages + pageblock_nr_pages)
 		return false;
 	/* Tainted: keep the reserve of free pageblocks for non-movable claims. */

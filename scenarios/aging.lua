@@ -87,6 +87,7 @@ local p = mmsim.params{
   age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
   pace = "compressed",  -- or "real": the rates of REAL below
   gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
+  time_scale = 0,       -- the kernel's periods divided by this; 0: the pace's (1000 compressed, 1 real)
 }
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
 local REAL = {
@@ -104,6 +105,10 @@ mmsim.time_compressed(not real)
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = "5ms", gb_yield_attempt = p.gb_yield_attempt,
+  -- The compressed rates are about 1000 times a real machine's (readers,
+  -- jemalloc's decay): kcompactd, the vmstat worker, the defrag worker's
+  -- back-off and khugepaged run 1000 times as often too.
+  time_scale = p.time_scale > 0 and p.time_scale or (real and 1 or 1000),
 }
 local age = mmsim.time(p.age)
 local stop = age + mmsim.time(p.duration)

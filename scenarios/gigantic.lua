@@ -32,10 +32,12 @@ local p = mmsim.params{
   noise_rate = 400,     -- kernel allocations per ms
   churn_mib = 64,       -- jemalloc live set per thread
   gb_yield_attempt = false,
+  time_scale = 1000,    -- aging_roles' rates are about 1000 times a real machine's
 }
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = "1ms", gb_yield_attempt = p.gb_yield_attempt,
+  time_scale = p.time_scale,
 }
 local info = m:info()
 local stop = mmsim.time(p.duration)

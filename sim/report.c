@@ -737,7 +737,8 @@ void report_set_window(struct report *rep, const char *phase)
 
 /* "2s-1t: 2 sockets, 2 nodes, 128 CPUs, 1 TiB" (the preset's name first if
  * the machine is one), ", time-compressed" after when the scenario says its
- * rates are. */
+ * rates are, with the machine's time_scale when the kernel's periods are
+ * compressed too ("kernel periods / 1000"). */
 static char *machine_title(const struct report *rep, const struct machine *m)
 {
 	static const char *const units[] = { "MiB", "GiB", "TiB", "PiB" };
@@ -757,6 +758,11 @@ static char *machine_title(const struct report *rep, const struct machine *m)
 			       mem, units[u]);
 	if (rep->time_compressed)
 		g_string_append(t, ", time-compressed");
+	if (m->time_scale != 1)
+		g_string_append_printf(t, "%skernel periods / %g", rep->time_compressed ? " (" : ", ",
+				       m->time_scale);
+	if (m->time_scale != 1 && rep->time_compressed)
+		g_string_append_c(t, ')');
 	return g_string_free(t, FALSE);
 }
 
@@ -1061,6 +1067,7 @@ static void write_summary(const struct report *rep, struct machine *m,
 		results_json_set_uint(j, "machine.nodes", m->nr_nodes);
 		results_json_set_uint(j, "machine.cpus", m->nr_cpus);
 		results_json_set_uint(j, "machine.memory_mib", topology_total_mem(&m->topo) >> 20);
+		results_json_set_double(j, "machine.time_scale", m->time_scale);
 	}
 	/* The headline is the measurement window's where there is one. */
 	results_json_set_string(j, "window", measure ? window : "whole_run");

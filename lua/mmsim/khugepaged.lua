@@ -1,6 +1,8 @@
 -- khugepaged: a thread that collapses 2 MiB blocks into THPs, as the
 -- kernel's khugepaged does (models/khugepaged.h), with its defaults:
--- a pass of pages_to_scan 4096 every scan_sleep 10 s, max_ptes_none 511.
+-- a pass of pages_to_scan 4096 every scan_sleep 10 s, max_ptes_none 511;
+-- the sleep is divided by the machine's time_scale, as the kernel's
+-- periods are on a time-compressed machine.
 --
 --   local kh = require("mmsim.khugepaged").start(m, {
 --     cpu = 0,                 -- where the thread runs
@@ -16,7 +18,7 @@ function M.start(m, o)
   mmsim.check_options(o, { "cpu", "until_ns", "pages_to_scan", "scan_sleep", "max_ptes_none" },
     "khugepaged.start")
   assert(o.until_ns, "khugepaged: until_ns is required")
-  local sleep = mmsim.time(o.scan_sleep or "10s")
+  local sleep = mmsim.time(o.scan_sleep or "10s") / m:info().time_scale
   local stats = { passes = 0, scanned = 0, collapsed = 0, failed = 0 }
   m:spawn{ cpu = o.cpu or 0, name = "khugepaged", fn = function()
     while true do

@@ -86,6 +86,31 @@ elseif p.case == "proactive" then
   m:check_invariants()
   print(string.format("ok: proactive compaction at 500 ms, %d pages migrated",
     vm.pgmigrate_success))
+elseif p.case == "scaled" then
+  -- time_scale = 100: the kernel's 500 ms timeout is 5 ms on this clock;
+  -- nothing before it, the proactive pass after it.
+  local m = fragmented(setmetatable({ kswapd_interval = 0, time_scale = 100 },
+    { __index = base }))
+  assert(m:info().time_scale == 100)
+  local at
+  m:spawn{ cpu = 1, fn = function()
+    mmsim.sleep("4900us")
+    at = vmstat(m).compact_daemon_migrate_scanned
+    -- A pass over the node takes about 100 ms; unscaled, it would start
+    -- at 500 ms.
+    mmsim.sleep("300ms")
+  end }
+  m:run()
+  local vm = vmstat(m)
+  assert(at == 0, "kcompactd ran before 5 ms")
+  assert(vm.compact_daemon_wake == 0 and vm.compact_daemon_migrate_scanned > 0,
+    "no proactive pass by 305 ms at time_scale 100")
+  for _, bad in ipairs({ 0.5, "fast", 2e9 }) do
+    local ok, err = pcall(mmsim.machine, setmetatable({ time_scale = bad }, { __index = base }))
+    assert(not ok and err:find("time_scale must be a number from 1 to 1e9", 1, true), err)
+  end
+  print(string.format("ok: proactive compaction at 5 ms with time_scale 100, %d pages migrated",
+    vm.pgmigrate_success))
 elseif p.case == "off" then
   -- compaction_proactiveness = 0: no proactive pass either.
   local m = fragmented(setmetatable({ kswapd_interval = 0, compaction_proactiveness = 0 },
