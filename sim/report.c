@@ -738,7 +738,7 @@ void report_set_window(struct report *rep, const char *phase)
 /* "2s-1t: 2 sockets, 2 nodes, 128 CPUs, 1 TiB" (the preset's name first if
  * the machine is one), ", time-compressed" after when the scenario says its
  * rates are, with the machine's time_scale when the kernel's periods are
- * compressed too ("kernel periods / 1000"). */
+ * compressed too ("time-compressed 1000x"). */
 static char *machine_title(const struct report *rep, const struct machine *m)
 {
 	static const char *const units[] = { "MiB", "GiB", "TiB", "PiB" };
@@ -756,13 +756,12 @@ static char *machine_title(const struct report *rep, const struct machine *m)
 			       m->topo.sockets == 1 ? "" : "s", m->nr_nodes,
 			       m->nr_nodes == 1 ? "" : "s", m->nr_cpus, m->nr_cpus == 1 ? "" : "s",
 			       mem, units[u]);
-	if (rep->time_compressed)
+	if (rep->time_compressed && m->time_scale != 1)
+		g_string_append_printf(t, ", time-compressed %gx", m->time_scale);
+	else if (rep->time_compressed)
 		g_string_append(t, ", time-compressed");
-	if (m->time_scale != 1)
-		g_string_append_printf(t, "%skernel periods / %g", rep->time_compressed ? " (" : ", ",
-				       m->time_scale);
-	if (m->time_scale != 1 && rep->time_compressed)
-		g_string_append_c(t, ')');
+	else if (m->time_scale != 1)
+		g_string_append_printf(t, ", kernel periods / %g", m->time_scale);
 	return g_string_free(t, FALSE);
 }
 

@@ -76,6 +76,13 @@ fi
 "$MMSIM" -D compressed=true --out "$dir/c" "$dir/s.lua" > /dev/null 2>&1 || fail "compressed run"
 [ "$(csv_value "$dir/c/summary.csv" machine.title)" = \
 	"2 sockets, 2 nodes, 8 CPUs, 16 GiB, time-compressed" ] || fail "time-compressed title"
+# With the kernel's periods compressed too (time_scale), the title says by how much.
+printf 'mmsim.time_compressed(true)\nmmsim.machine{ sockets = 2, cpus_per_socket = 4, mem_per_node = "8G", time_scale = 1000 }\n' \
+	> "$dir/ts.lua"
+"$MMSIM" --out "$dir/ts" "$dir/ts.lua" > /dev/null 2>&1 || fail "time_scale run"
+[ "$(csv_value "$dir/ts/summary.csv" machine.title)" = \
+	"2 sockets, 2 nodes, 8 CPUs, 16 GiB, time-compressed 1000x" ] || fail "time_scale title"
+[ "$(csv_value "$dir/ts/summary.csv" machine.time_scale)" = 1000 ] || fail "machine.time_scale"
 printf 'local m = mmsim.machine{ preset = "test" }\n' > "$dir/preset.lua"
 "$MMSIM" --out "$dir/p" "$dir/preset.lua" 2> /dev/null || fail "preset run"
 [ "$(csv_value "$dir/p/summary.csv" machine.title)" = "test: 1 socket, 1 node, 4 CPUs, 8 GiB" ] ||
