@@ -29,7 +29,11 @@ for doc in "$top/README.md" "$top"/docs/*.md; do
 		[ -f "$b" ] || continue
 		total=$((total + 1))
 		line=$(basename "$b" .lua | sed 's/block-0*//')
-		if ! (cd "$top" && "$mmsim" --out "$dir/out" "$b") > "$dir/log" 2>&1; then
+		# LeakSanitizer's exit-time tracer crashes (signal 11) on some of
+		# these runs in the sanitizer build; leaks are the other tests'
+		# concern, this one's is that the examples run.
+		if ! (cd "$top" && ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			"$mmsim" --out "$dir/out" "$b") > "$dir/log" 2>&1; then
 			failed=$((failed + 1))
 			echo "FAIL: ${doc#$top/}:$line: the example fails:"
 			sed 's/^/  /' "$dir/log" | head -8
