@@ -265,6 +265,7 @@ static void on_signal(int sig)
 		return;
 	stop_signal = sig;
 	engine_interrupt();
+	mm_signal_fatal();
 	lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 

@@ -236,6 +236,11 @@ int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t 
 
 		/* Where the kernel checks for a fatal signal.  No time passes
 		 * without an engine: there idle rounds stand for the timeout. */
+		if (fatal_signal_pending()) {
+			st->reason = "signal backoff";
+			ret = -MM_EINTR;
+			break;
+		}
 		if (st->rounds && (elapsed >= timeout_ns ||
 				   (!elapsed && idle == OFFLINE_MAX_IDLE_ROUNDS))) {
 			st->reason = "timeout";
