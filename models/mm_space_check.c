@@ -139,6 +139,15 @@ static void check_table(struct check *c, void *t, int level, uint64_t base, bool
 		c->thp_pmd++;
 	if (level == PGTABLE_PMD && huge)
 		c->thp_pud++;
+	/* A huge mapping lies inside one VMA: a VMA edge across it (an
+	 * mbind, mprotect or madvise that did not split it) is caught here. */
+	if (huge && !under_pud) {
+		const struct vm_area_struct *v = find_live_vma(mm, base);
+
+		if (!v || v->vm_start > base || v->vm_end < base + span)
+			fail(c, "%s mapping at %#" G_GINT64_MODIFIER "x is not inside one VMA",
+			     level == PGTABLE_PMD ? "PUD" : "PMD", base);
+	}
 	/* A THP's table without a deposit has no frame. */
 	if (!(huge && page == PFN_NONE)) {
 		c->tables++;
