@@ -362,7 +362,12 @@ int scenario_run(const struct scenario_opts *o)
 		fprintf(stderr, "%s\n", lua_tostring(L, -1));
 	} else if (o->check_invariants) {
 		GString *report = g_string_new(NULL);
-		int n = lmmsim_check_all(L, report);
+		int n;
+
+		/* The run has stopped at the signal: the check of where it
+		 * stopped runs whole (the handler takes no second signal). */
+		mm_signal_clear();
+		n = lmmsim_check_all(L, report);
 
 		fflush(stdout);
 		if (report->len) {

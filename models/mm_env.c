@@ -15,6 +15,11 @@ bool fatal_signal_pending(void)
 	return fatal_signal;
 }
 
+void mm_signal_clear(void)
+{
+	fatal_signal = 0;
+}
+
 void spin_lock_init(struct spinlock *l, enum lock_class_id cls)
 {
 	l->owner = -1;

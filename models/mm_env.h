@@ -189,6 +189,8 @@ static inline void cond_resched(struct mm_ctx *ctx)
  * for a fatal signal; inside one it ends the thread's work at once. */
 void mm_signal_fatal(void);
 bool fatal_signal_pending(void);
+/* The stop is handled: later loops run whole again. */
+void mm_signal_clear(void);
 
 /* No time, no contention: locks only check they are not taken twice. */
 extern const struct mm_env mm_env_null;
