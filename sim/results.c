@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +16,55 @@
 struct results {
 	char *dir;
 	bool created;               /* by this run: results_discard removes it */
+	int lock_fd;                /* holds the folder's flock for the run */
 };
+
+static void remove_tree(const char *path);
+
+/* One run at a time in a folder: an flock on DIR/.mmsim.lock, held until
+ * results_close (the kernel drops it if mmsim dies).  The file stays: a
+ * run that removed it could let two later runs lock two files. */
+static int lock_folder(const char *dir, char **err)
+{
+	char *path = g_build_filename(dir, ".mmsim.lock", NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		*err = g_strdup_printf("cannot create %s: %s", path, g_strerror(errno));
+	else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		*err = errno == EWOULDBLOCK ?
+		       g_strdup_printf("results folder %s is in use by another mmsim run "
+				       "(%s is locked); give another --out", dir, path) :
+		       g_strdup_printf("cannot lock %s: %s", path, g_strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	g_free(path);
+	return fd;
+}
+
+/* A reused folder loses the files of mmsim's own names that an earlier
+ * run left (its timeseries, phases, plots, ... would stand beside the new
+ * summary); stdout and stderr stay, which the sweep's redirection or the
+ * copier (tee) have opened already.  Files of other names stay too. */
+static void clear_own_files(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	if (!d)
+		return;
+	while ((name = g_dir_read_name(d))) {
+		char *sub;
+
+		if (!results_own_name(name) || !strcmp(name, "stdout") || !strcmp(name, "stderr"))
+			continue;
+		sub = g_build_filename(dir, name, NULL);
+		remove_tree(sub);
+		g_free(sub);
+	}
+	g_dir_close(d);
+}
 
 /* ---- numbers and CSV fields ---- */
 
@@ -100,9 +149,15 @@ static struct results *results_new(const char *dir, bool created, char **err)
 	close(fd);
 	unlink(probe);
 	g_free(probe);
+	fd = lock_folder(dir, err);
+	if (fd < 0)
+		return NULL;
+	if (!created)
+		clear_own_files(dir);
 	r = g_new0(struct results, 1);
 	r->dir = g_strdup(dir);
 	r->created = created;
+	r->lock_fd = fd;
 	return r;
 }
 
@@ -154,6 +209,7 @@ void results_close(struct results *r)
 {
 	if (!r)
 		return;
+	close(r->lock_fd);
 	g_free(r->dir);
 	g_free(r);
 }
