@@ -349,14 +349,29 @@ struct results_ts {
 	char *path;
 	unsigned ncols;
 	GString *line;
+	off_t whole;        /* bytes of the whole rows written */
+	bool failed;        /* a write failed: no more rows */
 };
 
+/* A row that cannot be written in full (a full disk) is cut off again,
+ * so the file ends in its last whole row, and the file takes no more:
+ * the error is said once, not once per sample. */
 static int ts_write_line(struct results_ts *ts, char **err)
 {
+	if (ts->failed)
+		return 0;
 	if (results_write_all(ts->fd, ts->line->str, ts->line->len)) {
-		*err = g_strdup_printf("cannot write %s: %s", ts->path, g_strerror(errno));
+		int e = errno;
+
+		ts->failed = true;
+		*err = ftruncate(ts->fd, ts->whole) ?
+		       g_strdup_printf("cannot write %s: %s (and it ends in part of a row)",
+				       ts->path, g_strerror(e)) :
+		       g_strdup_printf("cannot write %s: %s; no more rows written (it ends in "
+				       "its last whole row)", ts->path, g_strerror(e));
 		return -1;
 	}
+	ts->whole += (off_t)ts->line->len;
 	return 0;
 }
 
