@@ -213,7 +213,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 {
 	struct machine *m;
 
-	*err = topology_validate(t, host_memory_bytes());
+	*err = topology_validate(t, p->host_bytes ? p->host_bytes : host_memory_bytes(),
+				 p->host_bytes ? p->host_what : NULL);
 	if (*err)
 		return NULL;
 	if (!(p->pinned_share >= 0 && p->pinned_share <= 1)) {

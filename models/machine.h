@@ -31,6 +31,10 @@ struct machine_params {
 	 * for tests that work figures out by hand on a wholly free machine. */
 	bool boot_reserve;
 	bool vmap_stack;                /* CONFIG_VMAP_STACK (default on) */
+	/* The memory the size check allows and what bounds it (sim/host.c's
+	 * host_memory: the cgroup limit if lower); 0: host_memory_bytes. */
+	uint64_t host_bytes;
+	const char *host_what;
 };
 
 void machine_params_default(struct machine_params *p);
