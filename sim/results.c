@@ -91,23 +91,28 @@ static void append_double(GString *out, double v)
 	g_string_append(out, buf);
 }
 
+/* A field as RFC 4180 quotes it, but a record stays one line: a line
+ * break in a value is written as the two characters \n (\r), which the
+ * awk programs of sim/csv.sh can read line by line (a quoted line break
+ * split a summary.csv row in two: the sweep took it for a ragged row).
+ * summary.json keeps the value as it is. */
 static void append_csv_field(GString *out, const char *s)
 {
 	size_t len = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") ||
-		     (len && (s[0] == ' ' || s[len - 1] == ' '));
+	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
 
-	if (!quote) {
-		g_string_append(out, s);
-		return;
-	}
-	g_string_append_c(out, '"');
+	if (quote)
+		g_string_append_c(out, '"');
 	for (; *s; s++) {
 		if (*s == '"')
 			g_string_append_c(out, '"');
-		g_string_append_c(out, *s);
+		if (*s == '\n' || *s == '\r')
+			g_string_append(out, *s == '\n' ? "\\n" : "\\r");
+		else
+			g_string_append_c(out, *s);
 	}
-	g_string_append_c(out, '"');
+	if (quote)
+		g_string_append_c(out, '"');
 }
 
 /* ---- the folder ---- */
