@@ -39,6 +39,8 @@ void machine_params_default(struct machine_params *p)
 	p->pin_seed = 1;
 	p->boot_reserve = true;
 	p->vmap_stack = true;
+	p->host_bytes = 0;
+	p->host_what = NULL;
 }
 
 int mm_policy_parse(const char *name)
