@@ -295,6 +295,9 @@ int scenario_run(const struct scenario_opts *o)
 	lua_State *L = luaL_newstate();
 	int rc;
 
+	/* A script starts unstopped (the fuzzer runs many in one process). */
+	stop_signal = 0;
+	mm_signal_clear();
 	catch_signals(L);
 	/* Scenario code outside simulated threads has no CPU context. */
 	*(void **)lua_getextraspace(L) = NULL;
