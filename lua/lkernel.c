@@ -192,7 +192,7 @@ static int l_offline_memory(lua_State *L)
 		return 1;
 	}
 	lua_pushnil(L);
-	lua_pushliteral(L, "EBUSY");
+	lua_pushstring(L, ret == -MM_EINTR ? "EINTR" : "EBUSY");
 	lua_createtable(L, 0, 4);
 	set_int(L, "offlined", (lua_Integer)done);
 	set_int(L, "fail_pfn", (lua_Integer)st.fail_pfn);

@@ -500,7 +500,14 @@ static int l_machine(lua_State *L)
 				 .gb_yield_attempt = opts.gb_yield_attempt,
 				 .memory_block_size = block };
 	luaL_setmetatable(L, MACHINE_MT);
+	/* The cgroup's limit, not only physical memory: a machine past it
+	 * would be killed by the OOM killer with nothing said. */
+	char *host_what = NULL;
+	p.host_bytes = host_memory(g_getenv("MMSIM_HOST_ROOT") ? g_getenv("MMSIM_HOST_ROOT") : "",
+				   &host_what);
+	p.host_what = host_what;
 	lm->m = machine_create(&t, &p, &err);
+	g_free(host_what);
 	if (!lm->m) {
 		luaL_where(L, 1);
 		lua_pushfstring(L, "cannot build machine: %s", err);

@@ -61,12 +61,16 @@ static int l_mbind(lua_State *L)
 	lua_Integer addr = luaL_checkinteger(L, 2);
 	uint64_t len = check_size(L, 3, "mbind");
 	struct mempolicy pol = check_mempolicy(L, m, 4, "mbind");
+	struct mm_ctx buf, *ctx = call_ctx(L, m, 0, &buf);
 
 	if (addr < 0)
 		return luaL_error(L, "mbind: address %I is negative", addr);
-	switch (do_mbind(mm, (uint64_t)addr, len, &pol)) {
+	switch (do_mbind(ctx, mm, (uint64_t)addr, len, &pol)) {
 	case 0:
 		return 0;
+	case -MM_ENOMEM:
+		return luaL_error(L, "mbind: no page table to split the huge page at an edge of "
+				  "[%I, %I) (ENOMEM)", addr, addr + (lua_Integer)len);
 	case -MM_EFAULT:
 		return luaL_error(L, "mbind: part of [%I, %I) is not mapped (EFAULT)", addr,
 				  addr + (lua_Integer)len);

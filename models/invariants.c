@@ -204,6 +204,9 @@ char *check_invariants(struct machine *m)
 	for_each_populated_zone(m, z) {
 		unsigned long entries = 0, heads = 0, pcp_heads = 0;
 
+		/* A check of a large machine takes seconds: SIGINT ends it. */
+		if (fatal_signal_pending())
+			break;
 		check_free_lists(m, z, &r, &entries);
 		check_superpageblocks(z, &r);
 		check_blocks(m, z, &r, &heads, &pcp_heads);
@@ -224,6 +227,9 @@ char *check_invariants(struct machine *m)
 			check_fail(&r, "%s", kernel[i]);
 			g_free(kernel[i]);
 		}
+	/* Cut short, the check has not passed. */
+	if (fatal_signal_pending())
+		check_fail(&r, "check cut short by a signal");
 	if (r.n == 0) {
 		g_string_free(r.s, TRUE);
 		return NULL;

@@ -40,6 +40,8 @@ void machine_params_default(struct machine_params *p)
 	p->pin_seed = 1;
 	p->boot_reserve = true;
 	p->vmap_stack = true;
+	p->host_bytes = 0;
+	p->host_what = NULL;
 }
 
 int mm_policy_parse(const char *name)
@@ -214,7 +216,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 {
 	struct machine *m;
 
-	*err = topology_validate(t, host_memory_bytes());
+	*err = topology_validate(t, p->host_bytes ? p->host_bytes : host_memory_bytes(),
+				 p->host_bytes ? p->host_what : NULL);
 	if (*err)
 		return NULL;
 	if (!(p->pinned_share >= 0 && p->pinned_share <= 1)) {

@@ -35,6 +35,10 @@ struct machine_params {
 	 * and timeouts (machine_period_ns) are divided by it.  1: as the
 	 * kernel has them. */
 	double time_scale;
+	/* The memory the size check allows and what bounds it (sim/host.c's
+	 * host_memory: the cgroup limit if lower); 0: host_memory_bytes. */
+	uint64_t host_bytes;
+	const char *host_what;
 };
 
 void machine_params_default(struct machine_params *p);

@@ -176,15 +176,16 @@ static void remove_pfn_range_from_zone(struct machine *m, struct zone *z, pfn_t 
 	z->managed_pages -= nr;
 	m->node_data[z->node].node_spanned_pages -= nr;
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
-		uint16_t *f = &m->mm.pb_flags[pfn_to_pb(pfn)];
-
 		/* resize_zone_superpageblocks() counts the pageblocks leaving
-		 * as wholly free ones. */
-		g_assert(!zone_has_spb(z) || ((*f & PB_all_free) &&
-					      !(*f & (PB_has_unmovable | PB_has_reclaimable |
-						      PB_has_movable))));
+		 * as wholly free ones.  They are all free, but the series'
+		 * bits can lag: page_del_and_expand marks every pageblock of
+		 * the block it splits used, also a half that expand gives
+		 * back whole and that never merges again.  Such a pageblock
+		 * is marked free here, as a merge would. */
+		if (zone_has_spb(z))
+			spb_free_pageblocks(z, pfn, pageblock_order, MIGRATE_ISOLATE);
 		clear_pcpblock_owner(m, pfn);
-		*f = 0;
+		m->mm.pb_flags[pfn_to_pb(pfn)] = 0;
 	}
 	if (zone_has_spb(z))
 		resize_zone_superpageblocks(z);
@@ -256,6 +257,11 @@ int offline_pages(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t 
 
 		/* Where the kernel checks for a fatal signal.  No time passes
 		 * without an engine: there idle rounds stand for the timeout. */
+		if (fatal_signal_pending()) {
+			st->reason = "signal backoff";
+			ret = -MM_EINTR;
+			break;
+		}
 		if (st->rounds && (elapsed >= timeout_ns ||
 				   (!elapsed && idle == OFFLINE_MAX_IDLE_ROUNDS))) {
 			st->reason = "timeout";

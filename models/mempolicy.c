@@ -54,7 +54,18 @@ void do_set_mempolicy(struct mm_struct *mm, const struct mempolicy *pol)
 	mm->policy = *pol;
 }
 
-int do_mbind(struct mm_struct *mm, uint64_t start, uint64_t len, const struct mempolicy *pol)
+/* Whether the VMA around addr (one starting before it) takes another
+ * policy, so that a new edge at addr splits it. */
+static bool mbind_edge_splits(const struct mm_struct *mm, uint64_t addr,
+			      const struct mempolicy *pol)
+{
+	struct vm_area_struct *vma = find_live_vma(mm, addr);
+
+	return vma && vma->vm_start < addr && !mpol_equal(&vma->policy, pol);
+}
+
+int do_mbind(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
+	     const struct mempolicy *pol)
 {
 	uint64_t end, addr;
 	unsigned i, first;
@@ -71,6 +82,12 @@ int do_mbind(struct mm_struct *mm, uint64_t start, uint64_t len, const struct me
 			return -MM_EFAULT;
 		addr = vma_at(mm, i)->vm_end;
 	}
+	/* __split_vma's vma_adjust_trans_huge: a THP mapping a new VMA edge
+	 * cuts is split first (-ENOMEM, nothing changed, if that fails).
+	 * From here on no engine call: the VMAs stay as checked. */
+	if ((mbind_edge_splits(mm, start, pol) && split_huge_at(ctx, mm, start)) ||
+	    (mbind_edge_splits(mm, end, pol) && split_huge_at(ctx, mm, end)))
+		return -MM_ENOMEM;
 	first = i = vma_lower_bound(mm, start);
 	for (; i < mm->vmas->len && vma_at(mm, i)->vm_start < end; i++) {
 		if (mpol_equal(&vma_at(mm, i)->policy, pol))

@@ -53,8 +53,10 @@ void do_set_mempolicy(struct mm_struct *mm, const struct mempolicy *pol);
  * (default: the address space's policy applies again), split at the edges
  * and merged with neighbours of the same protection and policy.  Pages
  * already faulted stay where they are.  0, -MM_EINVAL for an unaligned
- * start, -MM_EFAULT if part of the range is not mapped (nothing changed). */
-int do_mbind(struct mm_struct *mm, uint64_t start, uint64_t len, const struct mempolicy *pol);
+ * start, -MM_EFAULT if part of the range is not mapped, -MM_ENOMEM if a THP
+ * mapping an edge cuts could not be split (nothing changed in either case). */
+int do_mbind(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
+	     const struct mempolicy *pol);
 /* get_vma_policy(): the policy a fault at addr follows. */
 const struct mempolicy *get_vma_policy(const struct mm_struct *mm, uint64_t addr);
 

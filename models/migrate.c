@@ -197,6 +197,7 @@ static enum migrate_status migrate_thp(struct mm_ctx *ctx, struct machine *m, pf
 	enum gb_thp_migration gb = m->thp_opts.gb_migration;
 	unsigned long entries;
 	unsigned pid = 0;
+	bool gone;
 	pfn_t dst;
 
 	if (gigantic && gb == GB_THP_MIGRATION_BLOCK) {
@@ -220,14 +221,22 @@ static enum migrate_status migrate_thp(struct mm_ctx *ctx, struct machine *m, pf
 	}
 	g_assert(page_kind(&m->mm, dst) == PG_KIND_ALLOC);
 	/* The callback may have let other threads run: from the check to the
-	 * free there is no engine call. */
-	entries = folio_order(m, src) == order ? thp_migrate_folio(m, src, dst, &pid) : 0;
+	 * free there is no engine call.  A folio freed meanwhile counts as
+	 * moved; one still there that the model cannot move (shared with a
+	 * fork child, queued for deferred split, mapped in part) stays where
+	 * it is, a failure: counted moved, it made hot-remove's rounds look
+	 * like progress for ever. */
+	gone = folio_order(m, src) != order || thp_head(m, src) != src;
+	entries = gone ? 0 : thp_migrate_folio(m, src, dst, &pid);
 	if (!entries) {
 		if (gigantic)
 			free_contig_range(ctx, m, dst, HPAGE_PUD_NR);
 		else
 			put_dst(ctx, m, dst, run->put_new_folio, run->private);
-		return MIGRATE_MOVED;
+		if (gone)
+			return MIGRATE_MOVED;
+		run->s.nr_thp_failed++;
+		return MIGRATE_THP_FAILED;
 	}
 	flush_add(run->flush, pid);
 	mm_charge(ctx, COST_MIGRATE_UNMAP, entries);

@@ -1,6 +1,24 @@
 #include "mm_env.h"
 
 #include <glib.h>
+#include <signal.h>
+
+static volatile sig_atomic_t fatal_signal;
+
+void mm_signal_fatal(void)
+{
+	fatal_signal = 1;
+}
+
+bool fatal_signal_pending(void)
+{
+	return fatal_signal;
+}
+
+void mm_signal_clear(void)
+{
+	fatal_signal = 0;
+}
 
 void spin_lock_init(struct spinlock *l, enum lock_class_id cls)
 {

@@ -183,6 +183,15 @@ static inline void cond_resched(struct mm_ctx *ctx)
 		ctx->env->cond_resched(ctx);
 }
 
+/* fatal_signal_pending(): SIGINT or SIGTERM reached mmsim (its handler
+ * calls mm_signal_fatal).  Outside a run no time passes, so a loop that
+ * would end on a timeout ends here instead, where the kernel's loop looks
+ * for a fatal signal; inside one it ends the thread's work at once. */
+void mm_signal_fatal(void);
+bool fatal_signal_pending(void);
+/* The stop is handled: later loops run whole again. */
+void mm_signal_clear(void);
+
 /* No time, no contention: locks only check they are not taken twice. */
 extern const struct mm_env mm_env_null;
 /* Its touch and now, for test environments built on it. */

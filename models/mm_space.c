@@ -516,13 +516,16 @@ static bool vma_change_needed(const struct vm_area_struct *vma, const struct vma
 	       ((vma->vm_flags | c->set) & ~c->clear) != vma->vm_flags;
 }
 
-/* Whether the change splits the VMA around edge addr: a THP mapping there
- * must be split first (vma_adjust_trans_huge). */
-static bool edge_splits(const struct mm_struct *mm, uint64_t addr, const struct vma_change *c)
+/* Whether a THP mapping across the edge of the range at addr must be
+ * split first: the VMA at in, inside the range next to the edge, changes
+ * (vma_adjust_trans_huge when the VMA splits there; change_protection's
+ * split of a huge entry the range covers in part when a VMA edge is there
+ * already). */
+static bool edge_splits(const struct mm_struct *mm, uint64_t in, const struct vma_change *c)
 {
-	struct vm_area_struct *vma = find_live_vma(mm, addr);
+	struct vm_area_struct *vma = find_live_vma(mm, in);
 
-	return vma && vma->vm_start < addr && vma_change_needed(vma, c);
+	return vma && vma_change_needed(vma, c);
 }
 
 /* do_mprotect_pkey's and madvise_update_vma's walk: as the kernel does,
@@ -536,7 +539,7 @@ static int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t s
 	unsigned i, first;
 
 	if ((edge_splits(mm, start, c) && split_huge_at(ctx, mm, start)) ||
-	    (edge_splits(mm, end, c) && split_huge_at(ctx, mm, end)))
+	    (edge_splits(mm, end - PAGE_SIZE, c) && split_huge_at(ctx, mm, end)))
 		return -MM_ENOMEM;
 	/* From here on no engine call: the VMAs and tables stay as checked. */
 	first = i = vma_lower_bound(mm, start);

@@ -75,6 +75,7 @@ enum pgtable_level { PGTABLE_PTE = 1, PGTABLE_PMD, PGTABLE_PUD, PGTABLE_PGD };
 #define MM_EBUSY 16
 #define MM_EAGAIN 11
 #define MM_EEXIST 17
+#define MM_EINTR 4
 
 struct mm_struct;
 

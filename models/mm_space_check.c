@@ -10,6 +10,10 @@ struct check {
 	GString *out;
 	unsigned errors;
 	unsigned long rss, lazy, tables, thp_pmd, thp_pud;
+	/* For mm_check_all: shared order-0 page -> the mappings found, which
+	 * anon_share_check compares with its sharers (looking each sharer's
+	 * mapping up made the check quadratic in forked processes). */
+	GHashTable *mappings;
 };
 
 static void G_GNUC_PRINTF(2, 3) fail(struct check *c, const char *fmt, ...)
@@ -100,6 +104,13 @@ static void check_pte_table(struct check *c, struct pte_table *pt, uint64_t base
 					 page_owner(mm->m, pt->pte[i]) :
 					 make_owner(OWNER_KIND_ANON, mm->pid);
 
+			if (c->mappings && anon_mapped_shared(mm->m, pt->pte[i])) {
+				gpointer k = GUINT_TO_POINTER(pt->pte[i]);
+
+				g_hash_table_insert(c->mappings, k, GUINT_TO_POINTER(
+					GPOINTER_TO_UINT(g_hash_table_lookup(c->mappings, k)) + 1));
+			}
+
 			check_frame(c, pt->pte[i], owner, (uint32_t)(addr >> PAGE_SHIFT), "page",
 				    addr);
 		}
@@ -139,6 +150,15 @@ static void check_table(struct check *c, void *t, int level, uint64_t base, bool
 		c->thp_pmd++;
 	if (level == PGTABLE_PMD && huge)
 		c->thp_pud++;
+	/* A huge mapping lies inside one VMA: a VMA edge across it (an
+	 * mbind, mprotect or madvise that did not split it) is caught here. */
+	if (huge && !under_pud) {
+		const struct vm_area_struct *v = find_live_vma(mm, base);
+
+		if (!v || v->vm_start > base || v->vm_end < base + span)
+			fail(c, "%s mapping at %#" G_GINT64_MODIFIER "x is not inside one VMA",
+			     level == PGTABLE_PMD ? "PUD" : "PMD", base);
+	}
 	/* A THP's table without a deposit has no frame. */
 	if (!(huge && page == PFN_NONE)) {
 		c->tables++;
@@ -163,9 +183,9 @@ static void check_table(struct check *c, void *t, int level, uint64_t base, bool
 		     level, base, dir->nr, nr);
 }
 
-char *mm_check_invariants(struct mm_struct *mm)
+static char *check_space(struct mm_struct *mm, GHashTable *mappings)
 {
-	struct check c = { .mm = mm, .out = g_string_new(NULL) };
+	struct check c = { .mm = mm, .out = g_string_new(NULL), .mappings = mappings };
 
 	check_vmas(&c);
 	check_table(&c, mm->pgd, PGTABLE_PGD, 0, false);
@@ -180,13 +200,27 @@ char *mm_check_invariants(struct mm_struct *mm)
 	return g_string_free(c.out, c.errors == 0);
 }
 
+char *mm_check_invariants(struct mm_struct *mm)
+{
+	return check_space(mm, NULL);
+}
+
+struct check_all {
+	GString *out;
+	GHashTable *mappings;
+};
+
 static gboolean check_one(gpointer key, gpointer value, gpointer data)
 {
-	char *r = mm_check_invariants(value);
+	struct check_all *a = data;
+	char *r;
 
 	(void)key;
+	if (fatal_signal_pending())
+		return TRUE;
+	r = check_space(value, a->mappings);
 	if (r) {
-		g_string_append(data, r);
+		g_string_append(a->out, r);
 		g_free(r);
 	}
 	return FALSE;
@@ -194,11 +228,13 @@ static gboolean check_one(gpointer key, gpointer value, gpointer data)
 
 char *mm_check_all(struct machine *m)
 {
-	GString *out = g_string_new(NULL);
+	struct check_all a = { g_string_new(NULL), g_hash_table_new(g_direct_hash, g_direct_equal) };
+	GString *out = a.out;
 
 	if (m->procs)
-		g_tree_foreach(m->procs->by_pid, check_one, out);
-	anon_share_check(m, out);
+		g_tree_foreach(m->procs->by_pid, check_one, &a);
+	anon_share_check(m, a.mappings, out);
+	g_hash_table_destroy(a.mappings);
 	thp_check_folios(m, out);
 	return g_string_free(out, out->len == 0);
 }

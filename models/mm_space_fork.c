@@ -33,13 +33,31 @@ static bool order0_page(struct machine *m, pfn_t pfn)
 	return page_kind(&m->mm, pfn) == PG_KIND_ALLOC && page_order(&m->mm, pfn) == 0;
 }
 
+/* Where pid is, or would go, in sh's pids, which are kept in increasing
+ * order so that the lookups and the checker's are not linear in the
+ * sharers (a thousand forks made check_invariants quadratic). */
+static unsigned share_index(const struct anon_share *sh, unsigned pid)
+{
+	unsigned lo = 0, hi = sh->nr;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (sh->pid[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* page_dup_anon_rmap for an order-0 page: process pid maps it too. */
 static void anon_share_add(struct machine *m, pfn_t pfn, unsigned pid)
 {
 	struct mm_registry *reg = m->procs;
 	gpointer key = GUINT_TO_POINTER(pfn);
 	struct anon_share *sh;
-	unsigned nr;
+	unsigned nr, k;
 
 	if (!reg->shared)
 		reg->shared = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
@@ -48,7 +66,10 @@ static void anon_share_add(struct machine *m, pfn_t pfn, unsigned pid)
 	if (sh)
 		g_hash_table_steal(reg->shared, key);
 	sh = g_realloc(sh, sizeof(*sh) + (nr + 1) * sizeof(sh->pid[0]));
-	sh->pid[nr] = pid;
+	sh->nr = nr;
+	k = nr ? share_index(sh, pid) : 0;
+	memmove(&sh->pid[k + 1], &sh->pid[k], (nr - k) * sizeof(sh->pid[0]));
+	sh->pid[k] = pid;
 	sh->nr = nr + 1;
 	g_hash_table_insert(reg->shared, key, sh);
 }
@@ -56,11 +77,9 @@ static void anon_share_add(struct machine *m, pfn_t pfn, unsigned pid)
 bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid)
 {
 	const struct anon_share *sh = share_lookup(m, pfn);
+	unsigned k = sh ? share_index(sh, pid) : 0;
 
-	for (unsigned k = 0; sh && k < sh->nr; k++)
-		if (sh->pid[k] == pid)
-			return true;
-	return false;
+	return sh && k < sh->nr && sh->pid[k] == pid;
 }
 
 bool __anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
@@ -74,10 +93,11 @@ bool __anon_share_drop(struct machine *m, pfn_t pfn, unsigned pid)
 		k = sh->nr - 1;
 		*block_word_a(&m->mm, pfn, 0) = make_owner(OWNER_KIND_ANON, sh->pid[k]);
 	} else {
-		while (sh->pid[k] != pid)
-			k++;
+		k = share_index(sh, pid);
+		g_assert(k < sh->nr && sh->pid[k] == pid);
 	}
-	sh->pid[k] = sh->pid[--sh->nr];
+	sh->nr--;
+	memmove(&sh->pid[k], &sh->pid[k + 1], (sh->nr - k) * sizeof(sh->pid[0]));
 	if (!sh->nr)
 		g_hash_table_remove(m->procs->shared, GUINT_TO_POINTER(pfn));
 	return true;
@@ -551,7 +571,7 @@ static void check_mapping(struct machine *m, unsigned pid, uint64_t addr, pfn_t 
 		g_string_append_printf(out, "shared page %u: writable in pid %u\n", pfn, pid);
 }
 
-void anon_share_check(struct machine *m, GString *out)
+void anon_share_check(struct machine *m, GHashTable *mappings, GString *out)
 {
 	GHashTableIter it;
 	gpointer k, v;
@@ -559,7 +579,7 @@ void anon_share_check(struct machine *m, GString *out)
 	if (!m->procs || !m->procs->shared)
 		return;
 	g_hash_table_iter_init(&it, m->procs->shared);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
+	while (!fatal_signal_pending() && g_hash_table_iter_next(&it, &k, &v)) {
 		pfn_t pfn = GPOINTER_TO_UINT(k);
 		const struct anon_share *sh = v;
 		uint32_t owner;
@@ -574,15 +594,16 @@ void anon_share_check(struct machine *m, GString *out)
 		owner = page_owner(m, pfn) & OWNER_ID_MASK;
 		addr = (uint64_t)page_owner_offset(m, pfn) << PAGE_SHIFT;
 		check_mapping(m, owner, addr, pfn, out);
-		for (unsigned j = 0; j < sh->nr; j++) {
-			bool dup = sh->pid[j] == owner;
-
-			for (unsigned l = 0; l < j; l++)
-				dup |= sh->pid[l] == sh->pid[j];
-			if (dup)
-				g_string_append_printf(out, "shared page %u: pid %u listed twice\n", pfn,
-						       sh->pid[j]);
+		for (unsigned j = 0; j < sh->nr; j++)
+			if (sh->pid[j] == owner || (j && sh->pid[j] <= sh->pid[j - 1]))
+				g_string_append_printf(out, "shared page %u: pid %u listed twice or "
+						       "out of order\n", pfn, sh->pid[j]);
+		/* Each mapping found was checked to be the owner's or a listed
+		 * sharer's, at the owner's address: as many as the owner and
+		 * the sharers means each of them maps it.  Otherwise, who not. */
+		if (GPOINTER_TO_UINT(g_hash_table_lookup(mappings, k)) == sh->nr + 1)
+			continue;
+		for (unsigned j = 0; j < sh->nr; j++)
 			check_mapping(m, sh->pid[j], addr, pfn, out);
-		}
 	}
 }

@@ -318,8 +318,9 @@ bool anon_share_has(const struct machine *m, pfn_t pfn, unsigned pid);
  * process still maps are taken out of the array; how many are left to
  * free. */
 unsigned anon_unshare_pages(struct machine *m, unsigned pid, pfn_t *pages, unsigned n);
-/* For the checker: the share table against the page tables. */
-void anon_share_check(struct machine *m, GString *out);
+/* For the checker: the share table against the page tables (mappings:
+ * each shared page's mappings the page-table walk found). */
+void anon_share_check(struct machine *m, GHashTable *mappings, GString *out);
 /* do_wp_page for a write to the present, write-protected page at addr:
  * 0, or -MM_ENOMEM. */
 int do_wp_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr);

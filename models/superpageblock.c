@@ -263,6 +263,21 @@ static void mark_pageblock_used(struct zone *zone, pfn_t pfn, int mt)
 	__spb_set_has_type(zone, pfn, mt);
 }
 
+/* Whether the pageblock at pfn lies inside one free buddy block of
+ * pageblock order or more. */
+static bool pageblock_in_free_block(struct memmap *mm, pfn_t pfn)
+{
+	pfn_t head = pfn;
+	unsigned o = pageblock_order;
+
+	while (!PageBuddy(mm, head) && o < MAX_PAGE_ORDER) {
+		o++;
+		head &= ~(((pfn_t)1 << o) - 1);
+	}
+	return PageBuddy(mm, head) && page_order(mm, head) >= pageblock_order &&
+	       head + ((pfn_t)1 << page_order(mm, head)) > pfn;
+}
+
 void superpageblock_clear_has_movable(struct zone *zone, pfn_t pfn)
 {
 	struct memmap *mm = &zone->machine->mm;
@@ -275,6 +290,19 @@ void superpageblock_clear_has_movable(struct zone *zone, pfn_t pfn)
 		    get_pfnblock_migratetype(mm, p) == MIGRATE_MOVABLE)
 			return;
 		p += (1u << page_order(mm, p)) - 1;
+	}
+	/* A pageblock inside one free block of pageblock order or more is
+	 * wholly free: page_del_and_expand marked it used when it split a
+	 * larger block, and expand gave it back whole.  The series clears
+	 * only its PB_has_movable, leaving it with no bit at all (debugfs
+	 * invariant 1 then undercounts); the model marks it free. */
+	if (pageblock_in_free_block(mm, start)) {
+		/* Its label stays, as the free block stays on its list. */
+		int keep = MIGRATE_MOVABLE;
+
+		mark_pageblock_free(zone, start, &keep);
+		spb_update_list(pfn_to_superpageblock(zone, start));
+		return;
 	}
 	/* Neither category nor fullness counts movable pageblocks: the
 	 * superpageblock stays on its list. */

@@ -84,7 +84,7 @@ char *topology_check_shape(unsigned sockets, unsigned nodes_per_socket, unsigned
 	return NULL;
 }
 
-char *topology_validate(const struct topology *t, uint64_t host_bytes)
+char *topology_validate(const struct topology *t, uint64_t host_bytes, const char *host_what)
 {
 	char *err = topology_check_shape(t->sockets, t->nodes_per_socket, t->cpus_per_socket);
 
@@ -114,8 +114,9 @@ char *topology_validate(const struct topology *t, uint64_t host_bytes)
 		return g_strdup_printf("%" G_GUINT64_FORMAT " GiB of simulated memory is %"
 				       G_GUINT64_FORMAT " frames; at %d bytes per frame that needs %"
 				       G_GUINT64_FORMAT " MiB, but this host has %" G_GUINT64_FORMAT
-				       " MiB", total >> 30, frames, MEMMAP_BYTES_PER_FRAME,
-				       need >> 20, host_bytes >> 20);
+				       " MiB%s%s%s", total >> 30, frames, MEMMAP_BYTES_PER_FRAME,
+				       need >> 20, host_bytes >> 20, host_what ? " (" : "",
+				       host_what ? host_what : "", host_what ? ")" : "");
 	return NULL;
 }
 

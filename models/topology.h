@@ -60,7 +60,7 @@ void topology_uniform(struct topology *t, unsigned sockets, unsigned nodes_per_s
 char *topology_check_shape(unsigned sockets, unsigned nodes_per_socket, unsigned cpus_per_socket);
 /* Refuse impossible machines before anything is allocated.  Returns NULL
  * when the topology is fine, else a g_malloc'ed message with the numbers. */
-char *topology_validate(const struct topology *t, uint64_t host_bytes);
+char *topology_validate(const struct topology *t, uint64_t host_bytes, const char *host_what);
 
 unsigned topology_nr_cpus(const struct topology *t);
 /* Inline, with one division for the usual node per socket: every page

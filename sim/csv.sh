@@ -5,7 +5,8 @@
 #   . sim/csv.sh
 #   awk "$csv_awk"'{ n = csv_split($0, f); ... print csv_field(f[2]) }'
 # csv_split(line, f): line's fields into f[1..n] (quotes removed); n.  A
-#   record is one line: mmsim's CSV files hold no line break in a field.
+#   record is one line: mmsim's CSV files hold no line break in a field
+#   (sim/results.c writes one in a value as \n).
 # csv_field(s): s as a field, quoted if it needs it.
 # An awk program written for -F, takes quoted fields after "$csv_fields":
 #   awk "$csv_fields"'NR == 1 { ... $i ... }'

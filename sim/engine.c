@@ -2,6 +2,7 @@
  * spinlock.c; engine.h explains the time model. */
 #include "engine_impl.h"
 #include "spb_walk.h"
+#include "sim/host.h"
 
 #include <limits.h>
 #include <math.h>
@@ -474,17 +475,14 @@ static char *check_opts(const struct topology *t, const struct engine_opts *o)
 	return NULL;
 }
 
-/* A long from a /proc file, or -1. */
-static long proc_long(const char *path, const char *key)
+/* The long a /proc file holds, or -1. */
+static long proc_long(const char *path)
 {
-	char *text = NULL, *at;
+	char *text = NULL;
 	long v = -1;
 
-	if (g_file_get_contents(path, &text, NULL, NULL)) {
-		at = key ? strstr(text, key) : text;
-		if (at)
-			v = strtol(at + (key ? strlen(key) : 0), NULL, 10);
-	}
+	if (g_file_get_contents(path, &text, NULL, NULL))
+		v = strtol(text, NULL, 10);
 	g_free(text);
 	return v;
 }
@@ -493,12 +491,18 @@ static long proc_long(const char *path, const char *key)
  * is a mapping and its guard page splits it in two, so the kernel's
  * vm.max_map_count (65530 by default) allows about half that many, less
  * the mappings in use; and each thread touches some 64 KiB of memory
- * (stack pages, its Lua coroutine), which MemAvailable bounds. */
+ * (stack pages, its Lua coroutine), which the memory mmsim may use bounds
+ * (host_memory: physical memory or the cgroup's limit).  Not MemAvailable:
+ * it reads what other processes hold at that moment, and a sweep's runs
+ * once saw "10 MiB of memory is available" and refused a run that fitted
+ * (MMSIM_HOST_ROOT: another root for the files, tests). */
 #define THREAD_TOUCHED_KIB 64
 static void thread_limit(struct engine *e)
 {
-	long maps = proc_long("/proc/sys/vm/max_map_count", NULL);
-	long avail_kib = proc_long("/proc/meminfo", "MemAvailable:");
+	long maps = proc_long("/proc/sys/vm/max_map_count");
+	char *what = NULL;
+	uint64_t mem_kib = host_memory(g_getenv("MMSIM_HOST_ROOT") ? g_getenv("MMSIM_HOST_ROOT") :
+				       "", &what) >> 10;
 	char *in_use = NULL;
 	long used = 0;
 
@@ -515,13 +519,14 @@ static void thread_limit(struct engine *e)
 		e->limit_reason = g_strdup_printf("vm.max_map_count is %ld and each thread's "
 						  "stack takes 2 mappings", maps);
 	}
-	if (avail_kib > 0 && (unsigned long)avail_kib / THREAD_TOUCHED_KIB < e->max_alive) {
-		e->max_alive = (unsigned)(avail_kib / THREAD_TOUCHED_KIB);
+	if (mem_kib > 0 && mem_kib / THREAD_TOUCHED_KIB < e->max_alive) {
+		e->max_alive = (unsigned)(mem_kib / THREAD_TOUCHED_KIB);
 		g_free(e->limit_reason);
-		e->limit_reason = g_strdup_printf("%ld MiB of memory is available and each thread "
-						  "needs about %d KiB", avail_kib >> 10,
-						  THREAD_TOUCHED_KIB);
+		e->limit_reason = g_strdup_printf("%" G_GUINT64_FORMAT " MiB of memory, %s, and "
+						  "each thread needs about %d KiB", mem_kib >> 10,
+						  what, THREAD_TOUCHED_KIB);
 	}
+	g_free(what);
 }
 
 char *engine_spawn_check(const struct engine *e)

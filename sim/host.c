@@ -1,6 +1,7 @@
 /* The host's topology: see host.h. */
 #include "sim/host.h"
 
+#include "models/machine.h"
 #include "models/mmtypes.h"
 
 #include <glib.h>
@@ -40,6 +41,89 @@ static uint64_t memtotal(const char *path)
 		kb = g_ascii_strtoull(at + strlen("MemTotal:"), NULL, 10);
 	g_free(text);
 	return kb << 10;
+}
+
+/* The lowest limit in file name of dir and its parents up to base (the
+ * cgroup mount), UINT64_MAX if none; *at the folder that set it. */
+static uint64_t cgroup_walk(const char *base, const char *path, const char *name, char **at)
+{
+	uint64_t lowest = UINT64_MAX;
+	char *rel = g_strdup(path);
+
+	for (;;) {
+		char *file = g_strdup_printf("%s%s/%s", base, rel, name), *text = NULL;
+
+		/* v2's "max" is no limit (v1 says a huge number). */
+		if (g_file_get_contents(file, &text, NULL, NULL) && g_ascii_isdigit(text[0])) {
+			uint64_t v = g_ascii_strtoull(text, NULL, 10);
+
+			if (v < lowest) {
+				lowest = v;
+				g_free(*at);
+				*at = g_strdup_printf("%s%s", base, rel);
+			}
+		}
+		g_free(text);
+		g_free(file);
+		if (!rel[0])
+			break;
+		*strrchr(rel, '/') = '\0';
+	}
+	g_free(rel);
+	return lowest;
+}
+
+uint64_t host_memory(const char *root, char **what)
+{
+	char *path = g_strdup_printf("%s/proc/meminfo", root), *text = NULL, *at = NULL;
+	uint64_t phys = root[0] ? memtotal(path) : host_memory_bytes();
+	uint64_t limit = UINT64_MAX;
+
+	g_free(path);
+	path = g_strdup_printf("%s/proc/self/cgroup", root);
+	/* Lines "0::/path" (v2) and "N:a,memory,b:/path" (v1). */
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		char **lines = g_strsplit(text, "\n", -1);
+
+		for (char **l = lines; *l; l++) {
+			char **f = g_strsplit(*l, ":", 3);
+			char *base = NULL;
+			const char *file = NULL;
+
+			if (g_strv_length(f) == 3 && !f[1][0] && !strcmp(f[0], "0")) {
+				base = g_strdup_printf("%s/sys/fs/cgroup", root);
+				file = "memory.max";
+			} else if (g_strv_length(f) == 3) {
+				char **c = g_strsplit(f[1], ",", -1);
+
+				if (g_strv_contains((const char *const *)c, "memory")) {
+					base = g_strdup_printf("%s/sys/fs/cgroup/memory", root);
+					file = "memory.limit_in_bytes";
+				}
+				g_strfreev(c);
+			}
+			if (base) {
+				/* "/" is the mount itself: the walk reads base's file. */
+				const char *p = strcmp(f[2], "/") ? f[2] : "";
+				uint64_t v = cgroup_walk(base, p, file, &at);
+
+				limit = MIN(limit, v);
+			}
+			g_free(base);
+			g_strfreev(f);
+		}
+		g_strfreev(lines);
+	}
+	g_free(text);
+	g_free(path);
+	if (at && limit < phys) {
+		*what = g_strdup_printf("the limit of its memory cgroup, %s", at);
+		phys = limit;
+	} else {
+		*what = g_strdup("its physical memory");
+	}
+	g_free(at);
+	return phys;
 }
 
 static int node_number(const char *name)

@@ -16,4 +16,12 @@
  * *err saying what could not be read. */
 int host_topology(struct topology *t, const char *root, char **err);
 
+/* The memory mmsim may use on this host, for the size check: physical
+ * memory (root/proc/meminfo's MemTotal, sysconf for the real files), or
+ * less if the memory cgroup the process runs in, or one above it, has a
+ * lower limit (cgroup v2's memory.max, v1's memory.limit_in_bytes, as
+ * Slurm or a container sets; root/proc/self/cgroup names the path).
+ * *what says which, g_malloc'ed. */
+uint64_t host_memory(const char *root, char **what);
+
 #endif

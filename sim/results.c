@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +16,55 @@
 struct results {
 	char *dir;
 	bool created;               /* by this run: results_discard removes it */
+	int lock_fd;                /* holds the folder's flock for the run */
 };
+
+static void remove_tree(const char *path);
+
+/* One run at a time in a folder: an flock on DIR/.mmsim.lock, held until
+ * results_close (the kernel drops it if mmsim dies).  The file stays: a
+ * run that removed it could let two later runs lock two files. */
+static int lock_folder(const char *dir, char **err)
+{
+	char *path = g_build_filename(dir, ".mmsim.lock", NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		*err = g_strdup_printf("cannot create %s: %s", path, g_strerror(errno));
+	else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		*err = errno == EWOULDBLOCK ?
+		       g_strdup_printf("results folder %s is in use by another mmsim run "
+				       "(%s is locked); give another --out", dir, path) :
+		       g_strdup_printf("cannot lock %s: %s", path, g_strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	g_free(path);
+	return fd;
+}
+
+/* A reused folder loses the files of mmsim's own names that an earlier
+ * run left (its timeseries, phases, plots, ... would stand beside the new
+ * summary); stdout and stderr stay, which the sweep's redirection or the
+ * copier (tee) have opened already.  Files of other names stay too. */
+static void clear_own_files(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	if (!d)
+		return;
+	while ((name = g_dir_read_name(d))) {
+		char *sub;
+
+		if (!results_own_name(name) || !strcmp(name, "stdout") || !strcmp(name, "stderr"))
+			continue;
+		sub = g_build_filename(dir, name, NULL);
+		remove_tree(sub);
+		g_free(sub);
+	}
+	g_dir_close(d);
+}
 
 /* ---- numbers and CSV fields ---- */
 
@@ -42,23 +91,28 @@ static void append_double(GString *out, double v)
 	g_string_append(out, buf);
 }
 
+/* A field as RFC 4180 quotes it, but a record stays one line: a line
+ * break in a value is written as the two characters \n (\r), which the
+ * awk programs of sim/csv.sh can read line by line (a quoted line break
+ * split a summary.csv row in two: the sweep took it for a ragged row).
+ * summary.json keeps the value as it is. */
 static void append_csv_field(GString *out, const char *s)
 {
 	size_t len = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") ||
-		     (len && (s[0] == ' ' || s[len - 1] == ' '));
+	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
 
-	if (!quote) {
-		g_string_append(out, s);
-		return;
-	}
-	g_string_append_c(out, '"');
+	if (quote)
+		g_string_append_c(out, '"');
 	for (; *s; s++) {
 		if (*s == '"')
 			g_string_append_c(out, '"');
-		g_string_append_c(out, *s);
+		if (*s == '\n' || *s == '\r')
+			g_string_append(out, *s == '\n' ? "\\n" : "\\r");
+		else
+			g_string_append_c(out, *s);
 	}
-	g_string_append_c(out, '"');
+	if (quote)
+		g_string_append_c(out, '"');
 }
 
 /* ---- the folder ---- */
@@ -100,9 +154,15 @@ static struct results *results_new(const char *dir, bool created, char **err)
 	close(fd);
 	unlink(probe);
 	g_free(probe);
+	fd = lock_folder(dir, err);
+	if (fd < 0)
+		return NULL;
+	if (!created)
+		clear_own_files(dir);
 	r = g_new0(struct results, 1);
 	r->dir = g_strdup(dir);
 	r->created = created;
+	r->lock_fd = fd;
 	return r;
 }
 
@@ -154,6 +214,7 @@ void results_close(struct results *r)
 {
 	if (!r)
 		return;
+	close(r->lock_fd);
 	g_free(r->dir);
 	g_free(r);
 }
@@ -293,14 +354,29 @@ struct results_ts {
 	char *path;
 	unsigned ncols;
 	GString *line;
+	off_t whole;        /* bytes of the whole rows written */
+	bool failed;        /* a write failed: no more rows */
 };
 
+/* A row that cannot be written in full (a full disk) is cut off again,
+ * so the file ends in its last whole row, and the file takes no more:
+ * the error is said once, not once per sample. */
 static int ts_write_line(struct results_ts *ts, char **err)
 {
+	if (ts->failed)
+		return 0;
 	if (results_write_all(ts->fd, ts->line->str, ts->line->len)) {
-		*err = g_strdup_printf("cannot write %s: %s", ts->path, g_strerror(errno));
+		int e = errno;
+
+		ts->failed = true;
+		*err = ftruncate(ts->fd, ts->whole) ?
+		       g_strdup_printf("cannot write %s: %s (and it ends in part of a row)",
+				       ts->path, g_strerror(e)) :
+		       g_strdup_printf("cannot write %s: %s; no more rows written (it ends in "
+				       "its last whole row)", ts->path, g_strerror(e));
 		return -1;
 	}
+	ts->whole += (off_t)ts->line->len;
 	return 0;
 }
 

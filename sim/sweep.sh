@@ -66,7 +66,8 @@
 #
 # --slurm writes DIR/sweep.slurm, a Slurm array job of one task per
 # combination (at most N at once), instead of running: submit it with
-# sbatch; each task skips a run already done and appends its line to
+# sbatch; each task skips a run already done (not one a signal stopped,
+# as Slurm does a task it requeues) and appends its line to
 # DIR/joblog as parallel would, so rerunning the same ./run --sweep
 # command without --slurm afterwards runs only what failed, then collects
 # sweep.csv and the plots.
@@ -400,14 +401,22 @@ for f in jobs args; do
 	mv "$out/$f.new" "$out/$f"
 done
 
-# A run counts as done only once it has written its summary.csv: forget
-# the joblog lines of the others, so that --resume-failed runs them again.
+# run_done FOLDER: the run there is done, its summary.csv written and not
+# marked interrupted (SIGINT or SIGTERM, as Slurm stops a task it requeues,
+# write the summary too).  The Slurm tasks define it from this text.
+run_done_sh='run_done() {
+	[ -s "$1/summary.csv" ] && ! grep -q "\"interrupted\" *: *true" "$1/summary.json" 2> /dev/null
+}'
+eval "$run_done_sh"
+
+# Forget the joblog lines of the runs not done, so that --resume-failed
+# runs them again.
 if [ -f "$out/joblog" ]; then
 	seq=0
 	missing=" "
 	while IFS= read -r combo; do
 		seq=$((seq + 1))
-		[ -s "$out/$combo/summary.csv" ] || missing="$missing$seq "
+		run_done "$out/$combo" || missing="$missing$seq "
 	done < "$out/jobs"
 	awk -F'\t' -v missing="$missing" 'NR == 1 || !index(missing, " " $1 " ")' \
 		"$out/joblog" > "$out/joblog.tmp"
@@ -438,11 +447,15 @@ if $slurm; then
 		echo "set -u"
 		echo "cd $(shquote "$here_dir")"
 		echo "out=$(shquote "$out")"
+		echo "$run_done_sh"
 		cat <<'HEAD'
 seq=$SLURM_ARRAY_TASK_ID
 combo=$(sed -n "${seq}p" "$out/jobs")
-# Done before: nothing to do.
-[ -s "$out/$combo/summary.csv" ] && exit 0
+# Done before: nothing to do.  A run a signal stopped runs again.
+run_done "$out/$combo" && exit 0
+# Slurm's SIGTERM stops mmsim (which writes its summary, interrupted); the
+# task goes on to write its joblog line.
+trap : TERM INT
 start=$(date +%s.%N)
 HEAD
 		printf 'sh %s --run-one "$out" "$combo" %s' "$(shquote "$here/sweep.sh")" "$(shquote "$mmsim")"

@@ -3,10 +3,16 @@
 # in _build-fuzz and run each for SECONDS (default 30):
 #   sh tests/fuzz/run.sh [SECONDS]
 # fuzz_parse: mmsim.size, mmsim.time and -D parsing; fuzz_scenario: the
-# scenario loader with the mmsim API, seeded with tests/scenarios/*.lua and
-# scenarios/*.lua; fuzz_trace: the trace readers of mmsim.replay, seeded
-# with pieces of the captures in data/real.  Corpora grow in _build-fuzz/corpus-*; a crash leaves
-# its input as _build-fuzz/crash-* and fails the run.
+# scenario loader with the mmsim API; fuzz_trace: the trace readers of
+# mmsim.replay.  The corpus kept in the repo, tests/fuzz/corpus/TARGET
+# (seeds and every input a crash or a hang was once found with), runs
+# first, each input once; then each target fuzzs from it, the scenario
+# target also from tests/scenarios/*.lua and scenarios/*.lua.  New inputs
+# go to _build-fuzz/corpus-TARGET (copy the telling ones into the repo's
+# corpus).  A crash, a sanitizer report or a timeout leaves its input as
+# _build-fuzz/crash-*, timeout-* and fails the run: a script's endless Lua
+# loop is stopped by the harness's SIGINT (as a user would), so an input
+# that still times out is a C loop that ignores the signal, a finding.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-30}
@@ -25,26 +31,24 @@ for t in fuzz_parse fuzz_scenario fuzz_trace; do
 	clang -g -O1 -fsanitize=fuzzer $san $cflags -o $t "$top/tests/fuzz/$t.c" $libs
 done
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
-mkdir -p corpus-parse corpus-scenario corpus-trace
-printf '16K' > corpus-parse/size
-printf '2.5ms' > corpus-parse/time
-printf '1e400' > corpus-parse/big
-cp "$top"/tests/scenarios/*.lua "$top"/scenarios/*.lua corpus-scenario/
-./fuzz_parse -max_total_time="$secs" -max_len=64 corpus-parse >&2
-head -40 "$top/data/real/redis-jemalloc-default.strace" > corpus-trace/strace
-sed -n '300,340p' "$top/data/real/redis-jemalloc-default.strace" > corpus-trace/madvise
-gzip -dc "$top/data/real/kmem-events-redis.csv.gz" | head -60 > corpus-trace/kmem
-./fuzz_trace -max_total_time="$secs" -max_len=4096 corpus-trace >&2
-# Fork mode: an endless loop or a big allocation an input asks for is not
-# a bug; crashes and sanitizer reports still fail.  libFuzzer still ends a
-# fork-mode run that met an ignored timeout with its timeout exit code
-# (70), so the verdict is the crash artifacts, not that code.
+corpus=$top/tests/fuzz/corpus
 rm -f crash-* leak-* timeout-* oom-*
+# The repo's corpus first, each input once: what once failed stays fixed.
+./fuzz_parse -runs=0 "$corpus/parse" >&2
+./fuzz_trace -runs=0 "$corpus/trace" >&2
+./fuzz_scenario -timeout=60 -rss_limit_mb=4096 -runs=0 "$corpus/scenario" >&2
+mkdir -p corpus-parse corpus-scenario corpus-trace seeds-scenario
+cp "$top"/tests/scenarios/*.lua "$top"/scenarios/*.lua seeds-scenario/
+./fuzz_parse -max_total_time="$secs" -max_len=64 corpus-parse "$corpus/parse" >&2
+./fuzz_trace -max_total_time="$secs" -max_len=4096 corpus-trace "$corpus/trace" >&2
+# Fork mode: a big allocation an input asks for is not a bug; crashes,
+# sanitizer reports and timeouts are.
 status=0
-./fuzz_scenario -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -timeout=10 -rss_limit_mb=4096 \
-	-max_total_time="$secs" corpus-scenario >&2 || status=$?
-if ls crash-* leak-* >/dev/null 2>&1 || { [ $status -ne 0 ] && [ $status -ne 70 ]; }; then
-	echo "fuzzing: fuzz_scenario failed (status $status; inputs in $build)" >&2
+./fuzz_scenario -fork=1 -ignore_ooms=1 -timeout=30 -rss_limit_mb=4096 \
+	-max_total_time="$secs" corpus-scenario "$corpus/scenario" seeds-scenario >&2 || status=$?
+if ls crash-* leak-* timeout-* >/dev/null 2>&1 || [ $status -ne 0 ]; then
+	echo "fuzzing: fuzz_scenario failed (status $status; inputs in $build:" \
+		"$(ls crash-* leak-* timeout-* 2>/dev/null | tr '\n' ' '))" >&2
 	exit 1
 fi
-echo "fuzzing: no crash in ${secs} s per target ($(ls timeout-* 2>/dev/null | wc -l) inputs timed out, ignored)"
+echo "fuzzing: no crash and no timeout in ${secs} s per target"

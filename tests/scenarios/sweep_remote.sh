@@ -137,9 +137,17 @@ for t in 1 2 2 3; do
 done
 test "$(wc -l < "$dir/calls")" -eq $((calls + 3)) || fail "tasks ran $(($(wc -l < "$dir/calls") - calls)) runs"
 test "$(awk -F'\t' 'NR > 1 && $7 == 0' "$dir/slurm/joblog" | wc -l)" -eq 3 || fail "joblog: $(cat "$dir/slurm/joblog")"
+# A task Slurm stopped with SIGTERM and requeued: its run's summary says
+# interrupted; the requeued task runs it again and writes its joblog line
+# (it took the summary for a finished run, exited 0 and wrote none).
+printf '{\n  "interrupted" : true\n}\n' > "$dir/slurm/$(sed -n 3p "$dir/slurm/jobs")/summary.json"
+SLURM_ARRAY_TASK_ID=3 sh "$dir/slurm/sweep.slurm" || fail "requeued task 3"
+test "$(wc -l < "$dir/calls")" -eq $((calls + 4)) || fail "the requeued task did not rerun the interrupted run"
+test "$(awk -F'\t' '$1 == 3' "$dir/slurm/joblog" | wc -l)" -eq 2 || fail "no joblog line of the requeued task"
+rm "$dir/slurm/$(sed -n 3p "$dir/slurm/jobs")/summary.json"
 sweep --sweep cpus=2,4,8 --out "$dir/slurm" -j 2 "$dir/s.lua" > /dev/null 2> "$dir/err" ||
 	{ cat "$dir/err"; fail "collecting"; }
-test "$(wc -l < "$dir/calls")" -eq $((calls + 3)) || fail "the sweep reran slurm's runs"
+test "$(wc -l < "$dir/calls")" -eq $((calls + 4)) || fail "the sweep reran slurm's runs"
 test "$(wc -l < "$dir/slurm/sweep.csv")" -eq 4 || fail "slurm sweep.csv"
 # --slurm with seeds: a task per run, each with its --seed.
 sweep --sweep cpus=2,4 --seeds 2 --out "$dir/slurms" --slurm "$dir/s.lua" > /dev/null 2> "$dir/err" ||

@@ -264,7 +264,7 @@ static void test_summary_csv(void)
 	g_assert_cmpstr(s, ==,
 		"params.policy,params.note,params.pad,params.lines,"
 		"zone_lock.contentions,zone_lock.wait_share\n"
-		"pcp_buddy,\"a, \"\"b\"\"\",\" x\",\"1\n2\",42,0.125\n");
+		"pcp_buddy,\"a, \"\"b\"\"\",\" x\",1\\n2,42,0.125\n");
 	g_free(s);
 	results_json_free(j);
 }
@@ -346,11 +346,14 @@ static void test_open_and_write(void)
 	text = read_text(dir, "vmstat");
 	g_assert_cmpstr(text, ==, "nr_free_pages 22\n");
 	g_free(text);
-	/* Only the file itself: no NAME.tmp is left behind. */
+	/* Only the file itself and the folder's lock: no NAME.tmp is left
+	 * behind. */
 	d = g_dir_open(dir, 0, NULL);
 	while ((name = g_dir_read_name(d))) {
-		g_assert_cmpstr(name, ==, "vmstat");
-		n++;
+		if (strcmp(name, ".mmsim.lock")) {
+			g_assert_cmpstr(name, ==, "vmstat");
+			n++;
+		}
 	}
 	g_dir_close(d);
 	g_assert_cmpuint(n, ==, 1);

@@ -509,7 +509,7 @@ static void test_pud_mempolicy(void)
 	g_assert_cmpuint(faulted, ==, HPAGE_PUD_NR);
 	g_assert_cmpuint(node_of(m, mm, a), ==, 0);
 	g_assert_cmpint(mpol_new(m, MPOL_BIND, nodemask_of_node(1), &pol), ==, 0);
-	g_assert_cmpint(do_mbind(mm, a + GiB, GiB, &pol), ==, 0);
+	g_assert_cmpint(do_mbind(&c, mm, a + GiB, GiB, &pol), ==, 0);
 	g_assert_cmpint(touch_range(&c, mm, a + GiB, PG, &faulted), ==, 0);
 	g_assert_cmpuint(faulted, ==, HPAGE_PUD_NR);
 	g_assert_cmpuint(node_of(m, mm, a + GiB), ==, 1);

@@ -52,19 +52,19 @@ static void test_refuses_too_large(void)
 
 	/* 16 TiB is 2^32 frames: beyond 32-bit frame numbers. */
 	topology_uniform(&t, 4, 1, 4, 4096 * GiB);
-	err = topology_validate(&t, UINT64_MAX);
+	err = topology_validate(&t, UINT64_MAX, NULL);
 	g_assert_nonnull(err);
 	g_assert_nonnull(strstr(err, "4294967296 frames"));
 	g_free(err);
 	/* 4 TiB needs 1073741824 frames * 12 bytes = 12288 MiB: refused on an
 	 * 8 GiB host, with the numbers. */
 	topology_uniform(&t, 4, 1, 4, 1024 * GiB);
-	err = topology_validate(&t, 8 * GiB);
+	err = topology_validate(&t, 8 * GiB, NULL);
 	g_assert_nonnull(err);
 	g_assert_nonnull(strstr(err, "12288 MiB"));
 	g_assert_nonnull(strstr(err, "8192 MiB"));
 	g_free(err);
-	g_assert_null(topology_validate(&t, 16 * GiB));
+	g_assert_null(topology_validate(&t, 16 * GiB, NULL));
 }
 
 /* Node 0 holds DMA and DMA32; node 1 starts at 5 GiB and holds only

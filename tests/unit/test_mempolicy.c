@@ -172,16 +172,16 @@ static void test_mbind(void)
 	int err;
 	uint64_t addr = mmap_anon(mm, 6 * PG, PROT_READ | PROT_WRITE, &err);
 
-	g_assert_cmpint(do_mbind(mm, addr + 2 * PG, 2 * PG, &bind1), ==, 0);
+	g_assert_cmpint(do_mbind(&ctx, mm, addr + 2 * PG, 2 * PG, &bind1), ==, 0);
 	g_assert_cmpuint(mm_map_count(mm), ==, 3);
 	g_assert_cmpint(touch_range(&ctx, mm, addr, 6 * PG, NULL), ==, 0);
 	for (unsigned i = 0; i < 6; i++)
 		g_assert_cmpuint(node_at(m, mm, addr + i * PG), ==, i == 2 || i == 3);
 	assert_all_ok(m);
-	g_assert_cmpint(do_mbind(mm, addr + 4 * PG, 4 * PG, &bind1), ==, -MM_EFAULT);
+	g_assert_cmpint(do_mbind(&ctx, mm, addr + 4 * PG, 4 * PG, &bind1), ==, -MM_EFAULT);
 	g_assert_cmpuint(mm_map_count(mm), ==, 3);
-	g_assert_cmpint(do_mbind(mm, addr + 1, PG, &bind1), ==, -MM_EINVAL);
-	g_assert_cmpint(do_mbind(mm, addr, 6 * PG, &def), ==, 0);
+	g_assert_cmpint(do_mbind(&ctx, mm, addr + 1, PG, &bind1), ==, -MM_EINVAL);
+	g_assert_cmpint(do_mbind(&ctx, mm, addr, 6 * PG, &def), ==, 0);
 	g_assert_cmpuint(mm_map_count(mm), ==, 1);
 	g_assert_cmpint(mpol_new(m, MPOL_BIND, nodemask_of_node(2), &def), ==, -MM_EINVAL);
 	g_assert_cmpint(mpol_new(m, MPOL_INTERLEAVE, NODE_MASK_NONE, &def), ==, -MM_EINVAL);

@@ -1,0 +1,1 @@
+for k in pairs(nil) do end
