@@ -589,11 +589,19 @@ nodemask_t check_node_list(lua_State *L, struct machine *m, int idx, const char 
 
 	if (lua_type(L, idx) != LUA_TTABLE)
 		luaL_error(L, "%s: expected a list of nodes, got %s", what, luaL_typename(L, idx));
-	for (lua_Integer i = 1, n = luaL_len(L, idx); i <= n; i++) {
+	for (lua_Integer i = 1, n = luaL_len(L, idx), last = -1; i <= n; i++) {
 		lua_geti(L, idx, i);
 		if (!lua_isinteger(L, -1))
 			luaL_error(L, "%s: entry %d is not a node number", what, (int)i);
-		mask |= nodemask_of_node((unsigned)check_node(L, m, lua_tointeger(L, -1)));
+		lua_Integer node = check_node(L, m, lua_tointeger(L, -1));
+		/* The list is a node mask, as the syscalls take: {1, 0} would
+		 * read as {0, 1}, and a mapping by position would be lost. */
+		if (node <= last)
+			luaL_error(L, "%s: nodes are a node mask: list each once, in ascending order "
+				   "(entry %d, node %d, follows node %d)", what, (int)i, (int)node,
+				   (int)last);
+		last = node;
+		mask |= nodemask_of_node((unsigned)node);
 		lua_pop(L, 1);
 	}
 	return mask;
@@ -644,14 +652,12 @@ static int l_alloc(lua_State *L)
 
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_known_keys(L, 2, keys, "alloc");
-	lua_Integer order = opt_int_field(L, 2, "order", 0);
+	lua_Integer order = opt_range_field(L, 2, "order", 0, 0, MAX_PAGE_ORDER);
 	lua_getfield(L, 2, "type");
 	int mt = luaL_checkoption(L, -1, "unmovable", type_names);
 	lua_getfield(L, 2, "atomic");
 	bool atomic = lua_toboolean(L, -1);
 	lua_pop(L, 2);
-	if (order < 0 || order > MAX_PAGE_ORDER)
-		return luaL_error(L, "order %d is outside 0-%d", (int)order, MAX_PAGE_ORDER);
 	gfp = atomic ? GFP_ATOMIC : GFP_KERNEL;
 	if (mt == MIGRATE_MOVABLE)
 		gfp = (gfp & ~__GFP_RECLAIM) | GFP_HIGHUSER_MOVABLE;
@@ -749,8 +755,13 @@ static int l_free_batch(lua_State *L)
 	ctx = call_ctx(L, m, lua_isnoneornil(L, 3) ? 0 : 3, &buf);
 	lua_Integer n = luaL_len(L, 2);
 	for (lua_Integer i = 1; i <= n; i++) {
-		lua_Integer pfn = (lua_geti(L, 2, i), lua_tointeger(L, -1));
+		int isint;
+		lua_Integer pfn = (lua_geti(L, 2, i), lua_tointegerx(L, -1, &isint));
 
+		if (!isint)
+			return luaL_error(L, "free_batch: entry %I is not a pfn (got %s)", i,
+					  lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) :
+					  luaL_typename(L, -1));
 		lua_pop(L, 1);
 		check_freeable(L, m, pfn, "free_batch");
 		/* A page listed twice would be freed twice. */

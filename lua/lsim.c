@@ -414,6 +414,8 @@ static int l_run(lua_State *L)
 		if (lua_getfield(L, 2, "duration") != LUA_TNIL) {
 			uint64_t d = check_time(L, -1, "run: duration");
 
+			if (!d)
+				return luaL_error(L, "run: duration 0: give a time after now");
 			if (d > (uint64_t)INT64_MAX - engine_clock(e))
 				return luaL_error(L, "run: duration %I ns goes past the last simulated "
 						  "time, %I ns", (lua_Integer)d, (lua_Integer)INT64_MAX);
@@ -424,7 +426,9 @@ static int l_run(lua_State *L)
 		if (lua_getfield(L, 2, "warmup") != LUA_TNIL)
 			warmup = check_time(L, -1, "run: warmup");
 		if (lua_getfield(L, 2, "timing") != LUA_TNIL) {
-			luaL_argexpected(L, lua_isboolean(L, -1), 2, "'timing' a boolean");
+			if (!lua_isboolean(L, -1))
+				return luaL_error(L, "run: 'timing' must be a boolean, got %s",
+						  luaL_typename(L, -1));
 			timing = lua_toboolean(L, -1);
 		}
 		if (lua_getfield(L, 2, "horizon") != LUA_TNIL)

@@ -360,6 +360,14 @@ int scenario_run(const struct scenario_opts *o)
 		rc = LUA_OK;
 	} else if (rc == LUA_OK) {
 		rc = lresults_end(L, lmmsim_subject(L), false);
+		/* The script had ended: the signal only met the writing of results. */
+		if (stop_signal) {
+			fflush(stdout);
+			fprintf(stderr, "mmsim: interrupted by %s after the simulation ended, %s\n",
+				stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+				rc == LUA_OK ? "its results written whole" :
+				"while writing its results");
+		}
 	}
 	if (rc != LUA_OK) {
 		fflush(stdout);

@@ -36,6 +36,18 @@ local SLOT_SHIFT = 39
 local SLOT_MASK = (1 << SLOT_SHIFT) - 1
 local TOP_SLOT = 31       -- TASK_SIZE (2^44) / 2^39 - 1; region 0 holds mmap_min_addr
 
+-- speed scales the capture's time: beyond a million, a second of trace
+-- would pass in a microsecond and every gap round to nothing.
+local MAX_SPEED = 1e6
+local function check_speed(speed, who)
+  if speed == nil then return 1.0 end
+  if type(speed) ~= "number" or speed ~= speed or speed <= 0 or speed > MAX_SPEED then
+    error(string.format("%s: speed must be a number above 0 and at most %g, got %s", who,
+      MAX_SPEED, tostring(speed)), 3)
+  end
+  return speed
+end
+
 local function page_up(x) return (x + PAGE - 1) // PAGE * PAGE end
 
 -- The simulated address space of one traced process (one per execve).
@@ -71,8 +83,7 @@ function M.start(m, o)
   assert(o.strace, "replay.start: strace (the capture's file) is required")
   local cpus = o.cpus or { 0 }
   assert(#cpus >= 1, "replay.start: cpus must list at least one CPU")
-  local speed = o.speed or 1.0
-  assert(speed > 0, "replay.start: speed must be positive")
+  local speed = check_speed(o.speed, "replay.start")
   local eager_max = mmsim.size(o.eager_max or "64K")
   local fill = o.fill ~= false
   local events, counts = mmsim.read_strace(o.strace, { skip_bad = o.skip_bad })
@@ -301,8 +312,7 @@ function M.kmem(m, o)
   mmsim.check_options(o, { "csv", "cpus", "speed", "skip_bad", "movable", "until_ns", "batch" },
     "replay.kmem")
   assert(o.csv, "replay.kmem: csv (the kmem events file) is required")
-  local speed = o.speed or 1.0
-  assert(speed > 0, "replay.kmem: speed must be positive")
+  local speed = check_speed(o.speed, "replay.kmem")
   local list = o.cpus or 1
   if type(list) == "number" then
     local n = list
