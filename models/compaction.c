@@ -605,14 +605,15 @@ void putback_isolated(struct mm_ctx *ctx, struct compact_control *cc)
 /* isolate_migratepages_block(): movable pages of [low_pfn, end_pfn), one
  * pageblock at most, onto cc->migratepages, stopping after
  * COMPACT_CLUSTER_MAX; cc->migrate_pfn: where the next call goes on. */
-static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_control *cc,
-				       pfn_t low_pfn, pfn_t end_pfn)
+static int isolate_migratepages_block(struct mm_ctx *ctx, struct compact_control *cc,
+				      pfn_t low_pfn, pfn_t end_pfn)
 {
 	struct machine *m = cc->zone->machine;
 	struct memmap *mm = &m->mm;
 	unsigned long nr_scanned = 0, nr_isolated = 0, looked = 0;
 	pfn_t valid_page = PFN_NONE, next_skip_pfn = 0;
 	bool skip_on_failure = false, skip_updated = false;
+	int ret = 0;
 	/* A page that could hold movable data was seen and not isolated. */
 	bool movable_skipped = false;
 
@@ -626,6 +627,13 @@ static void isolate_migratepages_block(struct mm_ctx *ctx, struct compact_contro
 	for (; low_pfn < end_pfn; low_pfn++) {
 		unsigned order;
 
+		/* A killed task's compaction ends at the next cluster,
+		 * contended, leaving the skip hints as they are. */
+		if (!(low_pfn % COMPACT_CLUSTER_MAX) && fatal_signal_pending()) {
+			cc->contended = true;
+			ret = -MM_EINTR;
+			goto fatal_pending;
+		}
 		if (skip_on_failure && low_pfn >= next_skip_pfn) {
 			if (nr_isolated)
 				break;
@@ -741,10 +749,12 @@ isolate_abort:
 		    zone_has_spb(cc->zone))
 			superpageblock_clear_has_movable(cc->zone, valid_page);
 	}
+fatal_pending:
 	mm_charge(ctx, COST_PB_SCAN, looked);
 	cc->total_migrate_scanned += nr_scanned;
 	m->vm_events[COMPACTISOLATED] += nr_isolated;
 	cc->migrate_pfn = low_pfn;
+	return ret;
 }
 
 void isolate_migratepages_range(struct mm_ctx *ctx, struct compact_control *cc, pfn_t start,
@@ -755,8 +765,8 @@ void isolate_migratepages_range(struct mm_ctx *ctx, struct compact_control *cc, 
 	for (; pfn < end; pfn = block_end, block_end = MIN(block_end + pageblock_nr_pages, end)) {
 		if (!pageblock_in_zone(cc, pageblock_start_pfn(pfn)))
 			continue;
-		isolate_migratepages_block(ctx, cc, pfn, block_end);
-		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX)
+		if (isolate_migratepages_block(ctx, cc, pfn, block_end) ||
+		    cc->nr_migratepages >= COMPACT_CLUSTER_MAX)
 			return;
 	}
 	cc->migrate_pfn = end;
@@ -780,7 +790,7 @@ static bool suitable_migration_source(struct compact_control *cc, pfn_t pfn)
 	return mt == cc->migratetype;
 }
 
-enum isolate_migrate { ISOLATE_NONE, ISOLATE_SUCCESS };
+enum isolate_migrate { ISOLATE_ABORT, ISOLATE_NONE, ISOLATE_SUCCESS };
 
 /* isolate_migratepages(): the first suitable pageblock from
  * cc->migrate_pfn up, never past the free scanner. */
@@ -801,7 +811,8 @@ static enum isolate_migrate isolate_migratepages(struct mm_ctx *ctx, struct comp
 			update_cached_migrate(cc, block_end_pfn);
 			continue;
 		}
-		isolate_migratepages_block(ctx, cc, low_pfn, block_end_pfn);
+		if (isolate_migratepages_block(ctx, cc, low_pfn, block_end_pfn))
+			return ISOLATE_ABORT;
 		break;
 	}
 	return cc->nr_migratepages ? ISOLATE_SUCCESS : ISOLATE_NONE;
@@ -921,10 +932,18 @@ enum compact_result compact_zone(struct mm_ctx *ctx, struct compact_control *cc)
 		cc->finish_pageblock = pageblock_start_pfn(last_migrated_pfn) ==
 				       pageblock_start_pfn(iteration_start_pfn);
 rescan:
-		if (isolate_migratepages(ctx, cc) == ISOLATE_NONE) {
+		switch (isolate_migratepages(ctx, cc)) {
+		case ISOLATE_ABORT:
+			/* A fatal signal: what was isolated goes back. */
+			ret = COMPACT_CONTENDED;
+			putback_isolated(ctx, cc);
+			goto out;
+		case ISOLATE_NONE:
 			if (update_cached)
 				zone->compact_cached_migrate_pfn[1] = zone->compact_cached_migrate_pfn[0];
 			goto check_drain;
+		case ISOLATE_SUCCESS:
+			break;
 		}
 		update_cached = false;
 		last_migrated_pfn = MAX(start_pfn, pageblock_start_pfn(cc->migrate_pfn - 1));

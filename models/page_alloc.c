@@ -629,6 +629,10 @@ static int __alloc_contig_migrate_range(struct mm_ctx *ctx, struct compact_contr
 		pfn_t *pages;
 		unsigned nr, kept = 0;
 
+		if (fatal_signal_pending()) {
+			ret = -MM_EINTR;
+			break;
+		}
 		if (!cc->migratepages->len) {
 			isolate_migratepages_range(ctx, cc, pfn, end);
 			pfn = cc->migrate_pfn;

@@ -328,6 +328,46 @@ static void test_alloc_contig_file(void)
 	machine_destroy(m);
 }
 
+/* A SIGINT or SIGTERM (fatal_signal_pending) ends compaction at its
+ * first cluster, contended, nothing migrated and no skip hint set, and
+ * alloc_contig_range with -EINTR before it migrates, the range back in
+ * use as it was; once the signal is handled both work whole. */
+static void test_fatal_signal(void)
+{
+	struct machine *m = small_machine(POLICY_PCP_BUDDY);
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct zone *z = dma32(m);
+	struct compact_control cc = whole_zone_cc(z);
+	struct migrate_stats st = { 0 };
+	uint32_t owner = make_owner(OWNER_KIND_HUGETLB, 0);
+	pfn_t fail = 0;
+	uint64_t addr;
+	struct mm_struct *mm = build_layout(&ctx, m, true, &addr);
+	pfn_t first = follow_page(mm, addr + PG);
+
+	mm_signal_fatal();
+	g_assert_cmpint(compact_zone(&ctx, &cc), ==, COMPACT_CONTENDED);
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], ==, 0);
+	g_assert_cmpuint(follow_page(mm, addr + PG), ==, first);
+	for (pfn_t p = SRC; p < SRC_END; p += pageblock_nr_pages)
+		g_assert_false(m->mm.pb_flags[pfn_to_pb(p)] & PB_compact_skip);
+	g_assert_cmpint(alloc_contig_range(&ctx, m, SRC, SRC_END, MIGRATE_UNMOVABLE, owner, &st,
+					   &fail), ==, -MM_EINTR);
+	g_assert_cmpuint(st.nr_succeeded, ==, 0);
+	g_assert_cmpuint(follow_page(mm, addr + PG), ==, first);
+	for (pfn_t p = SRC; p < SRC_END; p += pageblock_nr_pages)
+		g_assert_cmpint(get_pfnblock_migratetype(&m->mm, p), !=, MIGRATE_ISOLATE);
+	/* The invariant checker itself stops at a pending signal. */
+	mm_signal_clear();
+	assert_all_ok(m);
+	cc = whole_zone_cc(z);
+	g_assert_cmpint(compact_zone(&ctx, &cc), ==, COMPACT_COMPLETE);
+	g_assert_cmpuint(m->vm_events[PGMIGRATE_SUCCESS], >, 0);
+	assert_all_ok(m);
+	exit_mmap(&ctx, mm);
+	machine_destroy(m);
+}
+
 /* A pinned anonymous page makes alloc_contig_range fail at its pfn; the
  * range is left unisolated, the other pages moved out; a page table in a
  * range fails it at isolation, at the page table's pfn. */
@@ -453,6 +493,7 @@ int main(int argc, char **argv)
 		g_free(name);
 	}
 	g_test_add_func("/compaction/pinned", test_compact_pinned);
+	g_test_add_func("/compaction/fatal-signal", test_fatal_signal);
 	g_test_add_func("/compaction/fragmentation-index", test_fragmentation_index);
 	g_test_add_func("/compaction/deferral", test_deferral);
 	g_test_add_func("/compaction/gap", test_compaction_gap);
