@@ -38,7 +38,7 @@ printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
 expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"
 
 printf 'local m = mmsim.machine{preset = "test"}\nm:alloc{order = 11}\n' > "$dir/order.lua"
-expect order "order.lua:2: order 11 is outside 0-10"
+expect order "order.lua:2: field 'order' is 11: valid range 0 to 10"
 
 printf 'local m = mmsim.machine{preset = "test"}\nm:free(12345)\n' > "$dir/free.lua"
 expect free "free.lua:2: free: pfn 12345 is not the first page of an allocated block"
@@ -102,7 +102,7 @@ printf 'local m = mmsim.machine{preset = "test"}\nm:run{expected_end = "1ms", ti
 expect ffend "ffend.lua:2: run: a fast-forward (timing = false) needs 'until' or 'duration'"
 printf 'local m = mmsim.machine{preset = "test"}\nm:run{duration = "1ms", timing = 0}\n' \
 	> "$dir/fftype.lua"
-expect fftype "fftype.lua:2: .*'timing' a boolean"
+expect fftype "fftype.lua:2: run: 'timing' must be a boolean, got number"
 printf 'local m = mmsim.machine{preset = "test"}\nm:phase("a.b")\n' > "$dir/phasedot.lua"
 expect phasedot "phase: name 'a.b' must not hold a '.'"
 printf 'local m = mmsim.machine{preset = "test"}\nm:lock_stats{since = "measure"}\n' \
