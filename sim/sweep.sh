@@ -611,6 +611,18 @@ run_all() {
 	done
 	trap - INT TERM
 	[ -z "$hosts" ] || hosts_done
+	[ -n "$interrupted" ] || return 0
+	# parallel logs no line for the jobs it stopped: a run that started (its
+	# folder is there) and has none gets one with the signal's exit status,
+	# which the resume (--resume-failed) reruns.
+	seq=0
+	while IFS= read -r combo; do
+		seq=$((seq + 1))
+		[ -d "$out/$combo" ] || continue
+		awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { found = 1 } END { exit !found }' "$out/joblog" &&
+			continue
+		printf '%d\t:\t%s\t0\t0\t0\t%d\t0\t%s\n' "$seq" "$(date +%s)" "$interrupted" "$combo" >> "$out/joblog"
+	done < "$out/jobs"
 }
 # --hosts: parallel's options (popts), the command for a host (cmd), what
 # runs where said on stderr.  Each host works in a folder of its own under
@@ -728,6 +740,12 @@ while IFS= read -r combo; do
 "
 	rows=$((rows + 1))
 done < "$out/jobs"
+if [ -n "$interrupted" ]; then
+	rm -f "$runs.tmp"
+	echo "sweep: interrupted: no sweep.csv nor plots; rerun the same command to resume" >&2
+	echo "$out"
+	exit "$interrupted"
+fi
 if [ "$rows" -eq 0 ]; then
 	rm -f "$runs.tmp"
 	echo "$out"
