@@ -716,7 +716,7 @@ while IFS= read -r combo; do
 		# mmsim's exit status 130 or 143), else failed; none: never started.
 		code=$(awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { c = $7; sig = $8 }
 			END { if (c != "") print (sig == 2 || sig == 15 || c == 130 || c == 143 ? "interrupted" : "failed"),
-				(sig ? "(signal " sig ")" : "(exit status " c ")") }' "$out/joblog" 2> /dev/null)
+				(sig ? "(signal " sig ")" : "(exit status " c ")") }' "$out/joblog" 2> /dev/null || true)
 		if [ -n "$q" ]; then
 			echo "sweep: run $combo $q" >&2
 		elif [ -z "$code" ]; then
