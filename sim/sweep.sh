@@ -2,7 +2,9 @@
 # Parameter sweeps (./run --sweep ...).
 #
 #   sweep.sh --sweep KEY=V1,V2,... [--sweep KEY=...]... [--seeds N]
-#            [--plot SPEC] [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]
+#            [--plot SPEC] [--out DIR] [-j N]
+#            [--hosts FILE [--ssh CMD] [--remote-mmsim PATH] [--cleanup]
+#             | --slurm [--slurm-opt OPTS] | --collect [--rerun-failed [--slurm-opt OPTS]]]
 #            SCENARIO.lua [mmsim options, e.g. -D k=v]
 #
 # Every combination of the swept values runs as its own process,
@@ -57,19 +59,30 @@
 #
 # --hosts FILE runs the combinations on the machines FILE lists (GNU
 # parallel's --sshloginfile: a line per host, "N/host" for N runs at once
-# there, ":" for this one): each host gets the scenario, runs mmsim at the
-# path it has here (the same checkout at the same path everywhere), and the
-# run's folder comes back (parallel's --basefile, --return and --cleanup,
-# through rsync).  The scenario and DIR must then lie under the current
-# directory, given as relative paths.  --ssh CMD replaces ssh (parallel's
-# --ssh; the tests use a stand-in that runs the command here).
+# there, ":" for this one, which runs in the current directory): each host
+# works in ~/.mmsim-sweep/DIRNAME-TIME-PID, gets sweep.sh, the scenario (at
+# its relative path, or by its name when it lies outside the current
+# directory) and this mmsim, or runs its own with --remote-mmsim PATH, and
+# each run's folder comes back into DIR (parallel's --wd, --basefile and
+# --return, through rsync); --cleanup removes the hosts' folders after.
+# --ssh CMD replaces ssh (parallel's --ssh).
 #
 # --slurm writes DIR/sweep.slurm, a Slurm array job of one task per
-# combination (at most N at once), instead of running: submit it with
-# sbatch; each task skips a run already done and appends its line to
-# DIR/joblog as parallel would, so rerunning the same ./run --sweep
-# command without --slurm afterwards runs only what failed, then collects
-# sweep.csv and the plots.
+# combination (at most N at once, one CPU each unless --slurm-opt says
+# otherwise; --slurm-opt's words go on an #SBATCH line, and are kept in
+# DIR/slurm-opts for later submissions), and submits the runs neither done
+# nor queued with sbatch --array=LIST, recording each job in
+# DIR/slurm-jobs.  Each task skips a run already done and leaves its
+# joblog line in DIR/tasks/SEQ (written whole then renamed, no lock).
+# --collect gathers: the tasks' lines into DIR/joblog, sweep.csv and the
+# plots of the runs done, sacct's account into DIR/sacct.txt where Slurm
+# keeps one, and a line per run pending or running (squeue), failed or not
+# run; it runs nothing, but with --rerun-failed submits the failed and not
+# run ones again.  A Slurm sweep's folder is never run here.
+#
+# SIGINT or SIGTERM stops a sweep: the runs stopped are named interrupted,
+# those not started not run; no sweep.csv nor plot is made, and the exit
+# status is 130 (143).  The rerun resumes them.
 #
 # MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
 # the plots directory.
@@ -125,7 +138,8 @@ function is_number(s) {
 usage() {
 	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--seeds N]" >&2
 	echo "             [--plot y=COL,x=PARAM,series=PARAM,logx,logy]" >&2
-	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]" >&2
+	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] [--remote-mmsim PATH] [--cleanup]" >&2
+	echo "             | --slurm [--slurm-opt OPTS] | --collect [--rerun-failed]]" >&2
 	echo "             SCENARIO.lua [mmsim options]" >&2
 	exit 2
 }
