@@ -28,7 +28,8 @@
 # for zone->lock, DIR/compare-gb_yield.png (1 GiB regions free or
 # movable-only) if that moved in a run.  DIR defaults to
 # results/compare-<UTC timestamp>.  MMSIM_PLOTSDIR replaces the plots
-# directory.
+# directory.  With --baseline, sim/gate.sh compares DIR with a baseline
+# folder instead (the CI gate).
 set -euf
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -41,10 +42,18 @@ die() {
 }
 usage() {
 	echo "usage: ./run compare [--all] [--out DIR] [-D plot_format=png|pdf|svg] DIR_A DIR_B [DIR ...]" >&2
+	echo "       ./run compare --baseline BASE [--fail-if 'FIGURE>+10%' ...] DIR" >&2
 	exit 2
 }
 nl='
 '
+
+# --baseline: the CI gate, sim/gate.sh.
+for a in "$@"; do
+	case $a in
+	--baseline|--baseline=*) exec sh "$here/gate.sh" "$@" ;;
+	esac
+done
 
 all=false
 out=""

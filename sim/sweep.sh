@@ -2,7 +2,9 @@
 # Parameter sweeps (./run --sweep ...).
 #
 #   sweep.sh --sweep KEY=V1,V2,... [--sweep KEY=...]... [--seeds N]
-#            [--plot SPEC] [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]
+#            [--plot SPEC] [--out DIR] [-j N]
+#            [--hosts FILE [--ssh CMD] [--remote-mmsim PATH] [--cleanup]
+#             | --slurm [--slurm-opt OPTS] | --collect [--rerun-failed [--slurm-opt OPTS]]]
 #            SCENARIO.lua [mmsim options, e.g. -D k=v]
 #
 # Every combination of the swept values runs as its own process,
@@ -57,24 +59,60 @@
 #
 # --hosts FILE runs the combinations on the machines FILE lists (GNU
 # parallel's --sshloginfile: a line per host, "N/host" for N runs at once
-# there, ":" for this one): each host gets the scenario, runs mmsim at the
-# path it has here (the same checkout at the same path everywhere), and the
-# run's folder comes back (parallel's --basefile, --return and --cleanup,
-# through rsync).  The scenario and DIR must then lie under the current
-# directory, given as relative paths.  --ssh CMD replaces ssh (parallel's
-# --ssh; the tests use a stand-in that runs the command here).
+# there, ":" for this one, which runs in the current directory): each host
+# works in ~/.mmsim-sweep/DIRNAME-TIME-PID, gets sweep.sh, the scenario (at
+# its relative path, or by its name when it lies outside the current
+# directory) and this mmsim, or runs its own with --remote-mmsim PATH, and
+# each run's folder comes back into DIR (parallel's --wd, --basefile and
+# --return, through rsync); --cleanup removes the hosts' folders after.
+# --ssh CMD replaces ssh (parallel's --ssh).
 #
 # --slurm writes DIR/sweep.slurm, a Slurm array job of one task per
-# combination (at most N at once), instead of running: submit it with
-# sbatch; each task skips a run already done (not one a signal stopped,
-# as Slurm does a task it requeues) and appends its line to
-# DIR/joblog as parallel would, so rerunning the same ./run --sweep
-# command without --slurm afterwards runs only what failed, then collects
-# sweep.csv and the plots.
+# combination (at most N at once, one CPU each unless --slurm-opt says
+# otherwise; --slurm-opt's words go on an #SBATCH line, and are kept in
+# DIR/slurm-opts for later submissions), and submits the runs neither done
+# nor queued with sbatch --array=LIST, recording each job in
+# DIR/slurm-jobs.  Each task skips a run already done (not one a signal
+# stopped, as Slurm does a task it requeues) and leaves its
+# joblog line in DIR/tasks/SEQ (written whole then renamed, no lock).
+# --collect gathers: the tasks' lines into DIR/joblog, sweep.csv and the
+# plots of the runs done, sacct's account into DIR/sacct.txt where Slurm
+# keeps one, and a line per run pending or running (squeue), failed or not
+# run; it runs nothing, but with --rerun-failed submits the failed and not
+# run ones again.  A Slurm sweep's folder is never run here.
+#
+# SIGINT or SIGTERM stops a sweep: the runs stopped are named interrupted,
+# those not started not run; no sweep.csv nor plot is made, and the exit
+# status is 130 (143).  The rerun resumes them.
 #
 # MMSIM_BIN replaces the mmsim binary (tests use a fake), MMSIM_PLOTSDIR
 # the plots directory.
 set -euf        # no globbing: values are split on commas and spaces
+# One run, as parallel starts it: --run-one OUT COMBINATION MMSIM [ARGS...].
+# First, before anything is sourced: --hosts sends this file alone.
+# The settings of the combination (-D KEY=VALUE, --seed N for the key
+# seed) go before the other arguments.
+if [ "${1:-}" = --run-one ]; then
+	dir=$2/$3
+	combo=$3
+	mmsim=$4
+	shift 4
+	n=$#
+	for kv in $(echo "$combo" | tr , ' '); do
+		case $kv in
+		seed=*) set -- "$@" --seed "${kv#seed=}" ;;
+		*) set -- "$@" -D "$kv" ;;
+		esac
+	done
+	while [ "$n" -gt 0 ]; do     # rotate the original arguments to the end
+		set -- "$@" "$1"
+		shift
+		n=$((n - 1))
+	done
+	mkdir -p "$dir"
+	exec "$mmsim" --out "$dir" "$@" > "$dir/stdout" 2> "$dir/stderr"
+fi
+
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/labels.sh"
@@ -101,34 +139,11 @@ function is_number(s) {
 usage() {
 	echo "usage: ./run --sweep KEY=V1,V2,... [--sweep ...] [--seeds N]" >&2
 	echo "             [--plot y=COL,x=PARAM,series=PARAM,logx,logy]" >&2
-	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] | --slurm]" >&2
+	echo "             [--out DIR] [-j N] [--hosts FILE [--ssh CMD] [--remote-mmsim PATH] [--cleanup]" >&2
+	echo "             | --slurm [--slurm-opt OPTS] | --collect [--rerun-failed]]" >&2
 	echo "             SCENARIO.lua [mmsim options]" >&2
 	exit 2
 }
-
-# One run, as parallel starts it: --run-one OUT COMBINATION MMSIM [ARGS...].
-# The settings of the combination (-D KEY=VALUE, --seed N for the key
-# seed) go before the other arguments.
-if [ "${1:-}" = --run-one ]; then
-	dir=$2/$3
-	combo=$3
-	mmsim=$4
-	shift 4
-	n=$#
-	for kv in $(echo "$combo" | tr , ' '); do
-		case $kv in
-		seed=*) set -- "$@" --seed "${kv#seed=}" ;;
-		*) set -- "$@" -D "$kv" ;;
-		esac
-	done
-	while [ "$n" -gt 0 ]; do     # rotate the original arguments to the end
-		set -- "$@" "$1"
-		shift
-		n=$((n - 1))
-	done
-	mkdir -p "$dir"
-	exec "$mmsim" --out "$dir" "$@" > "$dir/stdout" 2> "$dir/stderr"
-fi
 
 # ---- the command line: sweep options out, everything else kept in order ----
 sweeps=""       # one KEY=V1,V2,... per line
@@ -140,23 +155,33 @@ seeds=""
 hosts=""
 ssh=""
 slurm=false
+slurm_opts=""   # the --slurm-opt words, one a line
+collect=false
+rerun_failed=false
+cleanup=false
+remote_mmsim=""
 n=$#
 while [ "$n" -gt 0 ]; do
 	a=$1
 	shift
 	n=$((n - 1))
 	case $a in
-	--slurm)
-		slurm=true
+	--slurm|--collect|--rerun-failed|--cleanup)
+		case $a in
+		--slurm) slurm=true ;;
+		--collect) collect=true ;;
+		--rerun-failed) rerun_failed=true ;;
+		*) cleanup=true ;;
+		esac
 		continue
 		;;
-	--sweep|--plot|--out|-j|--hosts|--ssh|--seeds)
+	--sweep|--plot|--out|-j|--hosts|--ssh|--seeds|--slurm-opt|--remote-mmsim)
 		[ "$n" -gt 0 ] || usage
 		v=$1
 		shift
 		n=$((n - 1))
 		;;
-	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*|--seeds=*)
+	--sweep=*|--plot=*|--out=*|--hosts=*|--ssh=*|--seeds=*|--slurm-opt=*|--remote-mmsim=*)
 		v=${a#*=}
 		a=${a%%=*}
 		;;
@@ -183,6 +208,17 @@ while [ "$n" -gt 0 ]; do
 	--seeds) seeds=$v ;;
 	--hosts) hosts=$v ;;
 	--ssh) ssh=$v ;;
+	--remote-mmsim) remote_mmsim=$v ;;
+	--slurm-opt)
+		# Words of sbatch options: "--time=00:30:00 --mem=4G -p x".
+		for w in $v; do
+			case $w in
+			*"'"*|*'"'*|*'\\'*) die "--slurm-opt '$v': no quotes or backslashes" ;;
+			esac
+			slurm_opts="$slurm_opts$w
+"
+		done
+		;;
 	esac
 done
 
@@ -328,17 +364,22 @@ if [ -n "$hosts" ]; then
 		die "--hosts needs rsync (parallel transfers with it): install the Debian package rsync"
 fi
 [ -z "$ssh" ] || [ -n "$hosts" ] || die "--ssh goes with --hosts"
+[ -z "$remote_mmsim" ] || [ -n "$hosts" ] || die "--remote-mmsim goes with --hosts"
+! $cleanup || [ -n "$hosts" ] || die "--cleanup goes with --hosts (it removes the hosts' run folders)"
+! $collect || ! $slurm || die "--slurm submits, --collect gathers: choose one"
+! $collect || [ -z "$hosts" ] || die "--collect gathers a Slurm sweep, not --hosts"
+! $rerun_failed || $collect || die "--rerun-failed goes with --collect (a local or --hosts sweep reruns what failed by itself)"
+[ -z "$slurm_opts" ] || $slurm || $rerun_failed || die "--slurm-opt goes with --slurm or --collect --rerun-failed"
 
 name=$(basename "$scenario" .lua)
 [ -n "$out" ] || out=results/sweep-$name-$(date -u +%Y%m%dT%H%M%SZ)
-if [ -n "$hosts" ]; then
-	for p in "$scenario" "$out"; do
-		case $p in
-		/*|../*|*/../*|..) die "with --hosts, '$p' must be a relative path under the current directory" ;;
-		esac
-	done
-fi
 mkdir -p "$out" || die "cannot create $out"
+if $collect && [ ! -f "$out/sweep.slurm" ]; then
+	die "--collect: $out holds no Slurm sweep (no sweep.slurm; ./run --sweep ... --slurm writes one)"
+fi
+if ! $slurm && ! $collect && [ -f "$out/sweep.slurm" ]; then
+	die "$out is a Slurm sweep: --collect gathers it (--collect --rerun-failed resubmits what failed)"
+fi
 mmsim=${MMSIM_BIN:-$top/mmsim}
 
 # ---- the parameters, checked before any run ----
@@ -409,6 +450,17 @@ run_done_sh='run_done() {
 }'
 eval "$run_done_sh"
 
+# Slurm tasks' joblog lines (DIR/tasks/SEQ) into the joblog, each file
+# renamed before it is read so that a task writing again is not lost.
+if [ -d "$out/tasks" ]; then
+	for f in $(ls "$out/tasks" | grep -E '^[0-9]+$' | sort -n); do
+		mv -f "$out/tasks/$f" "$out/tasks/$f.merging" || continue
+		[ -s "$out/joblog" ] ||
+			printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' > "$out/joblog"
+		cat "$out/tasks/$f.merging" >> "$out/joblog"
+		rm -f "$out/tasks/$f.merging"
+	done
+fi
 # Forget the joblog lines of the runs not done, so that --resume-failed
 # runs them again.
 if [ -f "$out/joblog" ]; then
@@ -430,22 +482,59 @@ succeeded() {
 		END { for (s in ok) if (ok[s]) print s }' "$out/joblog"
 }
 total=$(wc -l < "$out/jobs")
-finished=$(succeeded | wc -l)
+ok=$(succeeded)
+finished=$(echo "$ok" | grep -c .) || true
 
 # A word for a shell command line: single-quoted, a quote as '\''.
 shquote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-if $slurm; then
-	here_dir=$(pwd)
+# ---- Slurm ----
+# The tasks of the jobs submitted (DIR/slurm-jobs: a line per sbatch, job
+# id, tasks, time) that Slurm still holds, as "SEQ STATE JOB_TASK" lines.
+queued=""
+if $slurm || $collect; then
+	if [ -s "$out/slurm-jobs" ] && command -v squeue > /dev/null; then
+		ids=$(cut -f 1 "$out/slurm-jobs" | paste -sd , -)
+		queued=$(squeue -h -r -j "$ids" -o '%K %T %i' 2> /dev/null | grep -E '^[0-9]+ ' || true)
+	elif [ -s "$out/slurm-jobs" ]; then
+		echo "sweep: squeue not found: runs still queued in Slurm are shown as not run" >&2
+	fi
+fi
+# Jobs not done nor queued, their numbers as an array spec (1-3,5).
+to_submit() {
+	seq=0
+	while IFS= read -r combo; do
+		seq=$((seq + 1))
+		echo "$ok" | grep -qx "$seq" && continue
+		echo "$queued" | grep -q "^$seq " && continue
+		echo "$seq"
+	done < "$out/jobs" | awk 'function flush() { if (a) s = s (s == "" ? "" : ",") (a == b ? a : a "-" b) }
+		a && $1 == b + 1 { b = $1; next } { flush(); a = b = $1 } END { flush(); print s }'
+}
+# Write DIR/sweep.slurm and submit the jobs to_submit names (with sbatch
+# here, else saying how).  One CPU per task (mmsim is one thread) unless
+# --slurm-opt says otherwise; its words go on an #SBATCH line.
+slurm_submit() {
+	if [ -n "$slurm_opts" ]; then
+		printf '%s' "$slurm_opts" > "$out/slurm-opts"
+	elif [ -f "$out/slurm-opts" ]; then
+		slurm_opts=$(cat "$out/slurm-opts")
+	fi
+	opts=$(printf '%s' "$slurm_opts" | tr '\n' ' ')
 	{
 		echo "#!/bin/sh"
-		echo "# $total mmsim runs of $scenario, written by ./run --sweep ... --slurm."
-		echo "# Submit with sbatch; afterwards, the same ./run --sweep command without"
-		echo "# --slurm runs what failed and collects sweep.csv and the plots."
+		echo "# $total mmsim runs of $scenario, written by ./run --sweep ... --slurm, which"
+		echo "# submits the runs not done (sbatch --array=LIST); ./run --sweep ... --collect"
+		echo "# then gathers sweep.csv and the plots and lists what is pending or failed."
 		echo "#SBATCH --job-name=mmsim-$name"
 		echo "#SBATCH --array=1-$total%$jobs"
 		echo "#SBATCH --output=$out/slurm-%A_%a.log"
+		case " $opts" in
+		*" --cpus-per-task"*|*" -c"*) ;;
+		*) echo "#SBATCH --cpus-per-task=1" ;;
+		esac
+		[ -z "$opts" ] || echo "#SBATCH ${opts% }"
 		echo "set -u"
-		echo "cd $(shquote "$here_dir")"
+		echo "cd $(shquote "$(pwd)")"
 		echo "out=$(shquote "$out")"
 		echo "$run_done_sh"
 		cat <<'HEAD'
@@ -464,51 +553,173 @@ HEAD
 		cat <<'TAIL'
 status=$?
 # The joblog line, as GNU parallel writes it (Seq Host Starttime JobRuntime
-# Send Receive Exitval Signal Command), under a lock: tasks end at once.
-{
-	flock 9
-	[ -s "$out/joblog" ] ||
-		printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' \
-			>> "$out/joblog"
-	awk -v s="$seq" -v h="$(hostname)" -v t0="$start" -v t1="$(date +%s.%N)" -v x="$status" \
-		-v c="$combo" 'BEGIN { printf "%d\t%s\t%.3f\t%8.3f\t0\t0\t%d\t0\t%s\n", s, h, t0, t1 - t0, x, c }' \
-		>> "$out/joblog"
-} 9>> "$out/joblog.lock"
+# Send Receive Exitval Signal Command), into a file of this task's own,
+# written whole and then renamed: no lock, which a shared filesystem may not
+# honour.  The next --collect appends it to DIR/joblog.
+mkdir -p "$out/tasks"
+awk -v s="$seq" -v h="$(hostname) ${SLURM_ARRAY_JOB_ID:-}_$seq" -v t0="$start" -v t1="$(date +%s.%N)" \
+	-v x="$status" -v c="$combo" 'BEGIN { printf "%d\t%s\t%.3f\t%8.3f\t0\t0\t%d\t0\t%s\n", s, h, t0, t1 - t0, x, c }' \
+	> "$out/tasks/.$seq.${SLURM_JOB_ID:-$$}" && mv -f "$out/tasks/.$seq.${SLURM_JOB_ID:-$$}" "$out/tasks/$seq"
 exit $status
 TAIL
 	} > "$out/sweep.slurm"
-	echo "sweep: $total runs ($finished done before) in $out/sweep.slurm: submit with" >&2
-	echo "  sbatch $out/sweep.slurm" >&2
-	echo "then rerun this command without --slurm to collect sweep.csv and the plots" >&2
+	list=$(to_submit)
+	if [ -z "$list" ]; then
+		echo "sweep: nothing to submit: every run of $out is done or queued" >&2
+		return 0
+	fi
+	if ! command -v sbatch > /dev/null; then
+		echo "sweep: sbatch not found: submit the runs not done ($list) where Slurm is, with" >&2
+		echo "  sbatch --array=$list%$jobs $out/sweep.slurm" >&2
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	id=$(sbatch --parsable --array="$list%$jobs" "$out/sweep.slurm") ||
+		die "sbatch refused $out/sweep.slurm (its message above)"
+	id=${id%%;*}
+	printf '%s\t%s\t%s\n' "$id" "$list" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$out/slurm-jobs"
+	echo "sweep: submitted Slurm job $id, tasks $list of $total (recorded in $out/slurm-jobs);" >&2
+	echo "  gather with the same command, --collect instead of --slurm" >&2
+}
+if $slurm; then
+	slurm_submit "$@"
 	echo "$out"
 	exit 0
 fi
-
-echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time${hosts:+ on the hosts of $hosts}, in $out" >&2
-bar=""
-[ -t 2 ] && bar=--bar
-# The command parallel runs, quoted here: with -q, parallel would quote
-# the {} of --return too.  Combinations need no quoting (checked above).
-# RSYNC_OLD_ARGS: rsync 3.2.4 and later quote the remote path themselves,
-# on top of parallel's quoting of --return's path.
-cmd="sh $(shquote "$here/sweep.sh") --run-one $(shquote "$out") {} $(shquote "$mmsim")"
-for a in "$@"; do
-	cmd="$cmd $(shquote "$a")"
-done
-if [ -n "$hosts" ]; then
-	# Each host gets the scenario and sends the run's folder back.
-	set -- --sshloginfile "$hosts" --basefile "$scenario" --return "$out/{}" --cleanup
-	[ -z "$ssh" ] || set -- "$@" --ssh "$ssh"
-else
-	set -- -j "$jobs"
+if $collect; then
+	# sacct's account of the jobs, where Slurm keeps accounting.
+	if [ -s "$out/slurm-jobs" ] && command -v sacct > /dev/null; then
+		sacct -P -j "$(cut -f 1 "$out/slurm-jobs" | paste -sd , -)" \
+			-o JobID,State,ExitCode,Elapsed,MaxRSS,NodeList > "$out/sacct.txt" 2>&1 ||
+			echo "sweep: sacct: $(head -n 1 "$out/sacct.txt") (no accounting: $out/sacct.txt)" >&2
+	fi
+	if $rerun_failed; then
+		slurm_submit "$@"
+		queued=$(squeue -h -r -j "$(cut -f 1 "$out/slurm-jobs" | paste -sd , -)" -o '%K %T %i' \
+			2> /dev/null | grep -E '^[0-9]+ ' || true)
+	fi
 fi
-# parallel builds the remote command for $SHELL; with SHELL unset (cron,
-# CI, env -i) the command it sends never runs the job.
-: "${SHELL:=/bin/sh}"
-export SHELL
-# shellcheck disable=SC2086
-RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-failed "$cmd" \
-	:::: "$out/jobs" || true
+# The runs, N at a time through GNU parallel, here or on the --hosts.  A
+# SIGINT or SIGTERM (Ctrl-C) stops them: parallel gets it too (the shell
+# passes it on when it came to the sweep alone), the runs it stopped are
+# named as interrupted, and nothing is plotted.
+interrupted=""
+run_all() {
+	cmd="sh $(shquote "$here/sweep.sh") --run-one $(shquote "$out") {} $(shquote "$mmsim")"
+	for a in "$@"; do
+		cmd="$cmd $(shquote "$a")"
+	done
+	if [ -n "$hosts" ]; then
+		hosts_setup "$@"
+		shift $#
+		set -- --sshloginfile "$hosts" $popts
+		[ -z "$ssh" ] || set -- "$@" --ssh "$ssh"
+	else
+		echo "sweep: $total runs of $scenario ($finished done before), $jobs at a time, in $out" >&2
+		set -- -j "$jobs"
+	fi
+	bar=""
+	[ -t 2 ] && bar=--bar
+	# parallel builds the remote command for $SHELL; with SHELL unset (cron,
+	# CI, env -i) the command it sends never runs the job.
+	: "${SHELL:=/bin/sh}"
+	export SHELL
+	trap 'interrupted=130' INT
+	trap 'interrupted=143' TERM
+	# RSYNC_OLD_ARGS: rsync 3.2.4 and later quote the remote path themselves,
+	# on top of parallel's quoting of --return's path.
+	# shellcheck disable=SC2086
+	RSYNC_OLD_ARGS=1 parallel --will-cite $bar "$@" --joblog "$out/joblog" --resume-failed "$cmd" \
+		:::: "$out/jobs" &
+	pid=$!
+	while ! wait "$pid"; do
+		kill -0 "$pid" 2> /dev/null || break
+		[ -z "$interrupted" ] || kill -s "$([ "$interrupted" = 130 ] && echo INT || echo TERM)" "$pid" 2> /dev/null || true
+	done
+	trap - INT TERM
+	[ -z "$hosts" ] || hosts_done
+	[ -n "$interrupted" ] || return 0
+	# parallel logs no line for the jobs it stopped: a run that started (its
+	# folder is there) and has none gets one with the signal's exit status,
+	# which the resume (--resume-failed) reruns.
+	seq=0
+	while IFS= read -r combo; do
+		seq=$((seq + 1))
+		[ -d "$out/$combo" ] || continue
+		awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { found = 1 } END { exit !found }' "$out/joblog" &&
+			continue
+		printf '%d\t:\t%s\t0\t0\t0\t%d\t0\t%s\n' "$seq" "$(date +%s)" "$interrupted" "$combo" >> "$out/joblog"
+	done < "$out/jobs"
+}
+# --hosts: parallel's options (popts), the command for a host (cmd), what
+# runs where said on stderr.  Each host works in a folder of its own under
+# its home (rwd, parallel's --wd), gets the scenario, sweep.sh and unless
+# --remote-mmsim this mmsim (parallel's --basefile) and sends each run's
+# folder back into DIR (--return, with /./: DIR's path here, the run's
+# folder relative to rwd there).  ":" in FILE is this machine, which runs in
+# the current directory.
+hosts_setup() {
+	list=$(sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$hosts" | grep . || true)
+	[ -n "$list" ] || die "--hosts $hosts lists no host"
+	nh=$(echo "$list" | wc -l)
+	far=$(echo "$list" | grep -cvxE '([0-9]+/)?:') || true
+	# N/host runs N at once there; a host without N as many as its CPUs.
+	slots=$(echo "$list" | awk -F/ '$1 ~ /^[0-9]+$/ && NF > 1 { n += $1; next } { cpus = 1 }
+		END { print cpus ? "" : n }')
+	echo "sweep: $total runs of $scenario ($finished done before) on the $nh host$([ "$nh" -gt 1 ] && echo s) of $hosts," \
+		"$([ -n "$slots" ] && echo "$slots at a time as its N/host lines say" ||
+			echo "a host without N/ as many at once as its CPUs"), in $out" >&2
+	outabs=$(cd "$out" && pwd)
+	rwd=.mmsim-sweep/$(basename "$outabs")-$(date -u +%Y%m%dT%H%M%SZ)-$$
+	popts=""
+	[ "$far" -gt 0 ] || return 0        # ":" alone: parallel would warn its options are ignored
+	# The scenario: at the same relative path there, or (absolute, or
+	# outside the current directory) in rwd by its name.
+	case $scenario in
+	/*|../*|*/../*) sbase="$(cd "$(dirname "$scenario")" && pwd)/./$(basename "$scenario")"
+		rscen=$(basename "$scenario") ;;
+	*) sbase=$scenario; rscen=$scenario ;;
+	esac
+	if [ -n "$remote_mmsim" ]; then
+		rmmsim=$remote_mmsim
+		echo "sweep: mmsim on the hosts: $remote_mmsim (--remote-mmsim)" >&2
+	else
+		rmmsim=./$(basename "$mmsim")
+		echo "sweep: mmsim on the hosts: this one ($mmsim), sent to each (--remote-mmsim PATH uses" \
+			"theirs); it needs the Debian packages of deps/debian.txt there" >&2
+		popts="--basefile $(cd "$(dirname "$mmsim")" && pwd)/./$(basename "$mmsim")"
+	fi
+	rcmd="sh sweep.sh --run-one . {} $(shquote "$rmmsim")"
+	for a in "$@"; do
+		[ "$a" = "$scenario" ] && a=$rscen
+		rcmd="$rcmd $(shquote "$a")"
+	done
+	cmd="if [ \"\$PARALLEL_SSHLOGIN\" = : ]; then cd $(shquote "$(pwd)") && $cmd; else $rcmd; fi"
+	popts="$popts --wd $rwd --basefile $here/./sweep.sh --basefile $sbase --return $outabs/./{}"
+	for p in "$outabs" "$here" "$sbase" "$mmsim"; do
+		case $p in
+		*[[:space:]]*) die "--hosts: '$p' holds a space, which parallel's --basefile and --return cannot take" ;;
+		esac
+	done
+}
+# After the runs: the hosts' folders removed (--cleanup) or named; ":"
+# leaves an empty rwd in the current directory.
+hosts_done() {
+	[ -n "$popts" ] || return 0
+	if $cleanup; then
+		# shellcheck disable=SC2086
+		parallel --will-cite --nonall --sshloginfile "$hosts" ${ssh:+--ssh "$ssh"} \
+			"rm -rf $rwd; rmdir .mmsim-sweep 2> /dev/null; true" ||
+			echo "sweep: --cleanup: could not remove ~/$rwd on every host" >&2
+	else
+		echo "sweep: the hosts keep their run folders in ~/$rwd (--cleanup removes them)" >&2
+		if [ "$far" -lt "$nh" ]; then
+			rm -rf "$rwd" && rmdir .mmsim-sweep 2> /dev/null || true
+		fi
+	fi
+}
+# --collect only gathers what the Slurm tasks left.
+$collect || run_all "$@"
 
 # ---- sweep.csv ----
 # Reruns add lines to the joblog: a job's last line is its outcome.
@@ -526,11 +737,23 @@ while IFS= read -r combo; do
 	seq=$((seq + 1))
 	run=$out/$combo
 	if ! echo "$ok" | grep -qx "$seq"; then
-		code=$(awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { c = $7; sig = $8 }
-			END { print (sig ? "signal " sig : "exit status " c) }' "$out/joblog" 2> /dev/null)
-		echo "sweep: run $combo failed (${code:-not run}); the end of $run/stderr:" >&2
-		tail -n 5 "$run/stderr" 2> /dev/null | sed 's/^/  | /' >&2 || true
 		status=1
+		q=$(echo "$queued" | awk -v s="$seq" '$1 == s { print tolower($2) " in Slurm (job " $3 ")" }')
+		# Its last joblog line: stopped by SIGINT or SIGTERM (itself or
+		# mmsim's exit status 130 or 143), else failed; none: never started.
+		code=$(awk -F'\t' -v s="$seq" 'NR > 1 && $1 == s { c = $7; sig = $8 }
+			END { if (c != "") print (sig == 2 || sig == 15 || c == 130 || c == 143 ? "interrupted" : "failed"),
+				(sig ? "(signal " sig ")" : "(exit status " c ")") }' "$out/joblog" 2> /dev/null || true)
+		if [ -n "$q" ]; then
+			echo "sweep: run $combo $q" >&2
+		elif [ -z "$code" ]; then
+			echo "sweep: run $combo not run" >&2
+		elif [ "${code%% *}" = interrupted ]; then
+			echo "sweep: run $combo $code" >&2
+		else
+			echo "sweep: run $combo $code; the end of $run/stderr:" >&2
+			tail -n 5 "$run/stderr" 2> /dev/null | sed 's/^/  | /' >&2 || true
+		fi
 		continue
 	fi
 	if [ ! -s "$run/summary.csv" ] || [ "$(wc -l < "$run/summary.csv")" -lt 2 ]; then
@@ -544,6 +767,12 @@ while IFS= read -r combo; do
 "
 	rows=$((rows + 1))
 done < "$out/jobs"
+if [ -n "$interrupted" ]; then
+	rm -f "$runs.tmp"
+	echo "sweep: interrupted: no sweep.csv nor plots; rerun the same command to resume" >&2
+	echo "$out"
+	exit "$interrupted"
+fi
 if [ "$rows" -eq 0 ]; then
 	rm -f "$runs.tmp"
 	echo "$out"
