@@ -138,3 +138,22 @@ CONF
 	cluster_wait sh -c 'sinfo -h -o %t | grep -qx idle' ||
 		{ tail -n 20 "$d/slurmctld.log" "$d/slurmd.log" "$d/slurmctld.out" "$d/slurmd.out"; echo "Slurm did not come up"; return 1; }
 }
+
+# cluster_same_sweep HERE THERE WHAT: the sweep.csv run here and the one run
+# through the cluster are the same, wall-clock columns aside (needs
+# sim/csv.sh's $csv_awk); prints the difference and returns 1 if not.
+cluster_same_sweep() {
+	# Both beside HERE: nothing is added to the cluster's folder.
+	n=0
+	for f in "$1" "$2"; do
+		n=$((n + 1))
+		awk "$csv_awk"'{ n = csv_split($0, f) }
+		NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^wall_time_s/ }
+		{ s = ""; for (i = 1; i <= n; i++) if (!drop[i]) s = s csv_field(f[i]) ","; print s }' \
+			"$f" > "$1.clockless$n"
+	done
+	diff "$1.clockless1" "$1.clockless2" > /dev/null && return 0
+	diff "$1.clockless1" "$1.clockless2" | head
+	echo "FAIL: sweep.csv $3 differs"
+	return 1
+}

@@ -58,15 +58,8 @@ sweep --out "$out" --collect > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail
 test "$(awk -F'\t' 'NR > 1 && $7 == 0' "$out/joblog" | wc -l)" -eq 6 || fail "joblog: $(cat "$out/joblog")"
 test ! -s "$out/tasks/1" || fail "task lines not merged"
 sweep --out "$dir/local" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "the sweep here"; }
-clock() {
-	awk "$csv_awk"'{ n = csv_split($0, f) }
-	NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^wall_time_s/ }
-	{ s = ""; for (i = 1; i <= n; i++) if (!drop[i]) s = s csv_field(f[i]) ","; print s }' "$1"
-}
 test "$(wc -l < "$dir/local/sweep.csv")" -eq 7 || fail "local sweep.csv"
-clock "$dir/local/sweep.csv" > "$dir/a"
-clock "$out/sweep.csv" > "$dir/b"
-diff "$dir/a" "$dir/b" > /dev/null || { diff "$dir/a" "$dir/b" | head; fail "sweep.csv through Slurm differs"; }
+cluster_same_sweep "$dir/local/sweep.csv" "$out/sweep.csv" "through Slurm" || exit 1
 
 # A run lost: listed as not run, nothing run; --rerun-failed submits it alone.
 rm "$out/policy=spb,cpus=2,seed=5/summary.csv"
@@ -78,6 +71,5 @@ grep -q 'submitted Slurm job [0-9]*, tasks 5 of 6' "$dir/err" || { cat "$dir/err
 test "$(wc -l < "$out/slurm-jobs")" -eq 2 || fail "slurm-jobs: $(cat "$out/slurm-jobs")"
 wait_jobs "$out"
 sweep --out "$out" --collect > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "--collect after the rerun"; }
-clock "$out/sweep.csv" > "$dir/b"
-diff "$dir/a" "$dir/b" > /dev/null || fail "sweep.csv after the rerun differs"
+cluster_same_sweep "$dir/local/sweep.csv" "$out/sweep.csv" "after the rerun" || exit 1
 echo "--slurm through Slurm as expected"

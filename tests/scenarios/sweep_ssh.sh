@@ -37,16 +37,8 @@ for r in "$HOME"/.mmsim-sweep/"$name"-*; do
 	test ! -e "$r" || fail "--cleanup left $r"
 done
 sweep --out "$dir/local" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "the sweep here"; }
-# sweep.csv without the wall-clock columns.
-clock() {
-	awk "$csv_awk"'{ n = csv_split($0, f) }
-	NR == 1 { for (i = 1; i <= n; i++) drop[i] = f[i] ~ /^wall_time_s/ }
-	{ s = ""; for (i = 1; i <= n; i++) if (!drop[i]) s = s csv_field(f[i]) ","; print s }' "$1"
-}
 test "$(wc -l < "$dir/local/sweep.csv")" -eq 7 || fail "local sweep.csv"
-clock "$dir/local/sweep.csv" > "$dir/a"
-clock "$dir/$name/sweep.csv" > "$dir/b"
-diff "$dir/a" "$dir/b" > /dev/null || { diff "$dir/a" "$dir/b" | head; fail "sweep.csv over ssh differs"; }
+cluster_same_sweep "$dir/local/sweep.csv" "$dir/$name/sweep.csv" "over ssh" || exit 1
 
 # A relative --out, the host's own mmsim, no --cleanup.
 mkdir "$dir/rel"
