@@ -88,6 +88,13 @@ uint64_t check_size(lua_State *L, int idx, const char *what)
 	return v << shift;
 }
 
+/* A value not taken as an integer, for the error: a number as written,
+ * anything else by its type. */
+static const char *not_integer_text(lua_State *L, int idx)
+{
+	return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+}
+
 lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
 {
 	lua_Integer v = def;
@@ -99,8 +106,7 @@ lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
 		v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : (isint = 0);
 		if (!isint)
 			luaL_error(L, "field '%s' must be an integer, got %s", k,
-				   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) :
-				   luaL_typename(L, -1));
+				   not_integer_text(L, -1));
 	}
 	lua_pop(L, 1);
 	return v;
@@ -760,8 +766,7 @@ static int l_free_batch(lua_State *L)
 
 		if (!isint)
 			return luaL_error(L, "free_batch: entry %I is not a pfn (got %s)", i,
-					  lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) :
-					  luaL_typename(L, -1));
+					  not_integer_text(L, -1));
 		lua_pop(L, 1);
 		check_freeable(L, m, pfn, "free_batch");
 		/* A page listed twice would be freed twice. */
