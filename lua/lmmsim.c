@@ -18,6 +18,7 @@
 #include "models/pcp.h"
 #include "models/procfs.h"
 #include "sim/host.h"
+#include "sim/snapshot_read.h"
 
 #include <errno.h>
 #include <lauxlib.h>
@@ -132,7 +133,7 @@ static const char *const machine_keys[] = {
 	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
 	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
 	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration",
-	"vmap_stack", "spb_walk", NULL,
+	"vmap_stack", "spb_walk", "snapshot", NULL,
 };
 
 /* A THP knob's value: one of names, else an error listing them. */
@@ -295,16 +296,70 @@ static int l_check_options(lua_State *L)
 }
 
 /* mmsim.machine{preset = "2s-1t"} or an explicit topology. */
+/* A capture being imported: freed by the collector if the import stops
+ * at an error. */
+#define SNAPSHOT_MT "mmsim.snapshot"
+
+static int l_snapshot_gc(lua_State *L)
+{
+	snapshot_destroy(luaL_checkudata(L, 1, SNAPSHOT_MT));
+	return 0;
+}
+
+/* mmsim.machine{snapshot = PATH}: the capture's topology and settings
+ * (a field of the script's own, read after, overrides a setting). */
+static struct snapshot *machine_snapshot(lua_State *L, struct topology *t,
+					 struct machine_params *p)
+{
+	static const char *const shape[] = { "preset", "sockets", "nodes_per_socket",
+					     "cpus_per_socket", "mem_per_node", "node_mem",
+					     "movable_per_node", "hotplug_reserve", NULL };
+	const char *path;
+	struct snapshot *s;
+	char *err = NULL;
+
+	if (lua_type(L, -1) != LUA_TSTRING)
+		luaL_error(L, "mmsim.machine: 'snapshot' must be the path of a capture "
+			   "(./run capture), got %s", luaL_typename(L, -1));
+	path = lua_tostring(L, -1);
+	for (const char *const *k = shape; *k; k++) {
+		bool set = lua_getfield(L, 1, *k) != LUA_TNIL;
+
+		lua_pop(L, 1);
+		if (set)
+			luaL_error(L, "mmsim.machine: a snapshot fixes the machine's layout; "
+				   "'%s' cannot be given with it", *k);
+	}
+	s = lua_newuserdatauv(L, sizeof(*s), 0);
+	memset(s, 0, sizeof(*s));
+	if (luaL_newmetatable(L, SNAPSHOT_MT)) {
+		lua_pushcfunction(L, l_snapshot_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	if (snapshot_read(path, s, t, p, &err)) {
+		lua_pushstring(L, err);
+		g_free(err);
+		luaL_error(L, "mmsim.machine: %s", lua_tostring(L, -1));
+	}
+	return s;
+}
+
 static int l_machine(lua_State *L)
 {
 	struct topology t;
 	struct machine_params p;
+	struct snapshot *snap = NULL;
 	char *err = NULL;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	check_known_keys(L, 1, machine_keys, "mmsim.machine");
 	machine_params_default(&p);
-	if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
+	if (lua_getfield(L, 1, "snapshot") != LUA_TNIL) {
+		snap = machine_snapshot(L, &t, &p);
+		/* The snapshot's userdata stays below the table's field. */
+		lua_insert(L, 2);
+	} else if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
 		static const char *const shape[] = { "sockets", "nodes_per_socket",
 						     "cpus_per_socket", "mem_per_node", NULL };
 		const char *name = luaL_checkstring(L, -1);
@@ -512,8 +567,27 @@ static int l_machine(lua_State *L)
 	p.host_bytes = host_memory(g_getenv("MMSIM_HOST_ROOT") ? g_getenv("MMSIM_HOST_ROOT") : "",
 				   &host_what);
 	p.host_what = host_what;
+	if (snap) {
+		p.boot_reserve = false;
+		p.populate = false;
+	}
 	lm->m = machine_create(&t, &p, &err);
 	g_free(host_what);
+	if (lm->m && snap) {
+		g_autoptr(GString) notes = g_string_new(NULL);
+
+		err = snapshot_import(lm->m, snap, notes);
+		snapshot_destroy(snap);
+		if (err) {
+			machine_destroy(lm->m);
+			lm->m = NULL;
+		}
+		/* What the import made up, for the run's stderr. */
+		for (char *line = notes->str, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			fprintf(stderr, "mmsim.machine: snapshot: %.*s\n", (int)(nl - line), line);
+		}
+	}
 	if (!lm->m) {
 		luaL_where(L, 1);
 		lua_pushfstring(L, "cannot build machine: %s", err);

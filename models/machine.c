@@ -39,6 +39,7 @@ void machine_params_default(struct machine_params *p)
 	numab_params_default(&p->numab);
 	p->pin_seed = 1;
 	p->boot_reserve = true;
+	p->populate = true;
 	p->vmap_stack = true;
 	p->host_bytes = 0;
 	p->host_what = NULL;
@@ -147,7 +148,8 @@ static void build_zonelists(struct machine *m, struct pglist_data *pgdat)
 /* memmap_init_range() labels every pageblock of [start, end) MOVABLE,
  * reserved or not; memblock_free_all() (or onlining) then hands what is
  * not reserved to the buddy. */
-static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t start, pfn_t end)
+static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t start, pfn_t end,
+				     bool populate)
 {
 	unsigned id = z->node * MAX_NR_ZONES + z->idx;
 
@@ -161,14 +163,15 @@ static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t st
 		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
 		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint16_t)id;
 	}
-	memblock_free_range(z, start, end);
+	if (populate)
+		memblock_free_range(z, start, end);
 }
 
-static void zone_boot_free(struct machine *m, struct zone *z)
+static void zone_boot_free(struct machine *m, struct zone *z, bool populate)
 {
 	if (m->policy == POLICY_SPB)
 		setup_superpageblocks(z);
-	zone_init_and_free_range(m, z, z->zone_start_pfn, zone_end_pfn(z));
+	zone_init_and_free_range(m, z, z->zone_start_pfn, zone_end_pfn(z), populate);
 }
 
 int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uint64_t bytes)
@@ -200,7 +203,7 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	if (zone_has_spb(z))
 		resize_zone_superpageblocks(z);
 	/* online_pages(): the new pages go to the buddy. */
-	zone_init_and_free_range(m, z, start, end);
+	zone_init_and_free_range(m, z, start, end, true);
 	z->present_pages += nr;
 	z->work = (struct mm_work){ 0 };
 	zone_unlock(ctx, z);
@@ -280,7 +283,7 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		build_zonelists(m, &m->node_data[n]);
 	for_each_populated_zone(m, z)
-		zone_boot_free(m, z);
+		zone_boot_free(m, z, p->populate);
 	for_each_populated_zone(m, z) {
 		setup_zone_pageset(z);
 		/* Boot takes no simulated time: no section is charged for it. */

@@ -30,6 +30,9 @@ struct machine_params {
 	/* The boot-time reservations of models/memblock.h (default on); off
 	 * for tests that work figures out by hand on a wholly free machine. */
 	bool boot_reserve;
+	/* Free the memory to the buddy at boot (default on); off, every frame
+	 * is left for models/snapshot.c to place, managed counts 0. */
+	bool populate;
 	bool vmap_stack;                /* CONFIG_VMAP_STACK (default on) */
 	/* A time-compressed scenario's compression: the kernel's own periods
 	 * and timeouts (machine_period_ns) are divided by it.  1: as the

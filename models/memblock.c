@@ -6,7 +6,7 @@
 #include <glib.h>
 
 const char *const memblock_use_names[NR_MEMBLOCK_USES] = {
-	"low 1M", "kernel image", "memmap", "per-CPU areas",
+	"low 1M", "kernel image", "memmap", "per-CPU areas", "captured reserved", "hole",
 };
 
 /* x86 reserves all of the first MiB (commit f1d4d47c5851, "x86/setup:
@@ -159,6 +159,15 @@ void memblock_free_range(struct zone *z, pfn_t start, pfn_t end)
 		pfn = hi;
 	}
 	free_boot_range(z, pfn, end);
+}
+
+void memblock_reserve_range(struct machine *m, pfn_t start, pfn_t end, enum memblock_use use)
+{
+	m->memblock_reserved = g_renew(struct memblock_region, m->memblock_reserved,
+				       m->nr_memblock_reserved + 1);
+	m->memblock_reserved[m->nr_memblock_reserved++] =
+		(struct memblock_region){ .base = start, .size = end - start, .what = use };
+	reserve_bootmem_region(m, start, end, use);
 }
 
 unsigned long memblock_reserved_pages(const struct machine *m)

@@ -27,6 +27,8 @@ enum memblock_use {
 	MEMBLOCK_KERNEL_IMAGE,  /* text, rodata, data and bss (init is freed) */
 	MEMBLOCK_MEMMAP,        /* struct pages */
 	MEMBLOCK_PERCPU,        /* per-CPU areas */
+	MEMBLOCK_CAPTURED,      /* PageReserved in a captured machine (models/snapshot.c) */
+	MEMBLOCK_HOLE,          /* no memory there in a captured machine */
 	NR_MEMBLOCK_USES
 };
 
@@ -41,6 +43,9 @@ char *memblock_reserve_boot(struct machine *m);
  * goes to the buddy in MAX_PAGE_ORDER chunks, to the tail; z's managed
  * pages count only the freed ones.  The pageblocks must be initialised. */
 void memblock_free_range(struct zone *z, pfn_t start, pfn_t end);
+/* Reserve [start, end) of a machine built without boot reservations:
+ * a region after the last one (the caller goes up the pfns). */
+void memblock_reserve_range(struct machine *m, pfn_t start, pfn_t end, enum memblock_use use);
 /* Pages of the machine reserved at boot. */
 unsigned long memblock_reserved_pages(const struct machine *m);
 

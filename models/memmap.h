@@ -48,6 +48,9 @@ enum page_kind {
 #define PB_has_reclaimable (1u << 7)
 #define PB_has_movable (1u << 8)
 #define PB_all_free (1u << 9)
+/* No memory behind it (a hole, or never initialised): a captured machine's
+ * pageblocks that pagetypeinfo does not count. */
+#define PB_hole (1u << 10)
 
 struct memmap {
 	pfn_t nr_frames;

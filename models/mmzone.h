@@ -341,6 +341,9 @@ struct machine {
 	struct { unsigned long allocated, freed; } kstacks;
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
 	struct folio_batch *lru_add;        /* per CPU, made on first use (models/swap.c) */
+	/* While a capture is imported: the frames allocations are served
+	 * from (models/snapshot.c); NULL otherwise. */
+	struct snapshot_pools *snapshot_pools;
 };
 
 /* page_zone(): zone boundaries are pageblock aligned, so each pageblock

@@ -7,6 +7,7 @@
 #include "page_isolation.h"
 #include "pbstat.h"  /* pbstat */
 #include "page_cache.h"
+#include "snapshot.h"
 #include "pcp.h"
 #include "superpageblock.h"
 #include "watermark.h"
@@ -540,8 +541,16 @@ pfn_t __alloc_pages_nodemask(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, u
 			     int preferred_nid, nodemask_t nodemask, uint32_t owner,
 			     uint32_t offset)
 {
-	uint64_t start = mm_now(ctx);
-	pfn_t pfn = __alloc_pages_noprof(ctx, m, gfp, order, preferred_nid, nodemask, owner,
+	uint64_t start;
+	pfn_t pfn;
+
+	if (G_UNLIKELY(m->snapshot_pools)) {
+		pfn = snapshot_pool_alloc(m, order, preferred_nid, owner, offset);
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	start = mm_now(ctx);
+	pfn = __alloc_pages_noprof(ctx, m, gfp, order, preferred_nid, nodemask, owner,
 					 offset);
 
 	/* Scenario code outside threads takes no time: nothing to time. */

@@ -60,7 +60,8 @@ static void pagetypeinfo_showblockcount(struct machine *m, struct pglist_data *p
 		if (!populated_zone(z))
 			continue;
 		for (pfn_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z); pfn += pageblock_nr_pages)
-			count[get_pfnblock_migratetype(&m->mm, pfn)]++;
+			if (!(m->mm.pb_flags[pfn_to_pb(pfn)] & PB_hole))
+				count[get_pfnblock_migratetype(&m->mm, pfn)]++;
 		g_string_append_printf(out, "Node %u, zone %8s ", z->node, z->name);
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			g_string_append_printf(out, "%12lu ", count[mt]);
