@@ -96,7 +96,8 @@ enum pb_class pageblock_class(struct machine *m, uint32_t pb)
 	enum pb_class cls = PB_CLASS_FREE;
 
 	if (pb >= m->pbstat->nr_pageblocks ||
-	    !zone_spans_pfn(pfn_zone(m, pb << pageblock_order), pb << pageblock_order))
+	    !zone_spans_pfn(pfn_zone(m, pb << pageblock_order), pb << pageblock_order) ||
+	    (m->mm.pb_flags[pb] & PB_hole))
 		return PB_CLASS_NONE;
 	c = m->pbstat->pb[pb];
 	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {

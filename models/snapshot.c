@@ -53,6 +53,10 @@ static enum snap_class classify(struct snapshot *s, uint64_t f)
 	enum snap_class c;
 
 #define BIT(k) ((f >> (k)) & 1)
+	if (f & ~SNAP_KNOWN_FLAGS) {
+		s->flags_unknown++;
+		s->unknown_bits |= f & ~SNAP_KNOWN_FLAGS;
+	}
 	if (BIT(KPF_NOPAGE) || BIT(KPF_OFFLINE))
 		c = SNAP_HOLE;
 	else if (BIT(KPF_BUDDY))
@@ -789,6 +793,10 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 				m->mm.pb_flags[pfn_to_pb(pfn)] |= PB_hole;
 		}
 	}
+	if (s->flags_unknown)
+		g_string_append_printf(notes, "%lu frames with flags the model does not know (bits "
+				       "%#" G_GINT64_MODIFIER "x) classed by the flags it knows\n",
+				       s->flags_unknown, (guint64)s->unknown_bits);
 	if (made_up)
 		g_string_append_printf(notes, "%lu free blocks of buddyinfo made from unflagged "
 				       "frames (the free lists changed while the flags were read)\n",

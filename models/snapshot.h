@@ -40,6 +40,10 @@ enum {
 /* The synthetic files holding the captured page cache: one per node. */
 #define SNAPSHOT_FILE_ID 0x0f000000u
 
+/* The KPF_* bits of Linux 6.18 (0 to 26, 32 to 41): a capture from a
+ * later kernel may set others, which the import names in a note. */
+#define SNAP_KNOWN_FLAGS (((UINT64_C(1) << 27) - 1) | (((UINT64_C(1) << 10) - 1) << 32))
+
 struct snap_zone {
 	unsigned nid;
 	enum zone_type idx;
@@ -57,7 +61,8 @@ struct snapshot {
 	pfn_t fed;                  /* frames classified so far */
 	enum snap_class last_head;  /* a compound tail's class is its head's */
 	/* What the import had to make up: counts by kind, for the notes. */
-	unsigned long flags_unknown;        /* frames whose flags no class knows */
+	unsigned long flags_unknown;        /* frames with a flag not in SNAP_KNOWN_FLAGS */
+	uint64_t unknown_bits;
 };
 
 /* The frames' classes start unknown; frames are fed in pfn order.

@@ -31,6 +31,14 @@ copy() {
 	done
 }
 
+buddy_pages() {
+	awk '{ for (i = 5; i <= NF; i++) s += $i * 2 ^ (i - 5) } END { printf "%d\n", s }' \
+		"$dir/proc/buddyinfo"
+}
+zone_pages() {
+	awk '$1 == "pages" && $2 == "free" { s += $3 } END { printf "%d\n", s }' "$dir/proc/zoneinfo"
+}
+
 # The free lists change while the flags are read: read buddyinfo before
 # and after, and read again (up to 5 times) until the two agree, so that
 # the flags describe the free lists that buddyinfo and pagetypeinfo give.
@@ -40,7 +48,14 @@ while [ $tries -lt 5 ]; do
 	tries=$((tries + 1))
 	before=$(cat /proc/buddyinfo)
 	dd if=/proc/kpageflags bs=1M status=none | gzip -1 > "$dir/kpageflags.gz"
-	copy /proc/buddyinfo /proc/pagetypeinfo /proc/zoneinfo
+	# The three files are read one after the other: again until their
+	# free page counts agree (buddyinfo's blocks, zoneinfo's pages free).
+	n=0
+	while [ $n -lt 20 ]; do
+		n=$((n + 1))
+		copy /proc/buddyinfo /proc/zoneinfo /proc/pagetypeinfo
+		[ "$(buddy_pages)" = "$(zone_pages)" ] && break
+	done
 	if [ "$before" = "$(cat "$dir/proc/buddyinfo")" ]; then
 		consistent=yes
 		break

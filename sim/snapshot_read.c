@@ -55,39 +55,42 @@ static int read_flags(const char *root, struct snapshot *s, char **err)
 	gzFile f = gzopen(path, "rb");
 	enum { CHUNK = 1 << 17 };
 	uint64_t *buf;
-	guint64 bytes = 0;
-	int n;
+	guint64 bytes = 0, want = (guint64)s->nr_frames * 8;
+	size_t have = 0;    /* bytes of buf filled: a read may end inside a word */
+	int n, code = Z_OK;
 
 	if (!f) {
 		*err = g_strdup("the capture has no kpageflags.gz");
 		return -1;
 	}
 	buf = g_new(uint64_t, CHUNK);
-	while ((n = gzread(f, buf, CHUNK * sizeof(*buf))) > 0) {
-		if (bytes + (guint64)n > (guint64)s->nr_frames * 8) {
+	while ((n = gzread(f, (char *)buf + have, (unsigned)(CHUNK * sizeof(*buf) - have))) > 0) {
+		have += (size_t)n;
+		bytes += (guint64)n;
+		if (bytes > want) {
 			*err = g_strdup_printf("kpageflags.gz: more than the manifest's %" G_GUINT64_FORMAT
 					       " frames", (guint64)s->nr_frames);
 			break;
 		}
-		if (n % 8) {
-			*err = g_strdup_printf("kpageflags.gz: ends inside a frame's word at byte "
-					       "offset %" G_GUINT64_FORMAT, bytes + (guint64)n);
-			break;
-		}
-		snapshot_feed_flags(s, buf, (size_t)n / 8);
-		bytes += (guint64)n;
+		snapshot_feed_flags(s, buf, have / 8);
+		memmove(buf, buf + have / 8, have % 8);
+		have %= 8;
 	}
-	if (!*err && n < 0) {
-		int code;
+	if (!*err) {
 		const char *what = gzerror(f, &code);
 
-		*err = g_strdup_printf("kpageflags.gz: %s at byte offset %" G_GUINT64_FORMAT
-				       " of the flags", what, bytes);
+		/* zlib puts the (temporary) path before its message. */
+		if (strrchr(what, ':'))
+			what = strrchr(what, ':') + 2;
+		if (code != Z_OK && code != Z_STREAM_END)
+			*err = g_strdup_printf("kpageflags.gz: %s at byte offset %" G_GUINT64_FORMAT
+					       " of the flags (frame %" G_GUINT64_FORMAT ")", what,
+					       bytes, bytes / 8);
+		else if (bytes != want)
+			*err = g_strdup_printf("kpageflags.gz: truncated: %" G_GUINT64_FORMAT " bytes, "
+					       "the manifest's %" G_GUINT64_FORMAT " frames need %"
+					       G_GUINT64_FORMAT, bytes, (guint64)s->nr_frames, want);
 	}
-	if (!*err && bytes != (guint64)s->nr_frames * 8)
-		*err = g_strdup_printf("kpageflags.gz: truncated: %" G_GUINT64_FORMAT " bytes, the "
-				       "manifest's %" G_GUINT64_FORMAT " frames need %" G_GUINT64_FORMAT,
-				       bytes, (guint64)s->nr_frames, (guint64)s->nr_frames * 8);
 	g_free(buf);
 	gzclose(f);
 	return *err ? -1 : 0;
@@ -172,8 +175,11 @@ int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
 		ret = -1;
 	} else if (!g_spawn_sync(NULL, (char **)tar, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
 				 &errout, &status, NULL) || !g_spawn_check_wait_status(status, NULL)) {
-		*err = g_strdup_printf("%s: not a capture of ./run capture (tar: %s)", path,
-				       errout && *errout ? g_strstrip(errout) : "failed");
+		/* tar's first line says why. */
+		if (errout && strchr(g_strstrip(errout), '\n'))
+			*strchr(errout, '\n') = '\0';
+		*err = g_strdup_printf("%s: not a capture of ./run capture (%s)", path,
+				       errout && *errout ? errout : "tar failed");
 		ret = -1;
 	} else {
 		ret = read_capture(dir, s, t, p, err);
