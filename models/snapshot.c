@@ -525,11 +525,16 @@ static unsigned long assign_pageblock_types(struct machine *m, struct snapshot *
 
 /* ---- putting the frames in place ---- */
 
+/* The frames waiting for a synthetic process or file, found by class:
+ * each pool walks its node's frames once, from a cursor. */
 enum pool_kind { POOL_ANON, POOL_FILE, POOL_PGTABLE, POOL_SPARE, NR_POOLS };
+static const enum snap_class pool_class[NR_POOLS] = { SNAP_ANON, SNAP_FILE, SNAP_PGTABLE,
+						       SNAP_NONE };
 
 struct snapshot_pools {
-	GArray *pool[NR_POOLS][MAX_NUMNODES];   /* pfns, taken from the front */
-	unsigned next[NR_POOLS][MAX_NUMNODES];
+	const struct snapshot *s;
+	pfn_t cursor[NR_POOLS][MAX_NUMNODES];
+	unsigned long left[NR_POOLS][MAX_NUMNODES];
 	unsigned long from_buddy;               /* requests no pool could serve */
 };
 
@@ -544,18 +549,21 @@ static void take_frame(struct machine *m, pfn_t pfn, int mt, uint32_t owner, uin
 		spb_mark_taken(z, pfn, 0, mt);
 }
 
+/* The next frame of kind k, node nid's first, then the other nodes'. */
 static pfn_t pool_take(struct snapshot_pools *p, enum pool_kind k, int nid)
 {
 	for (unsigned i = 0; i < MAX_NUMNODES; i++) {
 		unsigned n = (unsigned)(nid + (int)i) % MAX_NUMNODES;
-		GArray *a = p->pool[k][n];
 
-		if (a && p->next[k][n] < a->len)
-			return g_array_index(a, pfn_t, p->next[k][n]++);
+		if (!p->left[k][n])
+			continue;
+		while (CLS(p->s, p->cursor[k][n]) != pool_class[k])
+			p->cursor[k][n]++;
+		p->left[k][n]--;
+		return p->cursor[k][n]++;
 	}
 	return PFN_NONE;
 }
-
 pfn_t snapshot_pool_alloc(struct machine *m, unsigned order, int nid, uint32_t owner,
 			  uint32_t offset)
 {
@@ -581,20 +589,6 @@ pfn_t snapshot_pool_alloc(struct machine *m, unsigned order, int nid, uint32_t o
 	}
 	take_frame(m, pfn, mt, owner, offset);
 	return pfn;
-}
-
-static void pool_add(struct snapshot_pools *p, enum pool_kind k, unsigned nid, pfn_t pfn)
-{
-	if (!p->pool[k][nid])
-		p->pool[k][nid] = g_array_new(FALSE, FALSE, sizeof(pfn_t));
-	g_array_append_val(p->pool[k][nid], pfn);
-}
-
-static unsigned long pool_left(const struct snapshot_pools *p, enum pool_kind k, int nid)
-{
-	const GArray *a = p->pool[k][nid];
-
-	return a ? a->len - p->next[k][nid] : 0;
 }
 
 /* The memblock reservation a run of reserved or hole frames makes. */
@@ -643,19 +637,19 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			}
 			break;
 		case SNAP_ANON:
-			pool_add(pools, POOL_ANON, z->node, pfn);
+			pools->left[POOL_ANON][z->node]++;
 			z->managed_pages++;
 			break;
 		case SNAP_FILE:
-			pool_add(pools, POOL_FILE, z->node, pfn);
+			pools->left[POOL_FILE][z->node]++;
 			z->managed_pages++;
 			break;
 		case SNAP_PGTABLE:
-			pool_add(pools, POOL_PGTABLE, z->node, pfn);
+			pools->left[POOL_PGTABLE][z->node]++;
 			z->managed_pages++;
 			break;
 		case SNAP_NONE:
-			pool_add(pools, POOL_SPARE, z->node, pfn);
+			pools->left[POOL_SPARE][z->node]++;
 			z->managed_pages++;
 			break;
 		default:        /* slab, hugetlb, kernel: kernel pages the run keeps */
@@ -715,8 +709,8 @@ static void mark_uninitialised(struct snapshot *s, const struct snap_zone *sz, p
 static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pools)
 {
 	for (unsigned n = 0; n < m->nr_nodes; n++) {
-		unsigned long anon = pool_left(pools, POOL_ANON, (int)n);
-		unsigned long file = pool_left(pools, POOL_FILE, (int)n);
+		unsigned long anon = pools->left[POOL_ANON][n];
+		unsigned long file = pools->left[POOL_FILE][n];
 		unsigned cpu = 0;
 
 		while (cpu + 1 < m->nr_cpus && topology_cpu_to_node(&m->topo, cpu) != n)
@@ -752,6 +746,11 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 	struct snapshot_pools *pools = g_new0(struct snapshot_pools, 1);
 	unsigned long made_up = 0, hole_pages, left[NR_POOLS] = { 0 };
 	char *err = NULL;
+
+	pools->s = s;
+	for (unsigned n = 0; n < m->nr_nodes; n++)
+		for (int k = 0; k < NR_POOLS; k++)
+			pools->cursor[k][n] = m->node_data[n].node_start_pfn;
 
 	if (s->fed < s->nr_frames)
 		return g_strdup_printf("kpageflags ends after %" G_GUINT64_FORMAT " of %"
@@ -830,10 +829,6 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 	/* The import's faults and reads are not the run's. */
 	memset(m->vm_events, 0, sizeof(m->vm_events));
 out:
-	for (int k = 0; k < NR_POOLS; k++)
-		for (unsigned n = 0; n < MAX_NUMNODES; n++)
-			if (pools->pool[k][n])
-				g_array_free(pools->pool[k][n], TRUE);
 	g_free(pools);
 	return err;
 }

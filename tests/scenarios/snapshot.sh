@@ -25,6 +25,13 @@ for policy in upstream spb pcp_buddy; do
 	grep -q "^ran [1-9]" "$dir/out.txt"
 done
 
+# A flag the model does not know: imported by the flags it knows, with a
+# note giving the count and the bit.
+gen 1 2 "$dir/unknown.tar.gz" --break unknown
+run "$dir/unknown.tar.gz" upstream || { cat "$dir/err.txt" >&2; exit 1; }
+compare_import "$dir/unknown.tar.gz" "$dir/out.txt" > /dev/null
+grep "frames with flags the model does not know (bits 0x4000000000000)" "$dir/err.txt"
+
 # Broken captures: an error naming the script's line and what is wrong.
 broken() {     # broken FILE PATTERN
 	if run "$1" upstream; then

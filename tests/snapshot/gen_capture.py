@@ -6,7 +6,8 @@ patterns whose free blocks and pageblock types are known, so buddyinfo,
 pagetypeinfo and zoneinfo are written to agree exactly with the flags.
 
 usage: gen_capture.py GIB NODES OUT.tar.gz [--break KIND]
-  --break truncate|length|layout|flags: a capture with that defect."""
+  --break truncate|length|layout|flags|unknown: a capture with that defect
+  (unknown: a flag bit no kernel has yet on the anonymous pages)."""
 import io, os, struct, sys, tarfile, time, zlib
 
 KPF = dict(LRU=5, SLAB=7, BUDDY=10, ANON=12, SWAPBACKED=14, PGTABLE=26, RESERVED=32)
@@ -56,6 +57,9 @@ def main():
     brk = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--break' else None
     node_pages = gib << 18; frames = nodes * node_pages
     pairs = {k: pair(k) for k in 'ABCD'}
+    if brk == 'unknown':    # a later kernel's flag (bit 50) on every anonymous page
+        data, free, types = pairs['B']
+        pairs['B'] = (struct.pack('<%dQ' % PAIR, *([ANON | 1 << 50] * PAIR)), free, types)
     zones = zones_of(nodes, node_pages)
     stats = {}
     comp = zlib.compressobj(1, zlib.DEFLATED, 31)
