@@ -8,6 +8,7 @@
 #include "snapshot.h"
 
 #include "buddy.h"
+#include "huge_memory.h"
 #include "memblock.h"
 #include "mm_space.h"
 #include "page_alloc.h"
@@ -23,7 +24,7 @@
 
 const char *const snap_class_names[NR_SNAP_CLASSES] = {
 	"unflagged", "buddy", "free", "hole", "reserved", "slab", "page table",
-	"anonymous", "file", "hugetlb", "kernel",
+	"anonymous", "anonymous THP", "file", "hugetlb", "kernel",
 };
 
 #define CLS(s, pfn) ((enum snap_class)((s)->cls[pfn] & 0x0f))
@@ -70,7 +71,7 @@ static enum snap_class classify(struct snapshot *s, uint64_t f)
 	else if (BIT(KPF_HUGE))
 		c = SNAP_HUGETLB;
 	else if (BIT(KPF_ANON))
-		c = SNAP_ANON;
+		c = BIT(KPF_THP) ? SNAP_ANON_THP : SNAP_ANON;
 	else if (BIT(KPF_LRU))
 		c = SNAP_FILE;
 	else if (BIT(KPF_COMPOUND_TAIL))
@@ -527,9 +528,9 @@ static unsigned long assign_pageblock_types(struct machine *m, struct snapshot *
 
 /* The frames waiting for a synthetic process or file, found by class:
  * each pool walks its node's frames once, from a cursor. */
-enum pool_kind { POOL_ANON, POOL_FILE, POOL_PGTABLE, POOL_SPARE, NR_POOLS };
-static const enum snap_class pool_class[NR_POOLS] = { SNAP_ANON, SNAP_FILE, SNAP_PGTABLE,
-						       SNAP_NONE };
+enum pool_kind { POOL_ANON, POOL_THP, POOL_FILE, POOL_PGTABLE, POOL_SPARE, NR_POOLS };
+static const enum snap_class pool_class[NR_POOLS] = { SNAP_ANON, SNAP_ANON_THP, SNAP_FILE,
+						       SNAP_PGTABLE, SNAP_NONE };
 
 struct snapshot_pools {
 	const struct snapshot *s;
@@ -540,13 +541,19 @@ struct snapshot_pools {
 
 #define SNAPSHOT_KERNEL_ID (OWNER_KERNEL_MODEL_ID + 0x800000u)
 
-static void take_frame(struct machine *m, pfn_t pfn, int mt, uint32_t owner, uint32_t offset)
+static void take_block(struct machine *m, pfn_t pfn, unsigned order, int mt, uint32_t owner,
+		       uint32_t offset)
 {
 	struct zone *z = pfn_zone(m, pfn);
 
-	prep_new_page(m, pfn, 0, mt, owner, offset);
+	prep_new_page(m, pfn, order, mt, owner, offset);
 	if (zone_has_spb(z))
-		spb_mark_taken(z, pfn, 0, mt);
+		spb_mark_taken(z, pfn, order, mt);
+}
+
+static void take_frame(struct machine *m, pfn_t pfn, int mt, uint32_t owner, uint32_t offset)
+{
+	take_block(m, pfn, 0, mt, owner, offset);
 }
 
 /* The next frame of kind k, node nid's first, then the other nodes'. */
@@ -560,7 +567,9 @@ static pfn_t pool_take(struct snapshot_pools *p, enum pool_kind k, int nid)
 		while (CLS(p->s, p->cursor[k][n]) != pool_class[k])
 			p->cursor[k][n]++;
 		p->left[k][n]--;
-		return p->cursor[k][n]++;
+		/* A THP's tails are its own. */
+		p->cursor[k][n] += k == POOL_THP ? HPAGE_PMD_NR : 1;
+		return p->cursor[k][n] - (k == POOL_THP ? HPAGE_PMD_NR : 1);
 	}
 	return PFN_NONE;
 }
@@ -572,7 +581,13 @@ pfn_t snapshot_pool_alloc(struct machine *m, unsigned order, int nid, uint32_t o
 	pfn_t pfn = PFN_NONE;
 	int mt = MIGRATE_UNMOVABLE;
 
-	if (order == 0) {
+	if (order == HPAGE_PMD_ORDER && kind == OWNER_KIND_ANON) {
+		pfn = pool_take(p, POOL_THP, nid);
+		if (pfn != PFN_NONE) {
+			take_block(m, pfn, order, MIGRATE_MOVABLE, owner, offset);
+			return pfn;
+		}
+	} else if (order == 0) {
 		if (kind == OWNER_KIND_ANON || kind == OWNER_KIND_FILE) {
 			pfn = pool_take(p, kind == OWNER_KIND_ANON ? POOL_ANON : POOL_FILE, nid);
 			mt = MIGRATE_MOVABLE;
@@ -596,6 +611,14 @@ static void reserve_run(struct machine *m, pfn_t start, pfn_t end, enum memblock
 {
 	if (start < end)
 		memblock_reserve_range(m, start, end, use);
+}
+
+static bool whole_thp(const struct snapshot *s, pfn_t pfn)
+{
+	for (pfn_t p = pfn; p < pfn + HPAGE_PMD_NR; p++)
+		if (CLS(s, p) != SNAP_ANON_THP)
+			return false;
+	return true;
 }
 
 /* Frames of zone z, [lo, hi): free blocks freed, reserved frames and
@@ -637,6 +660,19 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			}
 			break;
 		case SNAP_ANON:
+			pools->left[POOL_ANON][z->node]++;
+			z->managed_pages++;
+			break;
+		case SNAP_ANON_THP:
+			if (!(pfn & (HPAGE_PMD_NR - 1)) && pfn + HPAGE_PMD_NR <= hi &&
+			    m->thp != THP_NEVER && whole_thp(s, pfn)) {
+				pools->left[POOL_THP][z->node]++;
+				z->managed_pages += HPAGE_PMD_NR;
+				pfn += HPAGE_PMD_NR - 1;
+				break;
+			}
+			/* Not a whole PMD-sized folio, or THPs off: 4 KiB pages. */
+			s->cls[pfn] = SNAP_ANON;
 			pools->left[POOL_ANON][z->node]++;
 			z->managed_pages++;
 			break;
@@ -709,7 +745,7 @@ static void mark_uninitialised(struct snapshot *s, const struct snap_zone *sz, p
 static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pools)
 {
 	for (unsigned n = 0; n < m->nr_nodes; n++) {
-		unsigned long anon = pools->left[POOL_ANON][n];
+		unsigned long anon = pools->left[POOL_ANON][n], thp = pools->left[POOL_THP][n];
 		unsigned long file = pools->left[POOL_FILE][n];
 		unsigned cpu = 0;
 
@@ -717,21 +753,41 @@ static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pool
 			cpu++;
 		struct mm_ctx ctx = mm_ctx_null(cpu);
 
-		if (anon) {
+		if (anon || thp) {
 			struct mm_struct *mm = mm_alloc(&ctx, m);
-			uint64_t addr, done = 0;
+			uint64_t addr, done = 0, len = (thp + 1) * HPAGE_PMD_NR << PAGE_SHIFT;
 			int err = 0;
 
 			if (!mm)
 				return g_strdup_printf("node %u: no page for a process's page table", n);
-			addr = mmap_anon(mm, anon << PAGE_SHIFT, PROT_READ | PROT_WRITE, &err);
-			if (!addr)
-				return g_strdup_printf("node %u: %lu anonymous pages do not fit an "
-						       "address space", n, anon);
-			do_madvise(&ctx, mm, addr, anon << PAGE_SHIFT, MADV_NOHUGEPAGE);
-			if (touch_range(&ctx, mm, addr, anon << PAGE_SHIFT, &done))
-				return g_strdup_printf("node %u: mapping the anonymous pages failed "
-						       "after %" G_GUINT64_FORMAT, n, (guint64)done);
+			if (anon) {
+				addr = mmap_anon(mm, anon << PAGE_SHIFT, PROT_READ | PROT_WRITE, &err);
+				if (!addr)
+					return g_strdup_printf("node %u: %lu anonymous pages do not fit "
+							       "an address space", n, anon);
+				do_madvise(&ctx, mm, addr, anon << PAGE_SHIFT, MADV_NOHUGEPAGE);
+				if (touch_range(&ctx, mm, addr, anon << PAGE_SHIFT, &done))
+					return g_strdup_printf("node %u: mapping the anonymous pages "
+							       "failed after %" G_GUINT64_FORMAT, n,
+							       (guint64)done);
+			}
+			/* The THPs: one fault per PMD of a MADV_HUGEPAGE mapping. */
+			if (thp) {
+				addr = mmap_anon(mm, len, PROT_READ | PROT_WRITE, &err);
+				if (!addr)
+					return g_strdup_printf("node %u: %lu THPs do not fit an address "
+							       "space", n, thp);
+				addr = (addr + (HPAGE_PMD_NR << PAGE_SHIFT) - 1) &
+				       ~((uint64_t)(HPAGE_PMD_NR << PAGE_SHIFT) - 1);
+				do_madvise(&ctx, mm, addr, thp * HPAGE_PMD_NR << PAGE_SHIFT,
+					   MADV_HUGEPAGE);
+				for (unsigned long i = 0; i < thp; i++)
+					if (handle_mm_fault(&ctx, mm, addr + (i * HPAGE_PMD_NR << PAGE_SHIFT),
+							    true) ||
+					    pools->left[POOL_THP][n] != thp - i - 1)
+						return g_strdup_printf("node %u: THP %lu of %lu could not "
+								       "be mapped whole", n, i, thp);
+			}
 		}
 		for (unsigned long i = 0; i < file; i++)
 			if (page_cache_add(&ctx, m, (int)n, SNAPSHOT_FILE_ID + n, (uint32_t)i) ==

@@ -22,7 +22,8 @@ enum snap_class {
 	SNAP_RESERVED,  /* KPF_RESERVED */
 	SNAP_SLAB,      /* KPF_SLAB */
 	SNAP_PGTABLE,   /* KPF_PGTABLE */
-	SNAP_ANON,      /* anonymous (KPF_ANON), THP tails included */
+	SNAP_ANON,      /* anonymous (KPF_ANON) */
+	SNAP_ANON_THP,  /* a page of an anonymous THP (KPF_ANON with KPF_THP) */
 	SNAP_FILE,      /* page cache on the LRU (KPF_LRU without KPF_ANON) */
 	SNAP_HUGETLB,   /* KPF_HUGE */
 	SNAP_KERNEL,    /* other flags without KPF_LRU: a kernel page */

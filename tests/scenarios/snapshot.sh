@@ -2,7 +2,7 @@
 # Snapshot import (models/snapshot.c) of synthetic captures whose flags,
 # buddyinfo, pagetypeinfo and zoneinfo agree (tests/snapshot/gen_capture.py):
 # the imported machine has the capture's buddyinfo, block counts and free
-# pages under each policy, passes the checker, and runs work; broken
+# pages and THPs under each policy, passes the checker, and runs work; broken
 # captures end in a message naming the file and what is wrong.
 set -eu
 . "$MMSIM_SRCDIR/tests/lib.sh"
@@ -17,7 +17,10 @@ run() {    # run CAPTURE POLICY: snapshot_run.lua's output in $dir/out.txt
 gen 2 2 "$dir/syn.tar.gz"
 for policy in upstream spb pcp_buddy; do
 	run "$dir/syn.tar.gz" $policy || { cat "$dir/err.txt" >&2; exit 1; }
-	echo "$policy: $(compare_import "$dir/syn.tar.gz" "$dir/out.txt"), $(grep gb_obtained "$dir/out.txt")"
+	result=$(compare_import "$dir/syn.tar.gz" "$dir/out.txt")
+	echo "$policy: $result, $(grep gb_obtained "$dir/out.txt")"
+	# Whole THPs came in as THPs (the capture's AnonHugePages).
+	echo "$result" | grep -q "THPs \([1-9][0-9]*\) kB (AnonHugePages \1 kB)"
 	# The generator's captures leave nothing to make up: no note.
 	if grep -q "snapshot:" "$dir/err.txt"; then
 		grep -v "page-table pages beyond" "$dir/err.txt" | grep "snapshot:" >&2 && exit 1

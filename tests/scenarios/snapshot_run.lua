@@ -9,6 +9,7 @@ io.write(m:pagetypeinfo())
 print("----")
 io.write(m:zoneinfo())
 print("----")
+print("thp_kb " .. 2048 * tonumber(m:vmstat():match("nr_anon_transparent_hugepages (%d+)")))
 assert(m:check_invariants())
 local y = m:gb_yield{ attempt = true }
 print("gb_obtained " .. y.obtained)

@@ -33,6 +33,8 @@ compare_import() {
 		{ echo "pagetypeinfo block counts differ" >&2; return 1; }
 	want=$(tar -xzOf "$1" ./proc/zoneinfo | pages_free)
 	got=$(section 3 "$2" | pages_free)
-	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $want)"
+	thp_want=$(tar -xzOf "$1" ./proc/meminfo | awk '/^AnonHugePages:/ { print $2 }')
+	thp_got=$(sed -n 's/^thp_kb //p' "$2")
+	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $want); THPs $thp_got kB (AnonHugePages $thp_want kB)"
 	test "$got" -eq "$want"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A synthetic capture in the format of ./run capture (sim/capture.sh), for
 the import's tests and benchmark: NODES nodes of GIB GiB each, 2 CPUs per
-node, memory in pairs of pageblocks (1024 frames) cycling through four
+node, memory in pairs of pageblocks (1024 frames) cycling through five
 patterns whose free blocks and pageblock types are known, so buddyinfo,
 pagetypeinfo and zoneinfo are written to agree exactly with the flags.
 
@@ -10,7 +10,8 @@ usage: gen_capture.py GIB NODES OUT.tar.gz [--break KIND]
   (unknown: a flag bit no kernel has yet on the anonymous pages)."""
 import io, os, struct, sys, tarfile, time, zlib
 
-KPF = dict(LRU=5, SLAB=7, BUDDY=10, ANON=12, SWAPBACKED=14, PGTABLE=26, RESERVED=32)
+KPF = dict(LRU=5, SLAB=7, BUDDY=10, ANON=12, SWAPBACKED=14, COMPOUND_HEAD=15, COMPOUND_TAIL=16,
+           THP=22, PGTABLE=26, RESERVED=32)
 def flags(*names):
     return sum(1 << KPF[n] for n in names)
 ANON = flags('ANON', 'LRU', 'SWAPBACKED'); FILE = flags('LRU'); SLAB = flags('SLAB')
@@ -32,13 +33,17 @@ def pair(kind):
             w[p] = BUDDY; free[o] = free.get(o, 0) + 1
         for i in range(512, PAIR): w[i] = FILE
         types = ['Unmovable', 'Movable']
+    elif kind == 'T':   # two anonymous THPs
+        for i in range(PAIR):
+            w[i] = ANON | flags('THP', 'COMPOUND_TAIL' if i % 512 else 'COMPOUND_HEAD')
+        types = ['Movable', 'Movable']
     else:               # 'D': anonymous and free pages alternating
         for i in range(PAIR):
             w[i] = ANON if i % 2 == 0 else BUDDY
         free[0] = PAIR // 2; types = ['Movable', 'Movable']
     return struct.pack('<%dQ' % PAIR, *w), free, types
 
-CYCLE = 'ABCABDAA'
+CYCLE = 'ABCATDAA'
 ORDERS = 11
 MT = ['Unmovable', 'Movable', 'Reclaimable', 'HighAtomic', 'Isolate']
 
@@ -56,7 +61,7 @@ def main():
     gib, nodes, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     brk = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--break' else None
     node_pages = gib << 18; frames = nodes * node_pages
-    pairs = {k: pair(k) for k in 'ABCD'}
+    pairs = {k: pair(k) for k in 'ABCDT'}
     if brk == 'unknown':    # a later kernel's flag (bit 50) on every anonymous page
         data, free, types = pairs['B']
         pairs['B'] = (struct.pack('<%dQ' % PAIR, *([ANON | 1 << 50] * PAIR)), free, types)
@@ -66,7 +71,7 @@ def main():
     flagbuf = io.BytesIO()
     reserved = struct.pack('<Q', RESERVED) * PAIR
     # The DMA zone, and pfn 0, hold reserved pages; the rest cycles.
-    i = 0
+    i = 0; thp_kb = 0
     for base in range(0, frames, PAIR):
         z = next((z for z in zones if z[2] <= base < z[3] or (base == 0 and z[1] == 'DMA')), None)
         if z[1] == 'DMA':
@@ -74,6 +79,7 @@ def main():
         else:
             data, free, types = pairs[CYCLE[i % len(CYCLE)]]; i += 1
         s = stats.setdefault((z[0], z[1]), {'free': [0] * ORDERS, 'types': {}})
+        if data is pairs['T'][0]: thp_kb = thp_kb + 4096
         for o, c in free.items(): s['free'][o] += c
         for t in types: s['types'][t] = s['types'].get(t, 0) + 1
         flagbuf.write(comp.compress(data))
@@ -97,7 +103,8 @@ def main():
     files = {'manifest': manifest, 'proc/zoneinfo': ''.join(zoneinfo), 'proc/buddyinfo': '\n'.join(buddy) + '\n',
              'proc/pagetypeinfo': 'Page block order: 9\nPages per block:  512\n\n' + '\n'.join(ptype) + '\n',
              'sys/kernel/mm/transparent_hugepage/enabled': 'always [madvise] never\n',
-             'proc/sys/vm/min_free_kbytes': '67584\n'}
+             'proc/sys/vm/min_free_kbytes': '67584\n',
+             'proc/meminfo': 'MemTotal:       %d kB\nAnonHugePages:  %d kB\n' % (nodes * gib << 20, thp_kb)}
     for n in range(nodes):
         files['sys/devices/system/node/node%d/cpulist' % n] = '%d-%d\n' % (2 * n, 2 * n + 1)
         files['sys/devices/system/node/node%d/meminfo' % n] = 'Node %d MemTotal:       %d kB\n' % (n, gib << 20)
