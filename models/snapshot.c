@@ -9,6 +9,7 @@
 
 #include "buddy.h"
 #include "huge_memory.h"
+#include "hugetlb.h"
 #include "memblock.h"
 #include "mm_space.h"
 #include "page_alloc.h"
@@ -466,10 +467,12 @@ static gint pb_score_cmp(gconstpointer a, gconstpointer b)
 	return x->pfn < y->pfn ? -1 : x->pfn > y->pfn;
 }
 
+/* Hugetlb pages are not: alloc_contig_range leaves their pageblocks'
+ * type as it found it, MOVABLE on most. */
 static bool unmovable_class(enum snap_class c)
 {
 	return c == SNAP_SLAB || c == SNAP_PGTABLE || c == SNAP_RESERVED || c == SNAP_KERNEL ||
-	       c == SNAP_NONE || c == SNAP_HUGETLB;
+	       c == SNAP_NONE;
 }
 
 /* The zone's pageblocks with memory get pagetypeinfo's counts: the ones
@@ -613,19 +616,38 @@ static void reserve_run(struct machine *m, pfn_t start, pfn_t end, enum memblock
 		memblock_reserve_range(m, start, end, use);
 }
 
-static bool whole_thp(const struct snapshot *s, pfn_t pfn)
+/* Whether [pfn, pfn + nr) is aligned, inside [pfn, hi) and all class c. */
+static bool whole_folio(const struct snapshot *s, pfn_t pfn, unsigned long nr, pfn_t hi,
+			enum snap_class c)
 {
-	for (pfn_t p = pfn; p < pfn + HPAGE_PMD_NR; p++)
-		if (CLS(s, p) != SNAP_ANON_THP)
+	if ((pfn & (nr - 1)) || pfn + nr > hi)
+		return false;
+	for (pfn_t p = pfn; p < pfn + nr; p++)
+		if (CLS(s, p) != c)
 			return false;
 	return true;
+}
+
+/* A captured 1 GiB hugetlb page as alloc_gigantic_folio leaves one. */
+static void take_gigantic(struct machine *m, struct zone *z, pfn_t pfn)
+{
+	struct mm_ctx ctx = mm_ctx_null(0);
+
+	for (unsigned i = 0; i < GIGANTIC_NR_PAGES >> MAX_PAGE_ORDER; i++)
+		take_block(m, pfn + (i << MAX_PAGE_ORDER), MAX_PAGE_ORDER, MIGRATE_UNMOVABLE,
+			   make_owner(OWNER_KIND_HUGETLB, 0), i);
+	z->managed_pages += GIGANTIC_NR_PAGES;
+	m->nr_gigantic++;
+	if (zone_has_spb(z))
+		superpageblock_contig_mark(&ctx, m, pfn, pfn + GIGANTIC_NR_PAGES, true);
 }
 
 /* Frames of zone z, [lo, hi): free blocks freed, reserved frames and
  * holes reserved, kernel pages allocated as kernel pages, the rest into
  * the pools for the synthetic processes and files. */
 static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone *z,
-			      struct snapshot_pools *pools, unsigned long *hole_pages)
+			      struct snapshot_pools *pools, unsigned long *hole_pages,
+			      unsigned long *small_hugetlb)
 {
 	pfn_t lo = z->zone_start_pfn, hi = zone_end_pfn(z), run = PFN_NONE;
 	enum memblock_use run_use = MEMBLOCK_CAPTURED;
@@ -664,8 +686,8 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			z->managed_pages++;
 			break;
 		case SNAP_ANON_THP:
-			if (!(pfn & (HPAGE_PMD_NR - 1)) && pfn + HPAGE_PMD_NR <= hi &&
-			    m->thp != THP_NEVER && whole_thp(s, pfn)) {
+			if (m->thp != THP_NEVER &&
+			    whole_folio(s, pfn, HPAGE_PMD_NR, hi, SNAP_ANON_THP)) {
 				pools->left[POOL_THP][z->node]++;
 				z->managed_pages += HPAGE_PMD_NR;
 				pfn += HPAGE_PMD_NR - 1;
@@ -688,7 +710,16 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			pools->left[POOL_SPARE][z->node]++;
 			z->managed_pages++;
 			break;
-		default:        /* slab, hugetlb, kernel: kernel pages the run keeps */
+		case SNAP_HUGETLB:
+			if (whole_folio(s, pfn, GIGANTIC_NR_PAGES, hi, SNAP_HUGETLB)) {
+				take_gigantic(m, z, pfn);
+				pfn += GIGANTIC_NR_PAGES - 1;
+				break;
+			}
+			/* A 2 MiB hugetlb page: the model has only 1 GiB ones. */
+			(*small_hugetlb)++;
+			/* fall through */
+		default:        /* slab, kernel: kernel pages the run keeps */
 			take_frame(m, pfn, c == SNAP_SLAB &&
 				   get_pfnblock_migratetype(&m->mm, pfn) == MIGRATE_RECLAIMABLE ?
 				   MIGRATE_RECLAIMABLE : MIGRATE_UNMOVABLE,
@@ -800,7 +831,7 @@ static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pool
 char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 {
 	struct snapshot_pools *pools = g_new0(struct snapshot_pools, 1);
-	unsigned long made_up = 0, hole_pages, left[NR_POOLS] = { 0 };
+	unsigned long made_up = 0, hole_pages, left[NR_POOLS] = { 0 }, small_hugetlb = 0;
 	char *err = NULL;
 
 	pools->s = s;
@@ -837,7 +868,7 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 						       miss[o], o);
 		assign_pageblock_types(m, s, sz, lo, hi, notes, where);
 		hole_pages = 0;
-		place_zone_frames(m, s, z, pools, &hole_pages);
+		place_zone_frames(m, s, z, pools, &hole_pages, &small_hugetlb);
 		z->present_pages -= hole_pages;
 		for (pfn_t pfn = lo; pfn < hi; pfn += pageblock_nr_pages) {
 			bool hole = true;
@@ -852,6 +883,9 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 		g_string_append_printf(notes, "%lu frames with flags the model does not know (bits "
 				       "%#" G_GINT64_MODIFIER "x) classed by the flags it knows\n",
 				       s->flags_unknown, (guint64)s->unknown_bits);
+	if (small_hugetlb)
+		g_string_append_printf(notes, "%lu hugetlb frames not in a whole 1 GiB page (2 MiB "
+				       "hugetlb pages) kept as kernel pages\n", small_hugetlb);
 	if (made_up)
 		g_string_append_printf(notes, "%lu free blocks of buddyinfo made from unflagged "
 				       "frames (the free lists changed while the flags were read)\n",

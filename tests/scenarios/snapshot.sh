@@ -28,6 +28,15 @@ for policy in upstream spb pcp_buddy; do
 	grep -q "^ran [1-9]" "$dir/out.txt"
 done
 
+# A 1 GiB hugetlb page: a gigantic page of the model, given back whole.
+gen 2 1 "$dir/huge.tar.gz" --hugetlb
+printf '%s\n' "local m = mmsim.machine{ snapshot = \"$dir/huge.tar.gz\", policy = \"spb\" }" \
+	'assert(m:check_invariants())' 'local before = m:info().free_pages' 'm:free_gigantic(262144)' \
+	'assert(m:check_invariants())' 'print("gigantic freed " .. m:info().free_pages - before)' \
+	> "$dir/huge.lua"
+"$MMSIM" --out "$dir/out" "$dir/huge.lua" 2> "$dir/err.txt" | grep "gigantic freed 262144" ||
+	{ cat "$dir/err.txt" >&2; exit 1; }
+
 # A flag the model does not know: imported by the flags it knows, with a
 # note giving the count and the bit.
 gen 1 2 "$dir/unknown.tar.gz" --break unknown

@@ -5,12 +5,13 @@ node, memory in pairs of pageblocks (1024 frames) cycling through five
 patterns whose free blocks and pageblock types are known, so buddyinfo,
 pagetypeinfo and zoneinfo are written to agree exactly with the flags.
 
-usage: gen_capture.py GIB NODES OUT.tar.gz [--break KIND]
+usage: gen_capture.py GIB NODES OUT.tar.gz [--break KIND] [--hugetlb]
+  --hugetlb: node 0's second GiB a 1 GiB hugetlb page (GIB 2 or more).
   --break truncate|length|layout|flags|unknown: a capture with that defect
   (unknown: a flag bit no kernel has yet on the anonymous pages)."""
 import io, os, struct, sys, tarfile, time, zlib
 
-KPF = dict(LRU=5, SLAB=7, BUDDY=10, ANON=12, SWAPBACKED=14, COMPOUND_HEAD=15, COMPOUND_TAIL=16,
+KPF = dict(LRU=5, SLAB=7, BUDDY=10, ANON=12, SWAPBACKED=14, COMPOUND_HEAD=15, COMPOUND_TAIL=16, HUGE=17,
            THP=22, PGTABLE=26, RESERVED=32)
 def flags(*names):
     return sum(1 << KPF[n] for n in names)
@@ -59,7 +60,11 @@ def zones_of(nodes, node_pages):
 
 def main():
     gib, nodes, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    brk = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--break' else None
+    brk = sys.argv[sys.argv.index('--break') + 1] if '--break' in sys.argv else None
+    gigantic = (1 << 18, 2 << 18) if '--hugetlb' in sys.argv else (0, 0)
+    huge = (struct.pack('<Q', flags('HUGE', 'COMPOUND_HEAD')) +
+            struct.pack('<Q', flags('HUGE', 'COMPOUND_TAIL')) * (PAIR - 1),
+            struct.pack('<Q', flags('HUGE', 'COMPOUND_TAIL')) * PAIR)
     node_pages = gib << 18; frames = nodes * node_pages
     pairs = {k: pair(k) for k in 'ABCDT'}
     if brk == 'unknown':    # a later kernel's flag (bit 50) on every anonymous page
@@ -76,6 +81,8 @@ def main():
         z = next((z for z in zones if z[2] <= base < z[3] or (base == 0 and z[1] == 'DMA')), None)
         if z[1] == 'DMA':
             data, free, types = reserved, {}, ['Movable', 'Movable']
+        elif gigantic[0] <= base < gigantic[1]:
+            data, free, types = huge[base != gigantic[0]], {}, ['Movable', 'Movable']
         else:
             data, free, types = pairs[CYCLE[i % len(CYCLE)]]; i += 1
         s = stats.setdefault((z[0], z[1]), {'free': [0] * ORDERS, 'types': {}})
