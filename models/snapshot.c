@@ -16,6 +16,7 @@
 #include "page_cache.h"
 #include "pbstat.h"
 #include "pcp.h"
+#include "slub.h"
 #include "superpageblock.h"
 #include "watermark.h"
 
@@ -24,7 +25,7 @@
 #include <string.h>
 
 const char *const snap_class_names[NR_SNAP_CLASSES] = {
-	"unflagged", "buddy", "free", "hole", "reserved", "slab", "page table",
+	"unflagged", "buddy", "free", "hole", "reserved", "slab", "slab tail", "page table",
 	"anonymous", "anonymous THP", "file", "hugetlb", "kernel",
 };
 
@@ -64,7 +65,7 @@ static enum snap_class classify(struct snapshot *s, uint64_t f)
 	else if (BIT(KPF_BUDDY))
 		c = SNAP_BUDDY;
 	else if (BIT(KPF_SLAB))
-		c = SNAP_SLAB;
+		c = BIT(KPF_COMPOUND_TAIL) ? SNAP_SLAB_TAIL : SNAP_SLAB;
 	else if (BIT(KPF_PGTABLE))
 		c = SNAP_PGTABLE;
 	else if (BIT(KPF_RESERVED))
@@ -471,8 +472,8 @@ static gint pb_score_cmp(gconstpointer a, gconstpointer b)
  * type as it found it, MOVABLE on most. */
 static bool unmovable_class(enum snap_class c)
 {
-	return c == SNAP_SLAB || c == SNAP_PGTABLE || c == SNAP_RESERVED || c == SNAP_KERNEL ||
-	       c == SNAP_NONE;
+	return c == SNAP_SLAB || c == SNAP_SLAB_TAIL || c == SNAP_PGTABLE || c == SNAP_RESERVED ||
+	       c == SNAP_KERNEL || c == SNAP_NONE;
 }
 
 /* The zone's pageblocks with memory get pagetypeinfo's counts: the ones
@@ -498,7 +499,7 @@ static unsigned long assign_pageblock_types(struct machine *m, struct snapshot *
 
 			memory |= c != SNAP_HOLE;
 			b.unmovable += unmovable_class(c);
-			b.slab += c == SNAP_SLAB;
+			b.slab += c == SNAP_SLAB || c == SNAP_SLAB_TAIL;
 		}
 		if (memory)
 			g_array_append_val(blocks, b);
@@ -531,14 +532,39 @@ static unsigned long assign_pageblock_types(struct machine *m, struct snapshot *
 
 /* The frames waiting for a synthetic process or file, found by class:
  * each pool walks its node's frames once, from a cursor. */
-enum pool_kind { POOL_ANON, POOL_THP, POOL_FILE, POOL_PGTABLE, POOL_SPARE, NR_POOLS };
-static const enum snap_class pool_class[NR_POOLS] = { SNAP_ANON, SNAP_ANON_THP, SNAP_FILE,
-						       SNAP_PGTABLE, SNAP_NONE };
+/* The slab pools: one per slab order up to slub_max_order, unmovable
+ * then reclaimable (the pageblock's type says which). */
+enum pool_kind { POOL_ANON, POOL_THP, POOL_FILE, POOL_PGTABLE, POOL_SPARE, POOL_SLAB,
+		 NR_POOLS = POOL_SLAB + 2 * (SLUB_MAX_ORDER + 1) };
+static const enum snap_class pool_class[POOL_SLAB] = { SNAP_ANON, SNAP_ANON_THP, SNAP_FILE,
+							SNAP_PGTABLE, SNAP_NONE };
+
+static enum pool_kind slab_pool(unsigned order, bool reclaimable)
+{
+	return (enum pool_kind)(POOL_SLAB + 2 * order + reclaimable);
+}
+
+/* The order of the slab whose first page is pfn (its tails follow it),
+ * or -1 if they do not make one the allocator could have given. */
+static int slab_order(const struct snapshot *s, pfn_t pfn, pfn_t hi)
+{
+	pfn_t end = pfn + 1;
+
+	while (end < hi && end - pfn <= (1u << SLUB_MAX_ORDER) && CLS(s, end) == SNAP_SLAB_TAIL)
+		end++;
+	unsigned long n = end - pfn;
+
+	if (n > (1u << SLUB_MAX_ORDER) || (n & (n - 1)) || (pfn & (n - 1)))
+		return -1;
+	return __builtin_ctzl(n);
+}
 
 struct snapshot_pools {
 	const struct snapshot *s;
 	pfn_t cursor[NR_POOLS][MAX_NUMNODES];
 	unsigned long left[NR_POOLS][MAX_NUMNODES];
+	struct machine *m;
+	int slab_filling;                       /* the slab pool a cache is filled from, or -1 */
 	unsigned long from_buddy;               /* requests no pool could serve */
 };
 
@@ -567,12 +593,29 @@ static pfn_t pool_take(struct snapshot_pools *p, enum pool_kind k, int nid)
 
 		if (!p->left[k][n])
 			continue;
-		while (CLS(p->s, p->cursor[k][n]) != pool_class[k])
-			p->cursor[k][n]++;
+		pfn_t pfn = p->cursor[k][n];
+		unsigned long size = 1;
+
+		if (k >= POOL_SLAB) {
+			unsigned order = (unsigned)(k - POOL_SLAB) / 2;
+			bool reclaimable = (k - POOL_SLAB) % 2;
+
+			while (CLS(p->s, pfn) != SNAP_SLAB ||
+			       slab_order(p->s, pfn, p->s->nr_frames) != (int)order ||
+			       (get_pfnblock_migratetype(&p->m->mm, pfn) == MIGRATE_RECLAIMABLE) !=
+				       reclaimable)
+				pfn++;
+			size = 1UL << order;
+		} else {
+			while (CLS(p->s, pfn) != pool_class[k])
+				pfn++;
+			/* A THP's tails are its own. */
+			if (k == POOL_THP)
+				size = HPAGE_PMD_NR;
+		}
 		p->left[k][n]--;
-		/* A THP's tails are its own. */
-		p->cursor[k][n] += k == POOL_THP ? HPAGE_PMD_NR : 1;
-		return p->cursor[k][n] - (k == POOL_THP ? HPAGE_PMD_NR : 1);
+		p->cursor[k][n] = pfn + size;
+		return pfn;
 	}
 	return PFN_NONE;
 }
@@ -584,7 +627,14 @@ pfn_t snapshot_pool_alloc(struct machine *m, unsigned order, int nid, uint32_t o
 	pfn_t pfn = PFN_NONE;
 	int mt = MIGRATE_UNMOVABLE;
 
-	if (order == HPAGE_PMD_ORDER && kind == OWNER_KIND_ANON) {
+	if (p->slab_filling >= 0 && slab_owner(m, owner)) {
+		pfn = pool_take(p, (enum pool_kind)p->slab_filling, nid);
+		if (pfn != PFN_NONE && order == (unsigned)(p->slab_filling - POOL_SLAB) / 2) {
+			take_block(m, pfn, order, (p->slab_filling - POOL_SLAB) % 2 ?
+				   MIGRATE_RECLAIMABLE : MIGRATE_UNMOVABLE, owner, offset);
+			return pfn;
+		}
+	} else if (order == HPAGE_PMD_ORDER && kind == OWNER_KIND_ANON) {
 		pfn = pool_take(p, POOL_THP, nid);
 		if (pfn != PFN_NONE) {
 			take_block(m, pfn, order, MIGRATE_MOVABLE, owner, offset);
@@ -647,7 +697,7 @@ static void take_gigantic(struct machine *m, struct zone *z, pfn_t pfn)
  * the pools for the synthetic processes and files. */
 static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone *z,
 			      struct snapshot_pools *pools, unsigned long *hole_pages,
-			      unsigned long *small_hugetlb)
+			      unsigned long *small_hugetlb, unsigned long *odd_slabs)
 {
 	pfn_t lo = z->zone_start_pfn, hi = zone_end_pfn(z), run = PFN_NONE;
 	enum memblock_use run_use = MEMBLOCK_CAPTURED;
@@ -710,6 +760,24 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			pools->left[POOL_SPARE][z->node]++;
 			z->managed_pages++;
 			break;
+		case SNAP_SLAB: {
+			int order = slab_order(s, pfn, hi);
+
+			if (order >= 0) {
+				bool reclaimable = get_pfnblock_migratetype(&m->mm, pfn) ==
+						   MIGRATE_RECLAIMABLE;
+
+				pools->left[slab_pool((unsigned)order, reclaimable)][z->node]++;
+				z->managed_pages += 1UL << order;
+				pfn += (1UL << order) - 1;
+				break;
+			}
+			(*odd_slabs)++;
+			take_frame(m, pfn, MIGRATE_UNMOVABLE,
+				   make_owner(OWNER_KIND_KERNEL, SNAPSHOT_KERNEL_ID + c), 0);
+			z->managed_pages++;
+			break;
+		}
 		case SNAP_HUGETLB:
 			if (whole_folio(s, pfn, GIGANTIC_NR_PAGES, hi, SNAP_HUGETLB)) {
 				take_gigantic(m, z, pfn);
@@ -719,10 +787,9 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			/* A 2 MiB hugetlb page: the model has only 1 GiB ones. */
 			(*small_hugetlb)++;
 			/* fall through */
-		default:        /* slab, kernel: kernel pages the run keeps */
-			take_frame(m, pfn, c == SNAP_SLAB &&
-				   get_pfnblock_migratetype(&m->mm, pfn) == MIGRATE_RECLAIMABLE ?
-				   MIGRATE_RECLAIMABLE : MIGRATE_UNMOVABLE,
+		default:        /* kernel pages the run keeps, a slab's stray tails too */
+			(*odd_slabs)++;
+			take_frame(m, pfn, MIGRATE_UNMOVABLE,
 				   make_owner(OWNER_KIND_KERNEL, SNAPSHOT_KERNEL_ID + c), 0);
 			z->managed_pages++;
 			break;
@@ -771,6 +838,59 @@ static void mark_uninitialised(struct snapshot *s, const struct snap_zone *sz, p
 		g_string_append_printf(notes, "%s: %lu pageblocks at the top unflagged and not in "
 				       "pagetypeinfo's counts (a hole, or struct pages never "
 				       "initialised) imported as a hole\n", where, marked);
+}
+
+/* The largest object size whose caches have slabs of this order on m's
+ * CPUs (calculate_order): the fewest objects to fill them.  0 if none. */
+static unsigned size_for_order(const struct machine *m, unsigned order)
+{
+	for (unsigned size = PAGE_SIZE << SLUB_MAX_ORDER; size >= 8; size -= 8)
+		if (calculate_order(size, m->nr_cpus) == order)
+			return size;
+	return 0;
+}
+
+/* The captured slabs: for each order and reclaimability one cache
+ * ("snapshot-oN", "snapshot-oN-reclaimable"), its objects allocated on
+ * each node until it holds that node's slabs, all full (the flags do not
+ * say how full a slab was). */
+static char *make_synthetic_slabs(struct machine *m, struct snapshot_pools *pools)
+{
+	for (unsigned order = 0; order <= SLUB_MAX_ORDER; order++)
+		for (int r = 0; r < 2; r++) {
+			enum pool_kind k = slab_pool(order, r);
+			unsigned size = size_for_order(m, order);
+			struct kmem_cache *cache = NULL;
+
+			for (unsigned n = 0; n < m->nr_nodes; n++) {
+				unsigned cpu = 0;
+
+				if (!pools->left[k][n] || !size)
+					continue;
+				if (!cache) {
+					g_autofree char *name = g_strdup_printf(
+						"snapshot-o%u%s", order, r ? "-reclaimable" : "");
+
+					cache = kmem_cache_create(m, name, size, 0,
+								  r ? SLAB_RECLAIM_ACCOUNT : 0);
+				}
+				while (cpu + 1 < m->nr_cpus && topology_cpu_to_node(&m->topo, cpu) != n)
+					cpu++;
+				struct mm_ctx ctx = mm_ctx_null(cpu);
+				unsigned long objects = pools->left[k][n] * order_objects(order, size);
+
+				pools->slab_filling = k;
+				for (unsigned long i = 0; i < objects; i++)
+					if (kmem_cache_alloc(&ctx, m, cache, GFP_KERNEL) == SLAB_OBJ_NONE) {
+						pools->slab_filling = -1;
+						return g_strdup_printf("node %u: slab object %lu of %lu of "
+								       "order %u could not be allocated", n,
+								       i, objects, order);
+					}
+				pools->slab_filling = -1;
+			}
+		}
+	return NULL;
 }
 
 static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pools)
@@ -832,9 +952,12 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 {
 	struct snapshot_pools *pools = g_new0(struct snapshot_pools, 1);
 	unsigned long made_up = 0, hole_pages, left[NR_POOLS] = { 0 }, small_hugetlb = 0;
+	unsigned long odd_slabs = 0;
 	char *err = NULL;
 
 	pools->s = s;
+	pools->m = m;
+	pools->slab_filling = -1;
 	for (unsigned n = 0; n < m->nr_nodes; n++)
 		for (int k = 0; k < NR_POOLS; k++)
 			pools->cursor[k][n] = m->node_data[n].node_start_pfn;
@@ -868,7 +991,7 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 						       miss[o], o);
 		assign_pageblock_types(m, s, sz, lo, hi, notes, where);
 		hole_pages = 0;
-		place_zone_frames(m, s, z, pools, &hole_pages, &small_hugetlb);
+		place_zone_frames(m, s, z, pools, &hole_pages, &small_hugetlb, &odd_slabs);
 		z->present_pages -= hole_pages;
 		for (pfn_t pfn = lo; pfn < hi; pfn += pageblock_nr_pages) {
 			bool hole = true;
@@ -883,6 +1006,10 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 		g_string_append_printf(notes, "%lu frames with flags the model does not know (bits "
 				       "%#" G_GINT64_MODIFIER "x) classed by the flags it knows\n",
 				       s->flags_unknown, (guint64)s->unknown_bits);
+	if (odd_slabs)
+		g_string_append_printf(notes, "%lu slabs not of an order 0 to %d slab the allocator "
+				       "gives (larger, or cut by the capture) kept as kernel pages\n",
+				       odd_slabs, SLUB_MAX_ORDER);
 	if (small_hugetlb)
 		g_string_append_printf(notes, "%lu hugetlb frames not in a whole 1 GiB page (2 MiB "
 				       "hugetlb pages) kept as kernel pages\n", small_hugetlb);
@@ -895,6 +1022,8 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 	init_per_zone_wmark_min(m, m->thp != THP_NEVER);
 	m->snapshot_pools = pools;
 	err = make_synthetic_users(m, pools);
+	if (!err)
+		err = make_synthetic_slabs(m, pools);
 	m->snapshot_pools = NULL;
 	if (err)
 		goto out;
@@ -904,9 +1033,13 @@ char *snapshot_import(struct machine *m, struct snapshot *s, GString *notes)
 			pfn_t pfn;
 
 			while ((pfn = pool_take(pools, (enum pool_kind)k, (int)n)) != PFN_NONE) {
-				take_frame(m, pfn, MIGRATE_UNMOVABLE,
-					   make_owner(OWNER_KIND_KERNEL, SNAPSHOT_KERNEL_ID +
-						      (k == POOL_PGTABLE ? SNAP_PGTABLE : SNAP_NONE)), 0);
+				unsigned long size = k >= POOL_SLAB ? 1UL << (k - POOL_SLAB) / 2 : 1;
+
+				for (pfn_t p = pfn; p < pfn + size; p++)
+					take_frame(m, p, MIGRATE_UNMOVABLE,
+						   make_owner(OWNER_KIND_KERNEL, SNAPSHOT_KERNEL_ID +
+							      (k == POOL_PGTABLE ? SNAP_PGTABLE :
+							       SNAP_NONE)), 0);
 				left[k]++;
 			}
 		}

@@ -20,7 +20,8 @@ enum snap_class {
 	SNAP_FREE,      /* part of a free block the import chose (head or tail) */
 	SNAP_HOLE,      /* KPF_NOPAGE, outside every zone, or never initialised */
 	SNAP_RESERVED,  /* KPF_RESERVED */
-	SNAP_SLAB,      /* KPF_SLAB */
+	SNAP_SLAB,      /* KPF_SLAB: a slab's first page */
+	SNAP_SLAB_TAIL, /* KPF_SLAB with KPF_COMPOUND_TAIL: the rest of a slab */
 	SNAP_PGTABLE,   /* KPF_PGTABLE */
 	SNAP_ANON,      /* anonymous (KPF_ANON) */
 	SNAP_ANON_THP,  /* a page of an anonymous THP (KPF_ANON with KPF_THP) */

@@ -2,7 +2,7 @@
 # Snapshot import (models/snapshot.c) of synthetic captures whose flags,
 # buddyinfo, pagetypeinfo and zoneinfo agree (tests/snapshot/gen_capture.py):
 # the imported machine has the capture's buddyinfo, block counts and free
-# pages and THPs under each policy, passes the checker, and runs work; broken
+# pages, THPs and slabs under each policy, passes the checker, and runs work; broken
 # captures end in a message naming the file and what is wrong.
 set -eu
 . "$MMSIM_SRCDIR/tests/lib.sh"
@@ -21,6 +21,8 @@ for policy in upstream spb pcp_buddy; do
 	echo "$policy: $result, $(grep gb_obtained "$dir/out.txt")"
 	# Whole THPs came in as THPs (the capture's AnonHugePages).
 	echo "$result" | grep -q "THPs \([1-9][0-9]*\) kB (AnonHugePages \1 kB)"
+	# Every captured slab in a slab cache (the capture's Slab).
+	echo "$result" | grep -q "slabs \([1-9][0-9]*\) kB (Slab \1 kB)"
 	# The generator's captures leave nothing to make up: no note.
 	if grep -q "snapshot:" "$dir/err.txt"; then
 		grep -v "page-table pages beyond" "$dir/err.txt" | grep "snapshot:" >&2 && exit 1

@@ -10,6 +10,12 @@ print("----")
 io.write(m:zoneinfo())
 print("----")
 print("thp_kb " .. 2048 * tonumber(m:vmstat():match("nr_anon_transparent_hugepages (%d+)")))
+-- The captured slabs, in the import's caches: slabs times pages per slab.
+local slab_pages = 0
+for pages, slabs in m:slabinfo():gmatch("\nsnapshot[^\n]- (%d+) : tunables[^\n]*slabdata +%d+ +(%d+)") do
+  slab_pages = slab_pages + pages * slabs
+end
+print("slab_kb " .. 4 * slab_pages)
 assert(m:check_invariants())
 local y = m:gb_yield{ attempt = true }
 print("gb_obtained " .. y.obtained)

@@ -35,6 +35,8 @@ compare_import() {
 	got=$(section 3 "$2" | pages_free)
 	thp_want=$(tar -xzOf "$1" ./proc/meminfo | awk '/^AnonHugePages:/ { print $2 }')
 	thp_got=$(sed -n 's/^thp_kb //p' "$2")
-	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $want); THPs $thp_got kB (AnonHugePages $thp_want kB)"
+	slab_want=$(tar -xzOf "$1" ./proc/meminfo | awk '/^Slab:/ { print $2 }')
+	slab_got=$(sed -n 's/^slab_kb //p' "$2")
+	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $want); THPs $thp_got kB (AnonHugePages $thp_want kB); slabs $slab_got kB (Slab $slab_want kB)"
 	test "$got" -eq "$want"
 }

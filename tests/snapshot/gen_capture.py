@@ -26,9 +26,11 @@ def pair(kind):
         w[0] = BUDDY; free[10] = 1; types = ['Movable', 'Movable']
     elif kind == 'B':   # anonymous
         w = [ANON] * PAIR; types = ['Movable', 'Movable']
-    elif kind == 'C':   # 32 slab, 16 page-table and 16 unflagged kernel pages,
-                        # free 64-511 (orders 6, 7, 8), file pages
-        for i in range(32): w[i] = SLAB
+    elif kind == 'C':   # 16 order-0 slabs, 8 order-1 slabs, 16 page-table and 16
+                        # unflagged kernel pages, free 64-511 (orders 6, 7, 8), file pages
+        for i in range(16): w[i] = SLAB
+        for i in range(16, 32):
+            w[i] = SLAB | flags('COMPOUND_TAIL' if i % 2 else 'COMPOUND_HEAD')
         for i in range(32, 48): w[i] = PGTABLE
         for p, o in ((64, 6), (128, 7), (256, 8)):
             w[p] = BUDDY; free[o] = free.get(o, 0) + 1
@@ -76,7 +78,7 @@ def main():
     flagbuf = io.BytesIO()
     reserved = struct.pack('<Q', RESERVED) * PAIR
     # The DMA zone, and pfn 0, hold reserved pages; the rest cycles.
-    i = 0; thp_kb = 0
+    i = 0; thp_kb = 0; slab_kb = 0
     for base in range(0, frames, PAIR):
         z = next((z for z in zones if z[2] <= base < z[3] or (base == 0 and z[1] == 'DMA')), None)
         if z[1] == 'DMA':
@@ -87,6 +89,7 @@ def main():
             data, free, types = pairs[CYCLE[i % len(CYCLE)]]; i += 1
         s = stats.setdefault((z[0], z[1]), {'free': [0] * ORDERS, 'types': {}})
         if data is pairs['T'][0]: thp_kb = thp_kb + 4096
+        if data is pairs['C'][0]: slab_kb = slab_kb + 32 * 4
         for o, c in free.items(): s['free'][o] += c
         for t in types: s['types'][t] = s['types'].get(t, 0) + 1
         flagbuf.write(comp.compress(data))
@@ -111,7 +114,8 @@ def main():
              'proc/pagetypeinfo': 'Page block order: 9\nPages per block:  512\n\n' + '\n'.join(ptype) + '\n',
              'sys/kernel/mm/transparent_hugepage/enabled': 'always [madvise] never\n',
              'proc/sys/vm/min_free_kbytes': '67584\n',
-             'proc/meminfo': 'MemTotal:       %d kB\nAnonHugePages:  %d kB\n' % (nodes * gib << 20, thp_kb)}
+             'proc/meminfo': 'MemTotal:       %d kB\nSlab:           %d kB\nAnonHugePages:  %d kB\n'
+                             % (nodes * gib << 20, slab_kb, thp_kb)}
     for n in range(nodes):
         files['sys/devices/system/node/node%d/cpulist' % n] = '%d-%d\n' % (2 * n, 2 * n + 1)
         files['sys/devices/system/node/node%d/meminfo' % n] = 'Node %d MemTotal:       %d kB\n' % (n, gib << 20)
