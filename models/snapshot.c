@@ -788,7 +788,6 @@ static void place_zone_frames(struct machine *m, struct snapshot *s, struct zone
 			(*small_hugetlb)++;
 			/* fall through */
 		default:        /* kernel pages the run keeps, a slab's stray tails too */
-			(*odd_slabs)++;
 			take_frame(m, pfn, MIGRATE_UNMOVABLE,
 				   make_owner(OWNER_KIND_KERNEL, SNAPSHOT_KERNEL_ID + c), 0);
 			z->managed_pages++;
