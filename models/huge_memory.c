@@ -969,8 +969,8 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	m->vm_events[THP_COLLAPSE_ALLOC]++;
 	mm_charge(ctx, COST_PTE, present + 1);
 	mm_charge(ctx, COST_TLB_FLUSH, 1);
-	for (unsigned i = 0; i < to_free; i += PAGEVEC_SIZE)
-		folios_put_refs(ctx, m, old + i, MIN(PAGEVEC_SIZE, to_free - i));
+	for (unsigned i = 0; i < to_free; i += FOLIO_BATCH_SIZE)
+		folios_put_refs(ctx, m, old + i, MIN(FOLIO_BATCH_SIZE, to_free - i));
 	if (old_table != PFN_NONE)
 		__free_pages(ctx, m, old_table);
 	return 0;
@@ -1124,8 +1124,8 @@ static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr
 		mm_charge(ctx, COST_MIGRATE_COPY, (unsigned long)present);
 		mm_charge(ctx, COST_PTE, (unsigned long)present + 1);
 		mm_charge(ctx, COST_TLB_FLUSH, 1);
-		for (long i = 0; i < to_free; i += PAGEVEC_SIZE)
-			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, to_free - i));
+		for (long i = 0; i < to_free; i += FOLIO_BATCH_SIZE)
+			folios_put_refs(ctx, m, old + i, (unsigned)MIN(FOLIO_BATCH_SIZE, to_free - i));
 		for (guint i = 0; i < drop->len; i++)
 			__free_pages(ctx, m, g_array_index(drop, pfn_t, i));
 	}
@@ -1229,9 +1229,9 @@ static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct t
 	}
 	if (order == HPAGE_PUD_ORDER)
 		superpageblock_contig_mark(ctx, m, head, head + HPAGE_PUD_NR, false);
-	for (guint i = 0; i < victims->len; i += PAGEVEC_SIZE)
+	for (guint i = 0; i < victims->len; i += FOLIO_BATCH_SIZE)
 		free_unref_folios(ctx, m, &g_array_index(victims, pfn_t, i),
-				  MIN(PAGEVEC_SIZE, victims->len - i));
+				  MIN(FOLIO_BATCH_SIZE, victims->len - i));
 	g_array_free(victims, TRUE);
 	return freed;
 }

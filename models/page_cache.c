@@ -5,11 +5,11 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "swap.h"
 #include "watermark.h"
 
 #include <glib.h>
 
-#define PAGEVEC_SIZE 31
 
 /* A node's LRU: a ring of pfns, oldest at head.  Every page pushed gets
  * the next sequence number; head_seq is the head's, so the page with
@@ -168,7 +168,7 @@ unsigned long page_cache_pages(const struct machine *m, int nid)
 unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pfn_t *pfns,
 				       unsigned nr)
 {
-	pfn_t batch[PAGEVEC_SIZE];
+	pfn_t batch[FOLIO_BATCH_SIZE];
 	unsigned kept = 0, n = 0;
 
 	for (unsigned i = 0; i < nr; i++) {
@@ -184,7 +184,7 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
 		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
 		xa_node_put(ctx, m, page_owner(m, pfn) & OWNER_ID_MASK, page_owner_offset(m, pfn));
 		batch[n++] = pfn;
-		if (n == PAGEVEC_SIZE) {
+		if (n == FOLIO_BATCH_SIZE) {
 			free_unref_folios(ctx, m, batch, n);
 			n = 0;
 		}
@@ -197,7 +197,7 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct)
 {
-	pfn_t batch[PAGEVEC_SIZE];
+	pfn_t batch[FOLIO_BATCH_SIZE];
 	/* The deferred split shrinker runs with the others of the pass. */
 	unsigned long split = deferred_split_shrink(ctx, m, nid);
 
@@ -217,7 +217,7 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 		freed++;
 		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;
 		m->vm_events[direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD]++;
-		if (n == PAGEVEC_SIZE) {
+		if (n == FOLIO_BATCH_SIZE) {
 			free_unref_folios(ctx, m, batch, n);
 			n = 0;
 		}
