@@ -261,7 +261,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 {
 	pfn_t pfn;
 
-	*did_some_progress = shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true);
+	*did_some_progress = do_try_to_free_pages(ctx, m, nid, SWAP_CLUSTER_MAX << order);
 	if (!*did_some_progress)
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
