@@ -1211,6 +1211,9 @@ static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct t
 	m->vm_events[THP_SPLIT_PAGE]++;
 	m->thp_state->stats[order_size(order)][MTHP_STAT_SPLIT]++;
 	folio_forget(m, f);
+	/* __split_folio_to_order rewrites every tail page: each becomes a
+	 * head or points at a new one. */
+	mm_charge(ctx, COST_SPLIT_TAIL, (1UL << order) - 1);
 	for (pfn_t b = head; b < head + (1u << order); b += 1u << block_order)
 		split_page(m, b, block_order, new_order);
 	for (pfn_t p = head; p < head + (1u << order); p += 1u << new_order) {

@@ -36,6 +36,7 @@ enum mm_cost {
 	COST_RECLAIM_SCAN,      /* reclaim: take one page off the LRU and check its references */
 	COST_RECLAIM_UNMAP,     /* reclaim: unmap one page and take it out of its mapping */
 	COST_LRU_MOVE,          /* add one folio to an LRU list or take it off, under lru_lock */
+	COST_SPLIT_TAIL,        /* rewrite one tail struct page when a folio splits */
 	NR_MM_COSTS
 };
 

@@ -52,6 +52,10 @@ static const struct {
 	 * lines the lock holder just wrote (docs/COSTS.md) */
 	[COST_LRU_MOVE] = { "lru_move", 20,
 			    "add one folio to an LRU list or take it off, under lru_lock" },
+	/* guess: one struct page, one cache line, written in address order
+	 * (docs/COSTS.md) */
+	[COST_SPLIT_TAIL] = { "split_tail", 10,
+			      "rewrite one tail struct page when a folio splits" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

@@ -1044,7 +1044,7 @@ static void test_costs(void)
 		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, "
 		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
 		       "migrate_copy_remote, migrate_remap, tlb_shootdown, numa_hint_fault, "
-		       "reclaim_scan, reclaim_unmap, lru_move, "
+		       "reclaim_scan, reclaim_unmap, lru_move, split_tail, "
 		       "cacheline_same_cpu, cacheline_same_socket, cacheline_other_socket");
 	g_free(names);
 }

@@ -174,7 +174,8 @@ static void unfill(struct mm_ctx *c, struct machine *m, GArray *taken)
  * the failure counted, the checkers content.  With memory it splits; the
  * folio, 256 of its pages unmapped, waits on the deferred split queue
  * until the shrinker splits it: its 256 unmapped pages are freed as
- * order-0 pages, the other 256 stay mapped as order-0 pages. */
+ * order-0 pages, the other 256 stay mapped as order-0 pages; the split
+ * charges a rewrite of each of the 511 tail pages. */
 static void test_split_without_deposit(void)
 {
 	struct machine *m = thp_machine(256 * MiB, THP_ALWAYS, THP_NEVER, THP_DEPOSIT_NONE,
@@ -215,8 +216,11 @@ static void test_split_without_deposit(void)
 	g_assert_cmpuint(page_order(&m->mm, head), ==, 9);
 	assert_all_ok(m);
 	free_before = all_free(m);
+	memset(cost, 0, sizeof(cost));
 	g_assert_cmpuint(deferred_split_scan(&c, m, 0, 128), ==, 256);
 	g_assert_cmpuint(all_free(m), ==, free_before + 256);
+	/* The split rewrote the folio's 511 tail pages. */
+	g_assert_cmpuint(cost[COST_SPLIT_TAIL], ==, 511);
 	g_assert_cmpuint(deferred_split_count(m, 0), ==, 0);
 	g_assert_cmpuint(m->vm_events[THP_SPLIT_PAGE], ==, 1);
 	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_SPLIT), ==, 1);
@@ -310,8 +314,11 @@ static void test_pud_split_pmd(void)
 	g_assert_cmpuint(thp_nr_anon(m), ==, 511);
 	assert_all_ok(m);
 	free_before = all_free(m);
+	memset(cost, 0, sizeof(cost));
 	g_assert_cmpuint(deferred_split_scan(&c, m, 0, 128), ==, 512);
 	g_assert_cmpuint(all_free(m), ==, free_before + 512);
+	/* Every page but the head was rewritten, 511 of them as new heads. */
+	g_assert_cmpuint(cost[COST_SPLIT_TAIL], ==, HPAGE_PUD_NR - 1);
 	g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_NR_ANON), ==, 0);
 	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_NR_ANON), ==, 511);
 	assert_all_ok(m);
