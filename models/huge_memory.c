@@ -471,7 +471,10 @@ static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t 
 	for (pfn_t p = pfn; p < pfn + HPAGE_PUD_NR; p += 1u << MAX_PAGE_ORDER)
 		*block_word_b(&m->mm, p, MAX_PAGE_ORDER) =
 			(uint32_t)((haddr >> PAGE_SHIFT) + (p - pfn));
-	mm_charge(ctx, COST_ZERO_PAGE, zero);
+	/* A fault clears the folio whole; a collapse clears its holes one
+	 * 4 KiB page at a time, as __collapse_huge_page_copy does. */
+	mm_charge(ctx, zero == HPAGE_PUD_NR ? folio_zero_cost(HPAGE_PUD_ORDER) : COST_ZERO_PAGE,
+		  zero);
 	return pfn;
 }
 
@@ -958,6 +961,7 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	if (folio == PFN_NONE)
 		return -MM_ENOMEM;
 	mm_charge(ctx, COST_MIGRATE_COPY, present);
+	/* The holes, one 4 KiB page at a time (__collapse_huge_page_copy). */
 	mm_charge(ctx, COST_ZERO_PAGE, PTRS_PER_TABLE - present);
 	if (!collapse_install(mm, haddr, pte_table_lookup(mm, haddr), snapshot, folio,
 			      &old_table)) {

@@ -532,7 +532,7 @@ static pfn_t __alloc_pages_noprof(struct mm_ctx *ctx, struct machine *m, gfp_t g
 	}
 	prep_new_page(m, pfn, order, ac.migratetype, owner, offset);
 	if (gfp & __GFP_ZERO)
-		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
+		mm_charge(ctx, folio_zero_cost(order), 1UL << order);
 	return pfn;
 }
 
