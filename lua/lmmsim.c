@@ -17,6 +17,7 @@
 #include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
+#include "models/swap.h"
 #include "sim/host.h"
 #include "sim/snapshot_read.h"
 
@@ -818,13 +819,12 @@ static int l_free(lua_State *L)
 }
 
 /* m:free_batch(pfns [, {cpu=}]): free_unref_folios() over folio batches
- * of PAGEVEC_SIZE, as munmap, exit and MADV_DONTNEED free pages. */
-#define PAGEVEC_SIZE 31
+ * of FOLIO_BATCH_SIZE, as munmap, exit and MADV_DONTNEED free pages. */
 static int l_free_batch(lua_State *L)
 {
 	struct machine *m = check_machine(L, 1);
 	struct mm_ctx buf, *ctx;
-	pfn_t batch[PAGEVEC_SIZE];
+	pfn_t batch[FOLIO_BATCH_SIZE];
 	unsigned nr = 0;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
@@ -848,7 +848,7 @@ static int l_free_batch(lua_State *L)
 			if (batch[j] == (pfn_t)pfn)
 				return luaL_error(L, "free_batch: pfn %I listed twice", pfn);
 		batch[nr++] = (pfn_t)pfn;
-		if (nr == PAGEVEC_SIZE || i == n) {
+		if (nr == FOLIO_BATCH_SIZE || i == n) {
 			free_unref_folios(ctx, m, batch, nr);
 			nr = 0;
 		}

@@ -265,32 +265,37 @@ unsigned long super_cache_scan(struct mm_ctx *ctx, struct machine *m, int nid,
 	return prune_dcache_sb(ctx, m, n, nr_d) + prune_icache_sb(ctx, m, n, nr_i);
 }
 
-unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid,
-			  unsigned long nr_scanned, unsigned long nr_eligible)
+unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid, int priority)
 {
 	if (!m->dcache)
 		return 0;
 	struct dcache_node *n = &m->dcache->node[nid];
 	unsigned long freeable = n->dentry_lru.length + n->inode_lru.length;
-	unsigned long freed = 0;
+	unsigned long freed = 0, scanned = 0;
 
 	if (!freeable)
 		return 0;
-	unsigned long total_scan = n->nr_deferred +
-				   4 * nr_scanned * freeable / DEFAULT_SEEKS / (nr_eligible + 1);
+	/* A pass at priority p asks for 1/2^p of the objects, weighted by
+	 * how costly they are to make again, and for that share of the work
+	 * deferred earlier. */
+	unsigned long delta = (freeable >> priority) * 4 / DEFAULT_SEEKS;
+	unsigned long nr = n->nr_deferred;
+	unsigned long total_scan = MIN((nr >> priority) + delta, freeable * 2);
+	unsigned long cap = freeable * 2;
 
-	/* Never more than twice the freeable objects, as do_shrink_slab caps. */
-	total_scan = MIN(total_scan, freeable * 2);
 	while (total_scan >= SHRINK_BATCH || (total_scan && total_scan >= freeable)) {
 		unsigned long batch = MIN(total_scan, (unsigned long)SHRINK_BATCH);
 		unsigned long got = super_cache_scan(ctx, m, nid, batch);
 
 		total_scan -= batch;
+		scanned += batch;
 		freed += got;
 		if (!got)
 			break;
 		freeable = n->dentry_lru.length + n->inode_lru.length;
 	}
-	n->nr_deferred = total_scan;
+	/* What this pass was asked for and did not scan waits for the next,
+	 * bounded as the scan is. */
+	n->nr_deferred = nr + delta > scanned ? MIN(nr + delta - scanned, cap) : 0;
 	return freed;
 }

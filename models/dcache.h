@@ -21,13 +21,13 @@
  * 1 if a dentry was made, 0 if cached, -1 if the allocator refused
  * (nothing is kept then).  No-op (0) while the slab model is off. */
 int d_alloc_file(struct mm_ctx *ctx, struct machine *m, uint32_t file);
-/* shrink_slab() for node nid after reclaim scanned nr_scanned of
- * nr_eligible LRU pages: the super shrinker's share, 4 * nr_scanned /
- * DEFAULT_SEEKS of its freeable objects per eligible page (the
- * proportional pressure of shrink_slab before 4.16 gave priorities), run in
- * SHRINK_BATCH batches with the remainder deferred.  Objects freed. */
-unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid,
-			  unsigned long nr_scanned, unsigned long nr_eligible);
+/* shrink_slab() for node nid in a reclaim pass at priority (DEF_PRIORITY
+ * down to 0): do_shrink_slab's rule since 4.16, the super shrinker asked
+ * for (freeable >> priority) * 4 / DEFAULT_SEEKS objects plus
+ * nr_deferred >> priority, never more than twice the freeable objects,
+ * run in SHRINK_BATCH batches; what is left unscanned is deferred.
+ * Objects freed. */
+unsigned long shrink_slab(struct mm_ctx *ctx, struct machine *m, int nid, int priority);
 /* super_cache_scan(): walk nr_to_scan of node nid's unused dentries and
  * inodes, oldest first, split in proportion to their counts; objects
  * freed. */

@@ -471,7 +471,10 @@ static pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t 
 	for (pfn_t p = pfn; p < pfn + HPAGE_PUD_NR; p += 1u << MAX_PAGE_ORDER)
 		*block_word_b(&m->mm, p, MAX_PAGE_ORDER) =
 			(uint32_t)((haddr >> PAGE_SHIFT) + (p - pfn));
-	mm_charge(ctx, COST_ZERO_PAGE, zero);
+	/* A fault clears the folio whole; a collapse clears its holes one
+	 * 4 KiB page at a time, as __collapse_huge_page_copy does. */
+	mm_charge(ctx, zero == HPAGE_PUD_NR ? folio_zero_cost(HPAGE_PUD_ORDER) : COST_ZERO_PAGE,
+		  zero);
 	return pfn;
 }
 
@@ -958,6 +961,7 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	if (folio == PFN_NONE)
 		return -MM_ENOMEM;
 	mm_charge(ctx, COST_MIGRATE_COPY, present);
+	/* The holes, one 4 KiB page at a time (__collapse_huge_page_copy). */
 	mm_charge(ctx, COST_ZERO_PAGE, PTRS_PER_TABLE - present);
 	if (!collapse_install(mm, haddr, pte_table_lookup(mm, haddr), snapshot, folio,
 			      &old_table)) {
@@ -969,8 +973,8 @@ int collapse_huge_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr)
 	m->vm_events[THP_COLLAPSE_ALLOC]++;
 	mm_charge(ctx, COST_PTE, present + 1);
 	mm_charge(ctx, COST_TLB_FLUSH, 1);
-	for (unsigned i = 0; i < to_free; i += PAGEVEC_SIZE)
-		folios_put_refs(ctx, m, old + i, MIN(PAGEVEC_SIZE, to_free - i));
+	for (unsigned i = 0; i < to_free; i += FOLIO_BATCH_SIZE)
+		folios_put_refs(ctx, m, old + i, MIN(FOLIO_BATCH_SIZE, to_free - i));
 	if (old_table != PFN_NONE)
 		__free_pages(ctx, m, old_table);
 	return 0;
@@ -1124,8 +1128,8 @@ static int collapse_pud(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr
 		mm_charge(ctx, COST_MIGRATE_COPY, (unsigned long)present);
 		mm_charge(ctx, COST_PTE, (unsigned long)present + 1);
 		mm_charge(ctx, COST_TLB_FLUSH, 1);
-		for (long i = 0; i < to_free; i += PAGEVEC_SIZE)
-			folios_put_refs(ctx, m, old + i, (unsigned)MIN(PAGEVEC_SIZE, to_free - i));
+		for (long i = 0; i < to_free; i += FOLIO_BATCH_SIZE)
+			folios_put_refs(ctx, m, old + i, (unsigned)MIN(FOLIO_BATCH_SIZE, to_free - i));
 		for (guint i = 0; i < drop->len; i++)
 			__free_pages(ctx, m, g_array_index(drop, pfn_t, i));
 	}
@@ -1211,6 +1215,9 @@ static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct t
 	m->vm_events[THP_SPLIT_PAGE]++;
 	m->thp_state->stats[order_size(order)][MTHP_STAT_SPLIT]++;
 	folio_forget(m, f);
+	/* __split_folio_to_order rewrites every tail page: each becomes a
+	 * head or points at a new one. */
+	mm_charge(ctx, COST_SPLIT_TAIL, (1UL << order) - 1);
 	for (pfn_t b = head; b < head + (1u << order); b += 1u << block_order)
 		split_page(m, b, block_order, new_order);
 	for (pfn_t p = head; p < head + (1u << order); p += 1u << new_order) {
@@ -1229,9 +1236,9 @@ static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct t
 	}
 	if (order == HPAGE_PUD_ORDER)
 		superpageblock_contig_mark(ctx, m, head, head + HPAGE_PUD_NR, false);
-	for (guint i = 0; i < victims->len; i += PAGEVEC_SIZE)
+	for (guint i = 0; i < victims->len; i += FOLIO_BATCH_SIZE)
 		free_unref_folios(ctx, m, &g_array_index(victims, pfn_t, i),
-				  MIN(PAGEVEC_SIZE, victims->len - i));
+				  MIN(FOLIO_BATCH_SIZE, victims->len - i));
 	g_array_free(victims, TRUE);
 	return freed;
 }

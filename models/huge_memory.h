@@ -29,6 +29,17 @@
 #define HPAGE_PUD_ORDER 18
 #define HPAGE_PUD_NR (1UL << HPAGE_PUD_ORDER)
 
+/* The cost of clearing each 4 KiB page of a folio of 2^order pages that
+ * folio_zero_user clears whole: contiguous clearing streams faster the
+ * larger the extent (docs/COSTS.md); orders between 0 and a PMD's are
+ * priced as 4 KiB pages, no measurement covering them. */
+static inline enum mm_cost folio_zero_cost(unsigned order)
+{
+	if (order >= HPAGE_PUD_ORDER)
+		return COST_ZERO_PUD_PAGE;
+	return order >= HPAGE_PMD_ORDER ? COST_ZERO_PMD_PAGE : COST_ZERO_PAGE;
+}
+
 /* The mTHP counters of hugepages-<size>kB/stats, and one of the model's. */
 enum mthp_stat_item {
 	MTHP_STAT_ANON_FAULT_ALLOC,

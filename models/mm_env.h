@@ -23,6 +23,8 @@ enum mm_cost {
 	COST_ZONE_SECTION,  /* fixed cost of a zone->lock critical section */
 	COST_PCP_SECTION,   /* fixed cost of a pcp->lock critical section */
 	COST_ZERO_PAGE,     /* clear one 4 KiB page */
+	COST_ZERO_PMD_PAGE, /* clear one 4 KiB page of a 2 MiB folio cleared whole */
+	COST_ZERO_PUD_PAGE, /* clear one 4 KiB page of a 1 GiB folio cleared whole */
 	COST_FAULT,         /* a page fault's entry, handle_mm_fault and return */
 	COST_PTE,           /* set or clear one page-table entry */
 	COST_TLB_FLUSH,     /* flush the TLB after unmapping (munmap, madvise, exit) */
@@ -36,6 +38,7 @@ enum mm_cost {
 	COST_RECLAIM_SCAN,      /* reclaim: take one page off the LRU and check its references */
 	COST_RECLAIM_UNMAP,     /* reclaim: unmap one page and take it out of its mapping */
 	COST_LRU_MOVE,          /* add one folio to an LRU list or take it off, under lru_lock */
+	COST_SPLIT_TAIL,        /* rewrite one tail struct page when a folio splits */
 	NR_MM_COSTS
 };
 

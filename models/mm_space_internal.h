@@ -26,12 +26,12 @@
 
 #include "mempolicy.h"
 #include "mm_space.h"
+#include "swap.h"
 
 #include <glib.h>
 
 #define PTRS_PER_TABLE 512
 #define PTE_TABLE_SHIFT 21      /* a PTE table maps 2 MiB */
-#define PAGEVEC_SIZE 31         /* mmu_gather frees through folio batches of 31 */
 #define CPUMASK_WORD_BITS (8 * sizeof(unsigned long))    /* CPUs per cpumask word */
 
 /* Bytes one entry of a table of this level maps (level 1: a page). */
@@ -184,7 +184,7 @@ struct mmu_gather {
 	unsigned long ptes;     /* entries cleared and not charged yet */
 	bool need_flush;        /* something was unmapped: the TLB must be flushed */
 	uint64_t ptl_addr;      /* an address of the batch's first PTE table */
-	pfn_t pages[PAGEVEC_SIZE];
+	pfn_t pages[FOLIO_BATCH_SIZE];
 	/* THPs unmapped whole: a gigantic folio to free (PFN_NONE: none) and
 	 * the deposited table frames (NULL until the first). */
 	pfn_t giant;
@@ -194,7 +194,7 @@ struct mmu_gather {
 /* The batch must be flushed before more is gathered. */
 static inline bool tlb_full(const struct mmu_gather *tlb)
 {
-	return tlb->nr == PAGEVEC_SIZE || tlb->giant != PFN_NONE;
+	return tlb->nr == FOLIO_BATCH_SIZE || tlb->giant != PFN_NONE;
 }
 
 static inline struct vm_area_struct *vma_at(const struct mm_struct *mm, unsigned i)

@@ -262,7 +262,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 {
 	pfn_t pfn;
 
-	*did_some_progress = shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX << order, true);
+	*did_some_progress = do_try_to_free_pages(ctx, m, nid, SWAP_CLUSTER_MAX << order);
 	if (!*did_some_progress)
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
@@ -533,7 +533,7 @@ static pfn_t __alloc_pages_noprof(struct mm_ctx *ctx, struct machine *m, gfp_t g
 	}
 	prep_new_page(m, pfn, order, ac.migratetype, owner, offset);
 	if (gfp & __GFP_ZERO)
-		mm_charge(ctx, COST_ZERO_PAGE, 1UL << order);
+		mm_charge(ctx, folio_zero_cost(order), 1UL << order);
 	return pfn;
 }
 

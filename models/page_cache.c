@@ -5,11 +5,11 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "swap.h"
 #include "watermark.h"
 
 #include <glib.h>
 
-#define PAGEVEC_SIZE 31
 
 /* A node's LRU: a ring of pfns, oldest at head.  Every page pushed gets
  * the next sequence number; head_seq is the head's, so the page with
@@ -168,7 +168,7 @@ unsigned long page_cache_pages(const struct machine *m, int nid)
 unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pfn_t *pfns,
 				       unsigned nr)
 {
-	pfn_t batch[PAGEVEC_SIZE];
+	pfn_t batch[FOLIO_BATCH_SIZE];
 	unsigned kept = 0, n = 0;
 
 	for (unsigned i = 0; i < nr; i++) {
@@ -184,7 +184,7 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
 		mm_charge(ctx, COST_RECLAIM_UNMAP, 1);
 		xa_node_put(ctx, m, page_owner(m, pfn) & OWNER_ID_MASK, page_owner_offset(m, pfn));
 		batch[n++] = pfn;
-		if (n == PAGEVEC_SIZE) {
+		if (n == FOLIO_BATCH_SIZE) {
 			free_unref_folios(ctx, m, batch, n);
 			n = 0;
 		}
@@ -195,16 +195,16 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
 }
 
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
-				unsigned long nr, bool direct)
+				unsigned long nr, bool direct, int priority)
 {
-	pfn_t batch[PAGEVEC_SIZE];
+	pfn_t batch[FOLIO_BATCH_SIZE];
 	/* The deferred split shrinker runs with the others of the pass. */
 	unsigned long split = deferred_split_shrink(ctx, m, nid);
 
 	if (!m->page_cache)
 		return split;
 	struct lru *l = &m->page_cache->lru[nid];
-	unsigned long eligible = lru_pages(l), freed = 0;
+	unsigned long freed = 0;
 	unsigned n = 0;
 
 	/* Counted as they leave the LRU: a run that ends mid-batch still adds up. */
@@ -217,20 +217,34 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 		freed++;
 		m->vm_events[direct ? PGSCAN_DIRECT : PGSCAN_KSWAPD]++;
 		m->vm_events[direct ? PGSTEAL_DIRECT : PGSTEAL_KSWAPD]++;
-		if (n == PAGEVEC_SIZE) {
+		if (n == FOLIO_BATCH_SIZE) {
 			free_unref_folios(ctx, m, batch, n);
 			n = 0;
 		}
 	}
 	if (n)
 		free_unref_folios(ctx, m, batch, n);
-	/* shrink_node(): the slab shrinkers get pressure in proportion. */
-	shrink_slab(ctx, m, nid, freed, eligible);
+	shrink_slab(ctx, m, nid, priority);
 	/* Progress: a node kswapd had given up on is worth trying again. */
 	freed += split;
 	if (freed)
 		m->node_data[nid].kswapd_failures = 0;
 	return freed;
+}
+
+unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid,
+				   unsigned long nr)
+{
+	unsigned long reclaimed = 0;
+	int priority = DEF_PRIORITY;
+
+	do {
+		unsigned long scan = page_cache_pages(m, nid) >> priority;
+
+		reclaimed += shrink_page_cache(ctx, m, nid, MIN(scan, nr - reclaimed), true,
+					       priority);
+	} while (reclaimed < nr && --priority >= 0);
+	return reclaimed;
 }
 
 unsigned long drop_slab(struct mm_ctx *ctx, struct machine *m)
@@ -324,6 +338,7 @@ int balance_pgdat(struct mm_ctx *ctx, struct machine *m, int nid, int order, int
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 	unsigned long zone_boosts[MAX_NR_ZONES] = { 0 }, nr_boost_reclaim = 0, reclaimed = 0;
+	unsigned long nr_to_reclaim = 0;
 	bool boosted;
 
 	/* The boosts stay in the watermarks while kswapd works, so that
@@ -337,8 +352,16 @@ int balance_pgdat(struct mm_ctx *ctx, struct machine *m, int nid, int order, int
 		nr_boost_reclaim += z->watermark_boost;
 	}
 	boosted = nr_boost_reclaim;
+	/* kswapd_shrink_node's target: a pass that reclaims less than the
+	 * zones' high watermarks raises the priority. */
+	for (int i = 0; i <= highest_zoneidx; i++) {
+		struct zone *z = &pgdat->node_zones[i];
+
+		if (z->managed_pages)
+			nr_to_reclaim += MAX(wmark_pages(z, WMARK_HIGH), (unsigned long)SWAP_CLUSTER_MAX);
+	}
 	update_reclaim_active(m, nid, highest_zoneidx, true);
-	for (;;) {
+	for (int priority = DEF_PRIORITY; priority >= 1;) {
 		bool balanced = pgdat_balanced(m, nid, order, highest_zoneidx);
 		unsigned long got;
 
@@ -348,19 +371,19 @@ int balance_pgdat(struct mm_ctx *ctx, struct machine *m, int nid, int order, int
 			nr_boost_reclaim = 0;
 		if (balanced && !nr_boost_reclaim)
 			break;
-		got = shrink_page_cache(ctx, m, nid, SWAP_CLUSTER_MAX, false);
-		if (!got) {
-			if (!reclaimed)
-				pgdat->kswapd_failures++;
-			break;
-		}
+		got = shrink_page_cache(ctx, m, nid, page_cache_pages(m, nid) >> priority, false,
+					priority);
 		reclaimed += got;
 		nr_boost_reclaim -= MIN(nr_boost_reclaim, got);
 		/* Twice the request reclaimed: fragmentation is compaction's
 		 * problem, balance at order 0 (kswapd_shrink_node). */
 		if (order && reclaimed >= 2UL << order)
 			order = 0;
+		if (got < nr_to_reclaim)
+			priority--;
 	}
+	if (!reclaimed)
+		pgdat->kswapd_failures++;
 	update_reclaim_active(m, nid, highest_zoneidx, false);
 	if (boosted) {
 		for (int i = 0; i <= highest_zoneidx; i++) {

@@ -9,6 +9,8 @@
 #include "mmzone.h"
 
 #define SWAP_CLUSTER_MAX 32
+/* Reclaim's first priority: a pass at priority p scans 1/2^p of the LRU. */
+#define DEF_PRIORITY 12
 
 /* The structures are made on the first page cached. */
 void page_cache_init(struct machine *m);
@@ -36,14 +38,20 @@ bool page_cache_replace(struct machine *m, pfn_t old, pfn_t new);
 unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pfn_t *pfns,
 				       unsigned nr);
 
-/* shrink_inactive_list() reduced: free up to nr of the node's oldest file
- * pages (clean: no writeback), in batches through the per-CPU lists,
- * each page charged a scan and an unmap (COST_RECLAIM_*); counted as
- * kswapd's or as direct reclaim.  The shrinkers run with it (shrink_slab,
- * the THP deferred split); the pages their splits free count in the
- * value returned. */
+/* shrink_node() at priority, reduced to shrink_inactive_list(): free up
+ * to nr of the node's oldest file pages (clean: no writeback), in batches
+ * through the per-CPU lists, each page charged a scan and an unmap
+ * (COST_RECLAIM_*); counted as kswapd's or as direct reclaim.  The
+ * shrinkers run with it at the same priority (shrink_slab, the THP
+ * deferred split); the pages their splits free count in the value
+ * returned. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
-				unsigned long nr, bool direct);
+				unsigned long nr, bool direct, int priority);
+/* do_try_to_free_pages() for node nid: passes from DEF_PRIORITY down to
+ * 0, each reclaiming the node's LRU >> priority pages or what is left of
+ * nr if less, until nr are reclaimed.  Pages reclaimed. */
+unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid,
+				   unsigned long nr);
 /* drop_slab() (2 written to /proc/sys/vm/drop_caches): every node's
  * shrinkers asked for all their objects (the THP deferred split queue
  * split, unused dentries and inodes pruned), in rounds while a round frees
@@ -65,8 +73,10 @@ void wakeup_kswapd(struct machine *m, struct zone *zone, gfp_t gfp, int order,
 		   int highest_zoneidx);
 /* balance_pgdat() reduced to the page cache: while no zone up to
  * highest_zoneidx meets its high watermark at order, or while a watermark
- * boost is still to be reclaimed, reclaim SWAP_CLUSTER_MAX pages at a
- * time; a pass that reclaims nothing counts as a failure.  Then the zones'
+ * boost is still to be reclaimed, reclaim the LRU >> priority pages, from
+ * DEF_PRIORITY down to 1, lowering the priority after a pass that fell
+ * short of the zones' high watermarks; a balance_pgdat that reclaims
+ * nothing counts as a failure.  Then the zones'
  * boosts (as they were when it started) are taken back and, if there were
  * any, kcompactd is woken for pageblock_order.  Returns the order it
  * finished at (0 once twice the request was reclaimed). */

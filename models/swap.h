@@ -8,8 +8,11 @@
 
 #include "mmzone.h"
 
-/* PAGEVEC_SIZE, include/linux/pagevec.h: a folio_batch holds 15 folios. */
-#define FOLIO_BATCH_SIZE 15
+/* include/linux/pagevec.h: a folio_batch holds 31 folios since commit
+ * 9cecde80aae0 ("mm: increase folio batch size", 6.9; 15 before), so
+ * lru_add takes lru_lock once per 31 faulted pages.  munmap, exit and
+ * page-cache frees batch by the same size. */
+#define FOLIO_BATCH_SIZE 31
 
 struct folio_batch {
 	unsigned nr;

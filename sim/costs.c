@@ -7,8 +7,9 @@
 /* Every default with what it stands for and its source, or the reasoning
  * behind a guess: docs/COSTS.md (keep the two in step).  In short: the
  * zone->lock costs are fitted to the hold times kernel commit 52166607ecc9
- * measured on Ice Lake and Sapphire Rapids (tests/sim/test_calibration.c
- * checks them); the others are guesses. */
+ * measured on Ice Lake and Sapphire Rapids, and THP clearing comes from
+ * demand-fault bandwidths measured on AMD Milan (tests/sim/test_calibration.c
+ * checks both); the others are guesses. */
 static const struct {
 	const char *name;
 	double ns;
@@ -28,6 +29,14 @@ static const struct {
 	/* guesses, but cacheline_same_cpu (nothing moves) */
 	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
 	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },
+	/* measured: demand faults of 2 MiB and 1 GiB folios, clearing
+	 * contiguous pages (Ankur Arora, "mm: folio_zero_user: clear
+	 * contiguous pages" v8, 2025-10-27, AMD Milan): 17.03 and 42.17 GB/s,
+	 * 4 KiB in 240 and 97 ns (docs/COSTS.md) */
+	[COST_ZERO_PMD_PAGE] = { "zero_pmd_page", 240,
+				 "clear one 4 KiB page of a 2 MiB folio cleared whole" },
+	[COST_ZERO_PUD_PAGE] = { "zero_pud_page", 97,
+				 "clear one 4 KiB page of a 1 GiB folio cleared whole" },
 	[COST_FAULT] = { "fault", 500, "fixed part of a page fault" },
 	[COST_PTE] = { "pte", 5, "set or clear one page-table entry" },
 	[COST_TLB_FLUSH] = { "tlb_flush", 1000, "TLB flush and shootdown after an unmap" },
@@ -52,6 +61,10 @@ static const struct {
 	 * lines the lock holder just wrote (docs/COSTS.md) */
 	[COST_LRU_MOVE] = { "lru_move", 20,
 			    "add one folio to an LRU list or take it off, under lru_lock" },
+	/* guess: one struct page, one cache line, written in address order
+	 * (docs/COSTS.md) */
+	[COST_SPLIT_TAIL] = { "split_tail", 10,
+			      "rewrite one tail struct page when a folio splits" },
 	[COST_CL_SAME_CPU] = { "cacheline_same_cpu", 0,
 			       "write a cache line this CPU wrote last" },
 	[COST_CL_SAME_SOCKET] = { "cacheline_same_socket", 50,

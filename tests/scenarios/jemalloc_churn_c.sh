@@ -23,12 +23,12 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # seed, case, then the figures.
-expected='1 numa objects=5917 remote_frees=1766 purged_pages=3176 extents=43 failed=0 rss_pages=32988 free_pages=2015150 pcp_pages=4103 zone_acq=117 zone_con=16 time=10220654
-7 numa objects=5753 remote_frees=1707 purged_pages=2860 extents=45 failed=0 rss_pages=33692 free_pages=2008916 pcp_pages=9721 zone_acq=117 zone_con=26 time=10018451
-1 single objects=207 remote_frees=0 purged_pages=1487 extents=8 failed=0 rss_pages=8238 free_pages=2046184 pcp_pages=1815 zone_acq=9 zone_con=0 time=8552614
-7 single objects=259 remote_frees=0 purged_pages=1480 extents=9 failed=0 rss_pages=7339 free_pages=2047948 pcp_pages=951 zone_acq=11 zone_con=0 time=8001594
-1 tight objects=914 remote_frees=103 purged_pages=112 extents=20 failed=3917 rss_pages=22639 free_pages=1097 pcp_pages=462 zone_acq=8178 zone_con=647 time=20003713
-7 tight objects=971 remote_frees=99 purged_pages=52 extents=20 failed=3916 rss_pages=22560 free_pages=1191 pcp_pages=446 zone_acq=8175 zone_con=674 time=20001062'
+expected='1 numa objects=5645 remote_frees=1683 purged_pages=3804 extents=44 failed=0 rss_pages=33768 free_pages=2009736 pcp_pages=8719 zone_acq=115 zone_con=22 time=10041612
+7 numa objects=5836 remote_frees=1770 purged_pages=2916 extents=44 failed=0 rss_pages=33836 free_pages=2011316 pcp_pages=7141 zone_acq=116 zone_con=20 time=10211081
+1 single objects=207 remote_frees=0 purged_pages=1487 extents=8 failed=0 rss_pages=8238 free_pages=2046184 pcp_pages=1815 zone_acq=9 zone_con=0 time=8552274
+7 single objects=259 remote_frees=0 purged_pages=1480 extents=9 failed=0 rss_pages=7339 free_pages=2047948 pcp_pages=951 zone_acq=11 zone_con=0 time=8001574
+1 tight objects=903 remote_frees=105 purged_pages=76 extents=20 failed=3943 rss_pages=22596 free_pages=1199 pcp_pages=404 zone_acq=8237 zone_con=627 time=20003190
+7 tight objects=996 remote_frees=104 purged_pages=40 extents=20 failed=3908 rss_pages=22591 free_pages=1235 pcp_pages=372 zone_acq=8150 zone_con=670 time=20002198'
 
 echo "$expected" | while read -r seed case rest; do
 	got=$("$MMSIM" --seed "$seed" --out "$dir/out" \

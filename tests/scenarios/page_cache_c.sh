@@ -13,6 +13,6 @@ trap 'rm -rf "$dir"' EXIT
 
 . "$MMSIM_SRCDIR/tests/lib.sh"
 
-check_cases page_cache_cases.lua 'fill pages_read=2647168 files=22 failed=0 file_pages=2031266 free_pages=24818 zone_acq=31803 zone_con=18769 lru_acq=0 time=250038033
+check_cases page_cache_cases.lua 'fill pages_read=2669376 files=22 failed=0 file_pages=2030435 free_pages=25628 zone_acq=32943 zone_con=19340 lru_acq=0 time=250351987
 numa pages_read=10752 files=16 failed=0 file_pages=10752 free_pages=2044070 zone_acq=14 zone_con=0 lru_acq=0 time=30261378'
 echo "ok: page_cache in C gives the Lua version's figures"

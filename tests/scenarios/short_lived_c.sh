@@ -9,8 +9,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 . "$MMSIM_SRCDIR/tests/lib.sh"
 
-check_cases short_lived_cases.lua 'plain processes=10 free_pages=2044294 zone_acq=14 zone_con=8 ptl_acq=42390 time=20885210
-slab processes=36 free_pages=2049354 zone_acq=32 zone_con=20 ptl_acq=38232 time=12229865'
+check_cases short_lived_cases.lua 'plain processes=10 free_pages=2044294 zone_acq=14 zone_con=8 ptl_acq=42390 time=20851575
+slab processes=36 free_pages=2049354 zone_acq=32 zone_con=20 ptl_acq=38232 time=12202815'
 
 start='require("mmsim.short_lived").start(m, '
 fails "bad.lua:2: short_lived.start: until_ns (an integer of ns) is required" \

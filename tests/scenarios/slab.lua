@@ -1,7 +1,7 @@
 -- The slab model from Lua: kmalloc picks the kmalloc-<n> cache, objects
 -- free once, slab pages are not m:free's; then kernel_slab, the page cache
--- and process churn on a small machine under reclaim: the shrinker prunes
--- dentries, processes' objects come and go with them, /proc/slabinfo
+-- and process churn on a small machine under reclaim: processes' objects
+-- come and go with them, /proc/slabinfo
 -- matches m:slab_caches(), and every object is accounted (the invariant
 -- checker runs the slab checker).
 local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "1G" }
@@ -81,8 +81,10 @@ m:run()
 local st = m:slab_stats()
 local info = m:info()
 assert(info.file_pages > 0 and exits > 10, "the load did not run")
-assert(ks.stats.files > st.dentries,
-  string.format("the shrinker freed no dentry: %d files, %d dentries", ks.stats.files, st.dentries))
+-- No dentry check: this run's reclaim balances its nodes at high priorities,
+-- where do_shrink_slab asks a cache of some 20,000 dentries for fewer than a
+-- batch (SHRINK_BATCH) a pass, so it may keep them all (tests/unit/test_slub.c
+-- works the rule; drop_slab.lua empties the cache).
 -- Every process exited but the noise's daemon: its threads are the tasks left.
 assert(m:slab_caches()["task_struct"].active_objs == st.stacks
   and m:slab_caches()["mm_struct"].active_objs == 1, "every process exited")

@@ -1041,10 +1041,11 @@ static void test_costs(void)
 	g_assert_null(costs_name(NR_COST_PARAMS));
 	g_assert_nonnull(costs_help(COST_PB_SCAN));
 	g_assert_cmpstr(names, ==, "list_op, merge_step, split_step, pb_scan, spb_visit, "
-		       "spb_list_move, zone_section, pcp_section, zero_page, fault, pte, "
+		       "spb_list_move, zone_section, pcp_section, zero_page, zero_pmd_page, "
+		       "zero_pud_page, fault, pte, "
 		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
 		       "migrate_copy_remote, migrate_remap, tlb_shootdown, numa_hint_fault, "
-		       "reclaim_scan, reclaim_unmap, lru_move, "
+		       "reclaim_scan, reclaim_unmap, lru_move, split_tail, "
 		       "cacheline_same_cpu, cacheline_same_socket, cacheline_other_socket");
 	g_free(names);
 }

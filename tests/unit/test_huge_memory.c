@@ -55,7 +55,7 @@ static uint64_t aligned_region(struct mm_struct *mm, uint64_t len)
 }
 
 /* A 2 MiB THP fault: the upper tables, one order-9 folio zeroed as 512
- * pages, one deposited PTE table; three entries written (the PGD's and
+ * pages of a 2 MiB folio (zero_pmd_page), one deposited PTE table; three entries written (the PGD's and
  * PUD's for the new tables, the huge PMD); freed whole at exit. */
 static void test_pmd_fault_and_exit(void)
 {
@@ -75,7 +75,11 @@ static void test_pmd_fault_and_exit(void)
 	g_assert_cmpuint(mm_thp_mappings(mm, THP_PMD), ==, 1);
 	g_assert_cmpuint(cost[COST_FAULT], ==, 1);
 	g_assert_cmpuint(cost[COST_PTE], ==, 3);
-	g_assert_cmpuint(cost[COST_ZERO_PAGE], ==, 512 + 3);
+	/* The folio cleared whole at the 2 MiB rate, the three tables at
+	 * the 4 KiB one. */
+	g_assert_cmpuint(cost[COST_ZERO_PMD_PAGE], ==, 512);
+	g_assert_cmpuint(cost[COST_ZERO_PAGE], ==, 3);
+	g_assert_cmpuint(cost[COST_ZERO_PUD_PAGE], ==, 0);
 	g_assert_cmpuint(m->vm_events[THP_FAULT_ALLOC], ==, 1);
 	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_ANON_FAULT_ALLOC), ==, 1);
 	g_assert_cmpuint(thp_nr_anon(m), ==, 1);
@@ -174,7 +178,8 @@ static void unfill(struct mm_ctx *c, struct machine *m, GArray *taken)
  * the failure counted, the checkers content.  With memory it splits; the
  * folio, 256 of its pages unmapped, waits on the deferred split queue
  * until the shrinker splits it: its 256 unmapped pages are freed as
- * order-0 pages, the other 256 stay mapped as order-0 pages. */
+ * order-0 pages, the other 256 stay mapped as order-0 pages; the split
+ * charges a rewrite of each of the 511 tail pages. */
 static void test_split_without_deposit(void)
 {
 	struct machine *m = thp_machine(256 * MiB, THP_ALWAYS, THP_NEVER, THP_DEPOSIT_NONE,
@@ -215,8 +220,11 @@ static void test_split_without_deposit(void)
 	g_assert_cmpuint(page_order(&m->mm, head), ==, 9);
 	assert_all_ok(m);
 	free_before = all_free(m);
+	memset(cost, 0, sizeof(cost));
 	g_assert_cmpuint(deferred_split_scan(&c, m, 0, 128), ==, 256);
 	g_assert_cmpuint(all_free(m), ==, free_before + 256);
+	/* The split rewrote the folio's 511 tail pages. */
+	g_assert_cmpuint(cost[COST_SPLIT_TAIL], ==, 511);
 	g_assert_cmpuint(deferred_split_count(m, 0), ==, 0);
 	g_assert_cmpuint(m->vm_events[THP_SPLIT_PAGE], ==, 1);
 	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_SPLIT), ==, 1);
@@ -231,7 +239,7 @@ static void test_split_without_deposit(void)
 
 /* A 1 GiB THP and its deposit per thp_deposit: full takes the PMD table
  * and 512 PTE tables, pmd_only the PMD table, none nothing.  It is zeroed
- * as 262,144 pages and freed whole. */
+ * as 262,144 pages of a 1 GiB folio (zero_pud_page) and freed whole. */
 static void test_pud_deposits(void)
 {
 	static const unsigned long tables[NR_THP_DEPOSIT] = { 2 + 513, 2 + 1, 2 };
@@ -249,7 +257,9 @@ static void test_pud_deposits(void)
 		g_assert_cmpuint(faulted, ==, HPAGE_PUD_NR);
 		g_assert_cmpuint(mm_thp_mappings(mm, THP_PUD), ==, 1);
 		g_assert_cmpuint(mm_pgtable_pages(mm), ==, tables[d]);     /* PGD, PUD, deposit */
-		g_assert_cmpuint(cost[COST_ZERO_PAGE], ==, HPAGE_PUD_NR + tables[d] - 1);
+		g_assert_cmpuint(cost[COST_ZERO_PUD_PAGE], ==, HPAGE_PUD_NR);
+		g_assert_cmpuint(cost[COST_ZERO_PAGE], ==, tables[d] - 1);
+		g_assert_cmpuint(cost[COST_ZERO_PMD_PAGE], ==, 0);
 		g_assert_cmpuint(thp_nr_anon(m), ==, 512);
 		g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_ANON_FAULT_ALLOC), ==, 1);
 		g_assert_cmpuint(follow_page(mm, a + GiB - PG), ==, follow_page(mm, a) + HPAGE_PUD_NR - 1);
@@ -310,8 +320,11 @@ static void test_pud_split_pmd(void)
 	g_assert_cmpuint(thp_nr_anon(m), ==, 511);
 	assert_all_ok(m);
 	free_before = all_free(m);
+	memset(cost, 0, sizeof(cost));
 	g_assert_cmpuint(deferred_split_scan(&c, m, 0, 128), ==, 512);
 	g_assert_cmpuint(all_free(m), ==, free_before + 512);
+	/* Every page but the head was rewritten, 511 of them as new heads. */
+	g_assert_cmpuint(cost[COST_SPLIT_TAIL], ==, HPAGE_PUD_NR - 1);
 	g_assert_cmpuint(mthp_stat(m, THP_PUD, MTHP_STAT_NR_ANON), ==, 0);
 	g_assert_cmpuint(mthp_stat(m, THP_PMD, MTHP_STAT_NR_ANON), ==, 511);
 	assert_all_ok(m);

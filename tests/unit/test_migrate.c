@@ -235,7 +235,7 @@ static void test_page_cache_page(void)
 	g_assert_cmpuint(cost[COST_MIGRATE_REMAP], ==, 1);
 	g_assert_cmpuint(cost[COST_TLB_SHOOTDOWN], ==, 0);
 	/* The two oldest go: index 41, then the moved index 42. */
-	g_assert_cmpuint(shrink_page_cache(&ctx, m, 0, 2, false), ==, 2);
+	g_assert_cmpuint(shrink_page_cache(&ctx, m, 0, 2, false, DEF_PRIORITY), ==, 2);
 	g_assert_cmpuint(page_kind(&m->mm, p[0]), !=, PG_KIND_ALLOC);
 	g_assert_cmpuint(page_kind(&m->mm, t.last), !=, PG_KIND_ALLOC);
 	g_assert_cmpuint(page_kind(&m->mm, p[2]), ==, PG_KIND_ALLOC);

@@ -130,6 +130,7 @@ static void test_first_touch(void)
 	g_assert_cmpuint(rec.cost[COST_FAULT], ==, 1);
 	g_assert_cmpuint(rec.cost[COST_PTE], ==, 4);      /* PGD, PUD, PMD entries and the PTE */
 	g_assert_cmpuint(rec.cost[COST_ZERO_PAGE], ==, 4);
+	g_assert_cmpuint(rec.cost[COST_ZERO_PMD_PAGE] + rec.cost[COST_ZERO_PUD_PAGE], ==, 0);
 
 	g_assert_cmpuint(owned(m, make_owner(OWNER_KIND_PGTABLE, 1), off, 8), ==, 4);
 	g_assert_cmphex(off[0], ==, 1u << 28 | (uint32_t)(a >> 21));

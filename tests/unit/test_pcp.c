@@ -7,12 +7,13 @@
 #include "models/page_alloc.h"
 #include "models/pcp.h"
 #include "models/pcp_buddy.h"
+#include "models/swap.h"
 
 /* An engine stand-in that takes no time but remembers where work was
  * charged: each kind while holding zone->lock versus elsewhere. */
 struct recorder {
 	int zone_locks_held;
-	unsigned long zone_lock_acquisitions, pcp_lock_acquisitions;
+	unsigned long zone_lock_acquisitions, pcp_lock_acquisitions, lru_lock_acquisitions;
 	enum lock_site last_zone_site;
 	unsigned long under_zone_lock[NR_MM_COSTS], elsewhere[NR_MM_COSTS];
 };
@@ -32,6 +33,7 @@ static void rec_locked(struct mm_ctx *ctx, struct spinlock *l, enum lock_site si
 {
 	(void)ctx;
 	rec.pcp_lock_acquisitions += l->class_id == LOCK_CLASS_PCP;
+	rec.lru_lock_acquisitions += l->class_id == LOCK_CLASS_LRU;
 	if (l->class_id == LOCK_CLASS_ZONE) {
 		rec.zone_locks_held++;
 		rec.zone_lock_acquisitions++;
@@ -625,6 +627,29 @@ static void test_drain_zone_pages(void)
 	machine_destroy(m);
 }
 
+/* The lru_add batch holds 31 folios (9cecde80aae0): 30 faulted pages
+ * take no lru_lock, the 31st moves all 31 onto the LRU in one section,
+ * and 62 pages take it twice (with 15 a batch, 62 would take it 4 times). */
+static void test_lru_add_batch_of_31(void)
+{
+	struct machine *m = pcp_machine(POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	pfn_t base = normal(m)->zone_start_pfn;
+
+	for (unsigned i = 0; i < 30; i++)
+		folio_add_lru(&c, m, base + i);
+	g_assert_cmpuint(rec.lru_lock_acquisitions, ==, 0);
+	folio_add_lru(&c, m, base + 30);
+	g_assert_cmpuint(rec.lru_lock_acquisitions, ==, 1);
+	g_assert_cmpuint(rec.elsewhere[COST_LRU_MOVE], ==, 31);
+	for (unsigned i = 31; i < 62; i++)
+		folio_add_lru(&c, m, base + i);
+	g_assert_cmpuint(rec.lru_lock_acquisitions, ==, 2);
+	lru_add_drain(&c, m);
+	g_assert_cmpuint(rec.lru_lock_acquisitions, ==, 2);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -648,6 +673,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/pcp/below-high-shrinks", test_below_high_shrinks);
 	g_test_add_func("/pcp/reclaim-active-shrinks", test_reclaim_active_shrinks);
 	g_test_add_func("/pcp/free-trylock-fails", test_free_trylock_fails);
+	g_test_add_func("/swap/lru-add-batch-of-31", test_lru_add_batch_of_31);
 	g_test_add_func("/pcp/alloc-trylock-fails", test_alloc_trylock_fails);
 	g_test_add_func("/pcp/drain-zone-pages", test_drain_zone_pages);
 	return g_test_run();

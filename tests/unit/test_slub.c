@@ -256,10 +256,22 @@ static void test_shrinker_frees_in_lru_order(void)
 	machine_destroy(m);
 }
 
-/* shrink_slab(): 32 pages scanned of 1000 eligible with 1000 dentries
- * give 4 * 32 * 1000 / 2 / 1001 = 63 objects, under a batch: deferred;
- * the third call has 189 and scans one batch of 128. */
-static void test_shrink_slab_defers_small_scans(void)
+/* shrink_slab() at a reclaim priority, 1000 dentries (no inodes yet
+ * freeable: each lives while its dentry does):
+ * - priority 12 (DEF_PRIORITY): (1000 >> 12) * 4 / 2 = 0 objects, nothing
+ *   scanned;
+ * - priority 3: (1000 >> 3) * 4 / 2 = 125 * 2 = 250 objects: one batch of
+ *   128 dentries; the 122 left are under a batch and under the 1000
+ *   freeable, so they are deferred (0 + 250 - 128);
+ * - priority 3 again, 872 dentries and the 128 pruned ones' inodes:
+ *   (1000 >> 3) * 4 / 2 + (122 >> 3) = 250 + 15 = 265: two batches, 256
+ *   objects, 9 deferred;
+ * - priority 0 on 100 other dentries: 100 * 4 / 2 = 200, capped at twice
+ *   the freeable (200): all 100 dentries go in one batch, and the 72 left
+ *   are fewer than the 100 inodes now freeable, so those stay.
+ * The pre-4.16 rule (4 * scanned * freeable / 2 / eligible) knows no
+ * priority and would give the same figure to all of these. */
+static void test_shrink_slab_priority(void)
 {
 	struct machine *m = test_machine(256 * MiB, false);
 	struct mm_ctx c0 = mm_ctx_null(0);
@@ -267,10 +279,25 @@ static void test_shrink_slab_defers_small_scans(void)
 	kmem_cache_init(m);
 	for (uint32_t f = 0; f < 1000; f++)
 		d_alloc_file(&c0, m, f);
-	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 0);
-	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 0);
-	g_assert_cmpuint(shrink_slab(&c0, m, 0, 32, 1000), ==, 128);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, DEF_PRIORITY), ==, 0);
+	g_assert_cmpuint(active(m, "dentry"), ==, 1000);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 3), ==, 128);
 	g_assert_cmpuint(active(m, "dentry"), ==, 1000 - 128);
+	g_assert_cmpuint(dcache_inodes(m, 0), ==, 1000);
+	/* super_cache_scan splits each batch by the LRUs' lengths, rounding
+	 * down: 111 dentries + 16 inodes of 872 + 128, then 98 + 29 of
+	 * 761 + 223; 254 objects freed. */
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 3), ==, 254);
+	g_assert_cmpuint(active(m, "dentry"), ==, 1000 - 128 - 111 - 98);
+	machine_destroy(m);
+
+	m = test_machine(256 * MiB, false);
+	kmem_cache_init(m);
+	for (uint32_t f = 0; f < 100; f++)
+		d_alloc_file(&c0, m, f);
+	g_assert_cmpuint(shrink_slab(&c0, m, 0, 0), ==, 100);
+	g_assert_cmpuint(active(m, "dentry"), ==, 0);
+	g_assert_cmpuint(dcache_inodes(m, 0), ==, 100);
 	assert_slub_ok(m);
 	machine_destroy(m);
 }
@@ -290,9 +317,9 @@ static void test_xa_nodes_follow_the_page_cache(void)
 	g_assert_cmpuint(xa_nodes(m), ==, 3);
 	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 3);
 	g_assert_cmpuint(active(m, "dentry"), ==, 1);
-	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 64, false), ==, 64);
+	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 64, false, DEF_PRIORITY), ==, 64);
 	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 2);
-	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 1, false), ==, 1);
+	g_assert_cmpuint(shrink_page_cache(&c0, m, 0, 1, false, DEF_PRIORITY), ==, 1);
 	g_assert_cmpuint(active(m, "radix_tree_node"), ==, 2);
 	assert_slub_ok(m);
 	machine_destroy(m);
@@ -434,7 +461,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/slub/cpu_partial_takes_slab_back", test_cpu_partial_takes_slab_back);
 	g_test_add_func("/slub/migratetype_and_slabinfo", test_migratetype_and_slabinfo);
 	g_test_add_func("/slub/shrinker_frees_in_lru_order", test_shrinker_frees_in_lru_order);
-	g_test_add_func("/slub/shrink_slab_defers_small_scans", test_shrink_slab_defers_small_scans);
+	g_test_add_func("/slub/shrink_slab_priority", test_shrink_slab_priority);
 	g_test_add_func("/slub/xa_nodes_follow_the_page_cache", test_xa_nodes_follow_the_page_cache);
 	g_test_add_func("/slub/kernel_stacks", test_kernel_stacks);
 	g_test_add_func("/slub/page_frag", test_page_frag);
