@@ -24,11 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const snap_class_names[NR_SNAP_CLASSES] = {
-	"unflagged", "buddy", "free", "hole", "reserved", "slab", "slab tail", "page table",
-	"anonymous", "anonymous THP", "file", "hugetlb", "kernel",
-};
-
 #define CLS(s, pfn) ((enum snap_class)((s)->cls[pfn] & 0x0f))
 #define FREE_ORDER(s, pfn) ((unsigned)((s)->cls[pfn] >> 4))
 
@@ -853,6 +848,16 @@ static unsigned size_for_order(const struct machine *m, unsigned order)
  * ("snapshot-oN", "snapshot-oN-reclaimable"), its objects allocated on
  * each node until it holds that node's slabs, all full (the flags do not
  * say how full a slab was). */
+/* The first CPU of node n, whose context the synthetic users run in. */
+static struct mm_ctx node_ctx(const struct machine *m, unsigned n)
+{
+	unsigned cpu = 0;
+
+	while (cpu + 1 < m->nr_cpus && topology_cpu_to_node(&m->topo, cpu) != n)
+		cpu++;
+	return mm_ctx_null(cpu);
+}
+
 static char *make_synthetic_slabs(struct machine *m, struct snapshot_pools *pools)
 {
 	for (unsigned order = 0; order <= SLUB_MAX_ORDER; order++)
@@ -862,8 +867,6 @@ static char *make_synthetic_slabs(struct machine *m, struct snapshot_pools *pool
 			struct kmem_cache *cache = NULL;
 
 			for (unsigned n = 0; n < m->nr_nodes; n++) {
-				unsigned cpu = 0;
-
 				if (!pools->left[k][n] || !size)
 					continue;
 				if (!cache) {
@@ -873,9 +876,7 @@ static char *make_synthetic_slabs(struct machine *m, struct snapshot_pools *pool
 					cache = kmem_cache_create(m, name, size, 0,
 								  r ? SLAB_RECLAIM_ACCOUNT : 0);
 				}
-				while (cpu + 1 < m->nr_cpus && topology_cpu_to_node(&m->topo, cpu) != n)
-					cpu++;
-				struct mm_ctx ctx = mm_ctx_null(cpu);
+				struct mm_ctx ctx = node_ctx(m, n);
 				unsigned long objects = pools->left[k][n] * order_objects(order, size);
 
 				pools->slab_filling = k;
@@ -897,11 +898,7 @@ static char *make_synthetic_users(struct machine *m, struct snapshot_pools *pool
 	for (unsigned n = 0; n < m->nr_nodes; n++) {
 		unsigned long anon = pools->left[POOL_ANON][n], thp = pools->left[POOL_THP][n];
 		unsigned long file = pools->left[POOL_FILE][n];
-		unsigned cpu = 0;
-
-		while (cpu + 1 < m->nr_cpus && topology_cpu_to_node(&m->topo, cpu) != n)
-			cpu++;
-		struct mm_ctx ctx = mm_ctx_null(cpu);
+		struct mm_ctx ctx = node_ctx(m, n);
 
 		if (anon || thp) {
 			struct mm_struct *mm = mm_alloc(&ctx, m);

@@ -30,7 +30,6 @@ enum snap_class {
 	SNAP_KERNEL,    /* other flags without KPF_LRU: a kernel page */
 	NR_SNAP_CLASSES
 };
-extern const char *const snap_class_names[NR_SNAP_CLASSES];
 
 /* The kernel's KPF_* bit numbers (include/uapi/linux/kernel-page-flags.h). */
 enum {
