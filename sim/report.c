@@ -34,6 +34,7 @@ struct node_sample {
 	double waited;              /* as lock_sample's */
 	double interval_share;      /* its wait share since the last row */
 	unsigned long numa[NR_VM_NUMA_EVENT_ITEMS];
+	unsigned long used;         /* managed pages not free */
 };
 
 /* What the figures read, gathered once per sample. */
@@ -43,9 +44,8 @@ struct run_sample {
 	double thread_time;         /* engine_thread_time */
 	double interval_share;      /* zone->lock wait share since the last row */
 	struct lock_sample lock[NR_LOCK_CLASSES];
-	/* Pages in use (managed, not free) on nodes 0 and 1, and NUMA
-	 * balancing's moves so far. */
-	unsigned long node_used[2], numa_pages_migrated;
+	/* NUMA balancing's moves so far. */
+	unsigned long numa_pages_migrated;
 	unsigned long managed_pages, free_pages, pcp_pages, gigantic;
 	struct gb_yield y;
 	struct spb_counts spb;
@@ -96,8 +96,6 @@ static double interval_share(const struct run_sample *s) { return s->interval_sh
 static double managed_pages(const struct run_sample *s) { return (double)s->managed_pages; }
 static double free_pages(const struct run_sample *s) { return (double)s->free_pages; }
 static double pcp_pages(const struct run_sample *s) { return (double)s->pcp_pages; }
-static double node0_used(const struct run_sample *s) { return (double)s->node_used[0]; }
-static double node1_used(const struct run_sample *s) { return (double)s->node_used[1]; }
 static double numa_migrated(const struct run_sample *s) { return (double)s->numa_pages_migrated; }
 static double gb_free_now(const struct run_sample *s) { return (double)s->y.free_now; }
 static double gb_movable_only(const struct run_sample *s) { return (double)s->y.movable_only; }
@@ -182,6 +180,10 @@ static double node_wait_share(const struct run_sample *s, const struct node_samp
 {
 	return time_share(n->waited, s->thread_time);
 }
+static double node_used(const struct run_sample *s, const struct node_sample *n)
+{
+	return (void)s, (double)n->used;
+}
 static double node_interval_share(const struct run_sample *s, const struct node_sample *n)
 {
 	return (void)s, n->interval_share;
@@ -198,6 +200,7 @@ static double node_interval_share(const struct run_sample *s, const struct node_
 #define NODE_LOCK(column, key, count_, fn) \
 	{ column, "zone_lock.node%u." key, NEEDS_ENGINE, SPAN_WINDOW, count_, .node = fn }
 #define NODE_INTERVAL(column, fn) { column, NULL, NEEDS_ENGINE, SPAN_NOW, false, .node = fn }
+#define NODE_MACHINE(column, fn) { column, NULL, NEEDS_MACHINE, SPAN_NOW, true, .node = fn }
 #define NUMA(key, fn) { NULL, "numa.node%u." key, NEEDS_MACHINE, SPAN_WINDOW, true, .node = fn }
 #define RATE(key, count_, fn) { NULL, key, NEEDS_ENGINE, SPAN_WINDOW, count_, .get = fn }
 #define ZONE(column, key, fn) ZONE_SPAN(SPAN_WINDOW, column, key, fn)
@@ -233,8 +236,7 @@ static const struct figure figures[] = {
 	MACHINE(NULL, "memory.managed_pages", managed_pages),
 	MACHINE("free_pages", "memory.free_pages", free_pages),
 	MACHINE("pcp_pages", "memory.pcp_pages", pcp_pages),
-	MACHINE("node0_used_pages", NULL, node0_used),
-	MACHINE("node1_used_pages", NULL, node1_used),
+	NODE_MACHINE("node%u_used_pages", node_used),
 	MACHINE("numa_pages_migrated", NULL, numa_migrated),
 	MACHINE("gb_free_now", "gb_yield.free_now", gb_free_now),
 	MACHINE("gb_movable_only", "gb_yield.movable_only", gb_movable_only),
@@ -476,9 +478,8 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->free_pages = machine_free_pages(m);
 		s->pcp_pages = machine_pcp_pages(m);
 		for_each_populated_zone(m, z)
-			if (z->node < G_N_ELEMENTS(s->node_used))
-				s->node_used[z->node] +=
-					z->managed_pages - zone_page_state(z, NR_FREE_PAGES);
+			s->node[z->node].used +=
+				z->managed_pages - zone_page_state(z, NR_FREE_PAGES);
 		s->numa_pages_migrated = m->vm_events[NUMA_PAGES_MIGRATED];
 		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
