@@ -3,6 +3,7 @@
 #ifndef MMSIM_LMACHINE_H
 #define MMSIM_LMACHINE_H
 
+#include "models/machine.h"
 #include "models/mmzone.h"
 #include "sim/engine.h"
 
@@ -101,9 +102,7 @@ struct lmachine {
 	struct machine *m;
 	struct engine *e;            /* created by the first spawn or run */
 	struct engine_opts eo;
-	uint64_t vmstat_interval;    /* ns between vmstat worker passes, 0: none */
 	uint64_t sample_interval;    /* ns between timeseries.csv rows, 0: none */
-	uint64_t kswapd_interval;    /* ns between kswapd's watermark checks, 0: none */
 	uint64_t memory_block_size;  /* hotplug unit (/sys/devices/system/memory/block_size_bytes) */
 	bool gb_yield_attempt;       /* measure the 1 GiB yield at the end of the run */
 	uint64_t warmup_ns;          /* the warm-up of the last m:run that had one */
@@ -190,9 +189,9 @@ void lsim_open(lua_State *L, int module, int methods);
 /* Make coroutine.resume and coroutine.wrap run a coroutine on the
  * simulated thread that resumes it. */
 void lsim_coroutines(lua_State *L);
-/* Parse machine{} fields for the engine (quantum_ns, costs,
- * vmstat_interval). */
-void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm);
+/* Parse machine{} fields for the engine (quantum_ns, costs, ...) into lm,
+ * and the kernel threads' intervals into p. */
+void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm, struct machine_params *p);
 /* The machine's engine, started (with its kernel threads) on first use. */
 struct engine *lmachine_engine(lua_State *L, struct lmachine *lm);
 /* Register the workload engines written in C (m:start_jemalloc_churn ...)

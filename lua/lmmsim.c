@@ -554,11 +554,9 @@ static int l_machine(lua_State *L)
 
 	struct lmachine opts;
 
-	lsim_machine_opts(L, 1, &opts);
+	lsim_machine_opts(L, 1, &opts, &p);
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
-	*lm = (struct lmachine){ .eo = opts.eo, .vmstat_interval = opts.vmstat_interval,
-				 .sample_interval = opts.sample_interval,
-				 .kswapd_interval = opts.kswapd_interval,
+	*lm = (struct lmachine){ .eo = opts.eo, .sample_interval = opts.sample_interval,
 				 .gb_yield_attempt = opts.gb_yield_attempt,
 				 .memory_block_size = block };
 	luaL_setmetatable(L, MACHINE_MT);

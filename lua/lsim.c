@@ -3,11 +3,9 @@
 #include "lmachine.h"
 #include "lresults.h"
 
-#include "models/compaction.h"
-#include "models/page_cache.h"
 #include "models/pcp.h"
 #include "models/procfs.h"
-#include "models/superpageblock.h"
+#include "sim/boot.h"
 #include "sim/lockstat.h"
 
 #include <glib.h>
@@ -63,22 +61,20 @@ uint64_t check_time(lua_State *L, int idx, const char *what)
 	return (uint64_t)v;
 }
 
-void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
+void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm, struct machine_params *p)
 {
 	struct engine_opts *eo = &lm->eo;
 
 	engine_opts_default(eo);
-	lm->vmstat_interval = 1000000000;      /* sysctl_stat_interval: HZ */
 	if (lua_getfield(L, t, "vmstat_interval") != LUA_TNIL)
-		lm->vmstat_interval = check_time(L, -1, "vmstat_interval");
+		p->vmstat_interval = check_time(L, -1, "vmstat_interval");
 	lua_pop(L, 1);
 	lm->sample_interval = 1000000;
 	if (lua_getfield(L, t, "sample_interval") != LUA_TNIL)
 		lm->sample_interval = check_time(L, -1, "sample_interval");
 	lua_pop(L, 1);
-	lm->kswapd_interval = 1000000;
 	if (lua_getfield(L, t, "kswapd_interval") != LUA_TNIL)
-		lm->kswapd_interval = check_time(L, -1, "kswapd_interval");
+		p->kswapd_interval = check_time(L, -1, "kswapd_interval");
 	lua_pop(L, 1);
 	lua_getfield(L, t, "gb_yield_attempt");
 	lm->gb_yield_attempt = lua_toboolean(L, -1);
@@ -114,100 +110,6 @@ void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm)
 	lua_pop(L, 1);
 }
 
-/* The vmstat worker of one CPU (vmstat_update): decay the pagesets' high
- * every interval.  CPU 0's also notices a deadlock its own wake-ups would
- * hide from SimGrid. */
-static void vmstat_worker(struct mm_ctx *ctx, void *arg)
-{
-	struct lmachine *lm = arg;
-
-	for (;;) {
-		engine_sleep(ctx, machine_period_ns(lm->m, lm->vmstat_interval));
-		engine_settle(ctx);
-		if (ctx->cpu == 0 && engine_stalled(lm->e)) {
-			engine_stop(ctx);
-			return;
-		}
-		refresh_cpu_vm_stats(ctx, lm->m);
-	}
-}
-
-/* kswapd of one node (mm/vmscan.c kswapd()): it sleeps until
- * wakeup_kswapd wakes it, from the allocator's slow path or a boosted
- * watermark, then does a turn of work (models/page_cache.c).  The engine
- * has no wait queues: the wait is a check of the wake flag every kswapd
- * interval, which bounds how late it wakes. */
-static void kswapd_thread(struct mm_ctx *ctx, void *arg)
-{
-	struct lmachine *lm = arg;
-	int nid = (int)topology_cpu_to_node(&lm->m->topo, ctx->cpu);
-	struct pglist_data *pgdat = &lm->m->node_data[nid];
-
-	for (;;) {
-		while (!pgdat->kswapd_wake) {
-			engine_sleep(ctx, lm->kswapd_interval);
-			engine_settle(ctx);
-		}
-		/* A node it could not balance leaves it woken: no sleep. */
-		kswapd(ctx, lm->m, nid);
-		engine_settle(ctx);
-	}
-}
-
-/* kcompactd of one node (mm/compaction.c kcompactd()): it waits for
- * wakeup_kcompactd or for its timeout, HPAGE_FRAG_CHECK_INTERVAL_MSEC
- * (none while vm.compaction_proactiveness is 0); work found then is done,
- * otherwise the timeout runs proactive compaction, and a pass that does
- * not lower the node's score stretches the next timeout 64 times.  The
- * wait is a check of the wake flag every kswapd interval, as kswapd's. */
-static void kcompactd(struct mm_ctx *ctx, void *arg)
-{
-	struct lmachine *lm = arg;
-	struct machine *m = lm->m;
-	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
-	struct pglist_data *pgdat = &m->node_data[nid];
-	const uint64_t default_timeout = machine_period_ns(m, HPAGE_FRAG_CHECK_INTERVAL_MSEC *
-							       1000000ULL);
-	uint64_t poll = lm->kswapd_interval ? lm->kswapd_interval : default_timeout;
-	uint64_t timeout = default_timeout;
-
-	for (;;) {
-		uint64_t waited = 0;
-
-		while (!pgdat->kcompactd_wake && (!m->compaction_proactiveness || waited < timeout)) {
-			engine_sleep(ctx, poll);
-			engine_settle(ctx);
-			waited += poll;
-		}
-		pgdat->kcompactd_wake = false;
-		timeout = default_timeout;
-		if (kcompactd_work_requested(m, nid)) {
-			kcompactd_do_work(ctx, m, nid);
-			continue;
-		}
-		if (!kcompactd_proactive(ctx, m, nid))
-			timeout = default_timeout << COMPACT_MAX_DEFER_SHIFT;
-	}
-}
-
-/* kevacuate<N>, the worker of node N's superpageblock defrag queue
- * (models/superpageblock_defrag.c; the kernel's kevacuate/<nid>
- * workqueue, max_active 1): it runs the queued items one after the other,
- * looking for new ones every kswapd interval (or every 1 ms). */
-static void kevacuate(struct mm_ctx *ctx, void *arg)
-{
-	struct lmachine *lm = arg;
-	int nid = (int)topology_cpu_to_node(&lm->m->topo, ctx->cpu);
-	uint64_t poll = lm->kswapd_interval ? lm->kswapd_interval : 1000000;
-
-	for (;;) {
-		engine_sleep(ctx, poll);
-		engine_settle(ctx);
-		while (spb_defrag_run_one(ctx, lm->m, nid))
-			engine_settle(ctx);
-	}
-}
-
 struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 {
 	char *err = NULL;
@@ -220,33 +122,7 @@ struct engine *lmachine_engine(lua_State *L, struct lmachine *lm)
 		g_free(err);
 		lua_error(L);
 	}
-	for (unsigned cpu = 0; lm->vmstat_interval && cpu < lm->m->nr_cpus; cpu++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "vmstat/%u", cpu);
-		engine_spawn_daemon(lm->e, cpu, name, vmstat_worker, lm);
-	}
-	/* The late initcall of the defrag queues, before any thread runs. */
-	if (lm->m->policy == POLICY_SPB)
-		pageblock_evacuate_init(lm->m);
-	/* kswapd<N>, kcompactd<N> and kevacuate<N> run on the node's first CPU. */
-	for (unsigned cpu = 0; cpu < lm->m->nr_cpus; cpu++) {
-		unsigned nid = topology_cpu_to_node(&lm->m->topo, cpu);
-		char name[32];
-
-		if (cpu && topology_cpu_to_node(&lm->m->topo, cpu - 1) == nid)
-			continue;
-		if (lm->kswapd_interval) {
-			snprintf(name, sizeof(name), "kswapd%u", nid);
-			engine_spawn_daemon(lm->e, cpu, name, kswapd_thread, lm);
-		}
-		snprintf(name, sizeof(name), "kcompactd%u", nid);
-		engine_spawn_daemon(lm->e, cpu, name, kcompactd, lm);
-		if (lm->m->policy == POLICY_SPB) {
-			snprintf(name, sizeof(name), "kevacuate%u", nid);
-			engine_spawn_daemon(lm->e, cpu, name, kevacuate, lm);
-		}
-	}
+	machine_boot(lm->e, lm->m);
 	lresults_start_sampling(lm);
 	return lm->e;
 }

@@ -1119,14 +1119,14 @@ void wakeup_kcompactd(struct machine *m, int nid, int order, int highest_zoneidx
 		pgdat->kcompactd_wake = true;
 }
 
-bool kcompactd_work_requested(struct machine *m, int nid)
+static bool kcompactd_work_requested(struct machine *m, int nid)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 
 	return pgdat->kcompactd_max_order > 0;
 }
 
-void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid)
+static void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid)
 {
 	struct pglist_data *pgdat = &m->node_data[nid];
 	int order = pgdat->kcompactd_max_order, highest = pgdat->kcompactd_highest_zoneidx;
@@ -1167,7 +1167,7 @@ void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid)
 		pgdat->kcompactd_highest_zoneidx = MAX_NR_ZONES - 1;
 }
 
-bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid)
+static bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid)
 {
 	unsigned prev_score, score;
 
@@ -1179,4 +1179,38 @@ bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid)
 	compact_node(ctx, m, nid, true);
 	score = fragmentation_score_node(m, nid);
 	return score < prev_score;
+}
+
+/* The kcompactd thread of the node of the CPU it runs on: it waits for
+ * wakeup_kcompactd or for its timeout, HPAGE_FRAG_CHECK_INTERVAL_MSEC
+ * (none while vm.compaction_proactiveness is 0); work found then is done,
+ * otherwise the timeout runs proactive compaction, and a pass that does
+ * not lower the node's score stretches the next timeout 64 times.  The
+ * wait is a check of the wake flag every kswapd interval, as kswapd's. */
+void kcompactd(struct mm_ctx *ctx, void *arg)
+{
+	struct machine *m = arg;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	struct pglist_data *pgdat = &m->node_data[nid];
+	const uint64_t default_timeout = machine_period_ns(m, HPAGE_FRAG_CHECK_INTERVAL_MSEC *
+							       1000000ULL);
+	uint64_t poll = m->kswapd_interval ? m->kswapd_interval : default_timeout;
+	uint64_t timeout = default_timeout;
+
+	for (;;) {
+		uint64_t waited = 0;
+
+		while (!pgdat->kcompactd_wake && (!m->compaction_proactiveness || waited < timeout)) {
+			schedule_timeout(ctx, poll);
+			waited += poll;
+		}
+		pgdat->kcompactd_wake = false;
+		timeout = default_timeout;
+		if (kcompactd_work_requested(m, nid)) {
+			kcompactd_do_work(ctx, m, nid);
+			continue;
+		}
+		if (!kcompactd_proactive(ctx, m, nid))
+			timeout = default_timeout << COMPACT_MAX_DEFER_SHIFT;
+	}
 }

@@ -115,23 +115,17 @@ enum compact_result try_to_compact_pages(struct mm_ctx *ctx, struct machine *m, 
 void compact_node(struct mm_ctx *ctx, struct machine *m, int nid, bool proactive);
 void compact_nodes(struct mm_ctx *ctx, struct machine *m);
 
-/* kcompactd (the thread's loop is in lua/lsim.c, beside kswapd's):
- * wakeup_kcompactd() records the order kswapd balanced for and
- * wakes the thread (pgdat->kcompactd_wake) if compaction could help;
- * kcompactd_work_requested() says whether the thread has work at its
- * timeout;
- * kcompactd_do_work() compacts the node's zones for it;
- * kcompactd_proactive() is the periodic pass (compact_node with
- * proactive set when the node's score is above the high mark and kswapd
- * is not running), returning whether the score went down. */
+/* kcompactd: wakeup_kcompactd() records the order kswapd balanced for
+ * and wakes the thread (pgdat->kcompactd_wake) if compaction could help;
+ * kcompactd(ctx, machine) is the thread of the node of the CPU it runs
+ * on (an engine's kernel thread, machine_boot), compacting the node's
+ * zones when woken and proactively at its timeout. */
 void wakeup_kcompactd(struct machine *m, int nid, int order, int highest_zoneidx);
-bool kcompactd_work_requested(struct machine *m, int nid);
+void kcompactd(struct mm_ctx *ctx, void *arg);
 /* A write of vm.compaction_proactiveness: a non-zero value wakes every
  * node's kcompactd for a proactive pass now, as the kernel's handler
  * does, instead of at its next timeout. */
 void compaction_proactiveness_sysctl_handler(struct machine *m, int proactiveness);
-void kcompactd_do_work(struct mm_ctx *ctx, struct machine *m, int nid);
-bool kcompactd_proactive(struct mm_ctx *ctx, struct machine *m, int nid);
 /* reset_isolation_suitable(): kswapd going to sleep clears the skip hints
  * of zones a direct compaction finished. */
 void reset_isolation_suitable(struct machine *m, int nid);

@@ -35,6 +35,8 @@ void machine_params_default(struct machine_params *p)
 	p->hotplug_reserve = 0;
 	p->pinned_share = 0;
 	p->compaction_proactiveness = 20;
+	p->vmstat_interval = 1000000000;
+	p->kswapd_interval = 1000000;
 	p->time_scale = 1;
 	numab_params_default(&p->numab);
 	p->pin_seed = 1;
@@ -248,6 +250,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->thp_opts = p->thp_opts;
 	m->extfrag_threshold = 500;
 	m->compaction_proactiveness = p->compaction_proactiveness;
+	m->vmstat_interval = p->vmstat_interval;
+	m->kswapd_interval = p->kswapd_interval;
 	m->time_scale = p->time_scale;
 	for (unsigned n = 0; n < MAX_NUMNODES; n++)
 		m->iw_table[n] = p->iw_table[n] ? p->iw_table[n] : 1;

@@ -24,6 +24,10 @@ struct machine_params {
 	double pinned_share;
 	uint64_t pin_seed;
 	int compaction_proactiveness;   /* vm.compaction_proactiveness, default 20 */
+	/* ns between the vmstat worker's passes (sysctl_stat_interval, HZ;
+	 * 0: no worker), and between kswapd's, kcompactd's and kevacuate's
+	 * checks for work, the engine having no wait queues (0: no kswapd). */
+	uint64_t vmstat_interval, kswapd_interval;
 	/* Weighted interleave's node weights (1 to 255; 0: the default, 1). */
 	uint8_t iw_table[MAX_NUMNODES];
 	struct numab_params numab;

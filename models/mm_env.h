@@ -117,6 +117,13 @@ struct mm_env {
 	/* Optional: a zone->lock section of a zone with superpageblocks is
 	 * ending (the lock still held): taken at site, it did w. */
 	void (*spb_section)(struct mm_ctx *ctx, enum lock_site site, const struct mm_work *w);
+	/* Optional, for kernel threads: sleep ns off the CPU (0: not at all),
+	 * then settle the thread's debt (a safepoint). */
+	void (*schedule_timeout)(struct mm_ctx *ctx, uint64_t ns);
+	/* Optional: the run cannot go on (every workload thread waits for a
+	 * lock, a deadlock the kernel threads' own wake-ups would hide): the
+	 * engine has ended it and the kernel thread returns. */
+	bool (*kthread_should_stop)(struct mm_ctx *ctx);
 };
 
 /* The execution context of one simulated CPU (a thread running on it). */
@@ -184,6 +191,18 @@ static inline void cond_resched(struct mm_ctx *ctx)
 {
 	if (ctx->env->cond_resched)
 		ctx->env->cond_resched(ctx);
+}
+
+/* A kernel thread's wait.  Outside an engine no time passes: nothing
+ * would wake it, so it must not be started there. */
+static inline void schedule_timeout(struct mm_ctx *ctx, uint64_t ns)
+{
+	ctx->env->schedule_timeout(ctx, ns);
+}
+
+static inline bool kthread_should_stop(struct mm_ctx *ctx)
+{
+	return ctx->env->kthread_should_stop && ctx->env->kthread_should_stop(ctx);
 }
 
 /* fatal_signal_pending(): SIGINT or SIGTERM reached mmsim (its handler

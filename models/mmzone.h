@@ -306,6 +306,8 @@ struct machine {
 	struct khugepaged_scan *khugepaged; /* khugepaged's place, NULL until its first pass */
 	int extfrag_threshold;              /* vm.extfrag_threshold, default 500 */
 	int compaction_proactiveness;       /* vm.compaction_proactiveness, default 20 */
+	/* The kernel threads' timing (machine_params). */
+	uint64_t vmstat_interval, kswapd_interval;
 	double time_scale;                  /* machine_params.time_scale */
 	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN: 1 to 255, default 1 */
 	uint8_t iw_table[MAX_NUMNODES];

@@ -433,3 +433,18 @@ void kswapd(struct mm_ctx *ctx, struct machine *m, int nid)
 		pgdat->kswapd_wake = true;
 	}
 }
+
+void kswapd_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct machine *m = arg;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	struct pglist_data *pgdat = &m->node_data[nid];
+
+	for (;;) {
+		while (!pgdat->kswapd_wake)
+			schedule_timeout(ctx, m->kswapd_interval);
+		/* A node it could not balance leaves it woken: no sleep. */
+		kswapd(ctx, m, nid);
+		schedule_timeout(ctx, 0);
+	}
+}

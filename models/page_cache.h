@@ -90,5 +90,11 @@ bool kswapd_try_to_sleep(struct machine *m, int nid, int alloc_order, int reclai
  * the order and zone the wakers recorded, balance_pgdat(), try to sleep;
  * a node it could not balance leaves it woken for another turn. */
 void kswapd(struct mm_ctx *ctx, struct machine *m, int nid);
+/* The kswapd thread of the node of the CPU it runs on (an engine's kernel
+ * thread, machine_boot): it sleeps until wakeup_kswapd wakes it, then
+ * does kswapd() turns.  The engine has no wait queues: the wait is a
+ * check of the wake flag every m->kswapd_interval, which bounds how late
+ * it wakes. */
+void kswapd_thread(struct mm_ctx *ctx, void *arg);
 
 #endif

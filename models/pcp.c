@@ -696,6 +696,18 @@ void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m)
 	}
 }
 
+void vmstat_worker(struct mm_ctx *ctx, void *arg)
+{
+	struct machine *m = arg;
+
+	for (;;) {
+		schedule_timeout(ctx, machine_period_ns(m, m->vmstat_interval));
+		if (kthread_should_stop(ctx))
+			return;
+		refresh_cpu_vm_stats(ctx, m);
+	}
+}
+
 void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu)
 {
 	m->cpu_online[cpu] = false;

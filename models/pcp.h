@@ -122,6 +122,11 @@ void drain_zone_pages(struct mm_ctx *ctx, struct zone *zone, struct per_cpu_page
  * batch drained from the pageset of each zone of another node the CPU has
  * not used for three passes. */
 void refresh_cpu_vm_stats(struct mm_ctx *ctx, struct machine *m);
+/* The vmstat worker of the CPU it runs on (vmstat_update every
+ * sysctl_stat_interval, m->vmstat_interval; an engine's kernel thread,
+ * machine_boot): refresh_cpu_vm_stats each pass.  It ends the run when
+ * the engine finds it stuck (kthread_should_stop). */
+void vmstat_worker(struct mm_ctx *ctx, void *arg);
 void page_alloc_cpu_dead(struct mm_ctx *ctx, struct machine *m, unsigned cpu);
 void page_alloc_cpu_online(struct mm_ctx *ctx, struct machine *m, unsigned cpu);
 

@@ -158,14 +158,20 @@ void superpageblock_contig_mark(struct mm_ctx *ctx, struct machine *m, pfn_t sta
 bool spb_needs_defrag(const struct superpageblock *sb);
 bool spb_defrag_done(const struct superpageblock *sb);
 /* pageblock_evacuate_init(): the late initcall making each node's
- * kevacuate queue; until it runs no defrag is queued.  The engine calls it
- * when it starts the workers; tests call it themselves. */
+ * kevacuate queue; until it runs no defrag is queued.  machine_boot calls
+ * it before it starts the workers; tests call it themselves. */
 void pageblock_evacuate_init(struct machine *m);
 void pageblock_evacuate_exit(struct machine *m);
 /* Whether node nid's queue holds work; spb_defrag_run_one(): the queue's
  * first item, spb_defrag_work_fn() on it (false if none). */
 bool spb_defrag_pending(struct machine *m, int nid);
 bool spb_defrag_run_one(struct mm_ctx *ctx, struct machine *m, int nid);
+/* kevacuate<N>, the worker of the defrag queue of the node of the CPU it
+ * runs on (the kernel's kevacuate/<nid> workqueue, max_active 1; an
+ * engine's kernel thread, machine_boot): it runs the queued items one
+ * after the other, looking for new ones every m->kswapd_interval (or
+ * every 1 ms). */
+void kevacuate_thread(struct mm_ctx *ctx, void *arg);
 /* evacuate_pageblock(): move the movable pages of the pageblock at pfn
  * out, to anywhere on the zone's node (force: even if it is labelled
  * MOVABLE). */

@@ -4,8 +4,8 @@
  *
  * spb_update_list() queues a superpageblock that needs defrag on its
  * node's kevacuate queue (spb_maybe_start_defrag, superpageblock.c); the
- * engine's kevacuate<N> thread (lua/lsim.c) runs the queue's items one at
- * a time.  A tainted superpageblock has its movable pages evacuated to
+ * kevacuate<N> thread (kevacuate_thread, started by machine_boot) runs
+ * the queue's items one at a time.  A tainted superpageblock has its movable pages evacuated to
  * anywhere on the node (evacuate_pageblock); a clean one has its partly
  * used pageblocks moved into its own free space
  * (compact_pageblock_in_spb).  Both walk the superpageblock's pageblocks
@@ -262,6 +262,19 @@ bool spb_defrag_run_one(struct mm_ctx *ctx, struct machine *m, int nid)
 	zone = &m->node_data[nid].node_zones[key >> 32];
 	spb_defrag_work_fn(ctx, zone, (pfn_t)(key & 0xffffffffu));
 	return true;
+}
+
+void kevacuate_thread(struct mm_ctx *ctx, void *arg)
+{
+	struct machine *m = arg;
+	int nid = (int)topology_cpu_to_node(&m->topo, ctx->cpu);
+	uint64_t poll = m->kswapd_interval ? m->kswapd_interval : 1000000;
+
+	for (;;) {
+		schedule_timeout(ctx, poll);
+		while (spb_defrag_run_one(ctx, m, nid))
+			schedule_timeout(ctx, 0);
+	}
 }
 
 /* ---- seed 005: contiguous allocation and targeted evacuation ---- */

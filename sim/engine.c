@@ -241,6 +241,22 @@ void engine_spb_section_end(struct sim_thread *t)
 	t->spb_section = false;
 }
 
+static void engine_schedule_timeout(struct mm_ctx *ctx, uint64_t ns)
+{
+	if (ns)
+		engine_sleep(ctx, ns);
+	engine_settle(ctx);
+}
+
+/* One looker is enough: the kernel threads of CPU 0. */
+static bool engine_kthread_should_stop(struct mm_ctx *ctx)
+{
+	if (ctx->cpu || !engine_stalled(ctx_thread(ctx)->e))
+		return false;
+	engine_stop(ctx);
+	return true;
+}
+
 const struct mm_env engine_env = {
 	.charge = engine_charge,
 	.touch = engine_touch,
@@ -250,6 +266,8 @@ const struct mm_env engine_env = {
 	.now = engine_now,
 	.cond_resched = engine_safepoint,
 	.spb_section = engine_spb_section,
+	.schedule_timeout = engine_schedule_timeout,
+	.kthread_should_stop = engine_kthread_should_stop,
 };
 
 /* Set from a signal handler: every engine stops at its threads' next

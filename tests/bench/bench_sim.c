@@ -8,6 +8,7 @@
 #include "models/machine.h"
 #include "models/page_alloc.h"
 #include "models/pcp.h"
+#include "sim/boot.h"
 #include "sim/engine.h"
 
 #include <glib.h>
@@ -66,6 +67,8 @@ static int bench_policy(enum mm_policy policy)
 		fprintf(stderr, "bench_sim: %s\n", err);
 		return 1;
 	}
+	/* The kernel threads a scenario's machine has. */
+	machine_boot(e, m);
 	for (unsigned i = 0; i < NR_THREADS; i++) {
 		w[i] = (struct worker){ .m = m };
 		engine_spawn(e, i, NULL, worker_main, &w[i], NULL);
