@@ -4,7 +4,7 @@
  * never move; the heap orders the slots, so that sifting
  * compares numbers in C instead of reading each entry's time through Lua
  * (those reads were most of an aging run's Lua time). */
-#include "lmachine.h"
+#include "laux.h"
 #include "lmmsim.h"
 
 #include "sim/expiry_heap.h"

@@ -1,6 +1,7 @@
 /* Kernel-side calls in Lua: kvmalloc as an allocation source, memory
  * hotplug, page migration, and the superpageblock view. */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 
 #include "models/compaction.h"
 #include "models/hugetlb.h"

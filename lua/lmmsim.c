@@ -1,7 +1,8 @@
 /* The `mmsim` Lua module: machines, page allocation, dumps, the checker.
  * Documented in docs/API.md. */
 #include "lmmsim.h"
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 #include "lparams.h"
 #include "lresults.h"
 #include "mmsim-version.h"
@@ -28,101 +29,6 @@
 
 /* Registry array of every machine built, weak so it keeps none alive. */
 #define MACHINES_KEY "mmsim.machines"
-
-struct lmachine *check_lmachine(lua_State *L, int idx)
-{
-	struct lmachine *lm = luaL_checkudata(L, idx, MACHINE_MT);
-
-	if (!lm->m)
-		luaL_error(L, "machine has been destroyed");
-	return lm;
-}
-
-struct machine *check_machine(lua_State *L, int idx)
-{
-	return check_lmachine(L, idx)->m;
-}
-
-/* A size is a number of bytes or a string with a K/M/G/T suffix, 0 to
- * SIZE_MAX_BYTES (a Lua integer). */
-#define SIZE_MAX_BYTES ((uint64_t)INT64_MAX)
-#define SIZE_RANGE "valid range 0 to 9223372036854775807 bytes (8 EiB - 1)"
-
-uint64_t check_size(lua_State *L, int idx, const char *what)
-{
-	if (lua_type(L, idx) == LUA_TNUMBER) {
-		int isint;
-		lua_Integer v = lua_tointegerx(L, idx, &isint);
-
-		if (!isint || v < 0)
-			luaL_error(L, "%s: size %s is not a whole number of bytes in the %s", what,
-				   lua_tostring(L, idx), SIZE_RANGE);
-		return (uint64_t)v;
-	}
-	const char *s = lua_tostring(L, idx);
-	unsigned shift = 0;
-	char *end;
-	uint64_t v;
-
-	if (!s || lua_type(L, idx) != LUA_TSTRING)
-		luaL_error(L, "%s: expected a size such as \"512G\" or a number of bytes, got %s",
-			   what, luaL_typename(L, idx));
-	/* strtoull would take a sign or spaces, and negate "-8G". */
-	if (!g_ascii_isdigit(*s))
-		luaL_error(L, "%s: cannot read size \"%s\" (digits and a K, M, G or T suffix; %s)",
-			   what, s, SIZE_RANGE);
-	errno = 0;
-	v = g_ascii_strtoull(s, &end, 10);
-	switch (g_ascii_toupper(*end)) {
-	case 'T': shift += 10; /* fall through */
-	case 'G': shift += 10; /* fall through */
-	case 'M': shift += 10; /* fall through */
-	case 'K': shift += 10; end++; break;
-	case '\0': break;
-	default: luaL_error(L, "%s: unknown size suffix in \"%s\" (use K, M, G or T)", what, s);
-	}
-	if (*end == 'B' || *end == 'b' || *end == 'i')
-		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
-	if (*end)
-		luaL_error(L, "%s: trailing characters in size \"%s\"", what, s);
-	if (errno == ERANGE || v > SIZE_MAX_BYTES >> shift)
-		luaL_error(L, "%s: size \"%s\" is too large: %s", what, s, SIZE_RANGE);
-	return v << shift;
-}
-
-/* A value not taken as an integer, for the error: a number as written,
- * anything else by its type. */
-static const char *not_integer_text(lua_State *L, int idx)
-{
-	return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
-}
-
-lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def)
-{
-	lua_Integer v = def;
-
-	if (lua_getfield(L, t, k) != LUA_TNIL) {
-		int isint;
-
-		/* A float with an integral value (2^32) counts, as in luaL_checkinteger. */
-		v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : (isint = 0);
-		if (!isint)
-			luaL_error(L, "field '%s' must be an integer, got %s", k,
-				   not_integer_text(L, -1));
-	}
-	lua_pop(L, 1);
-	return v;
-}
-
-lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
-			    lua_Integer min, lua_Integer max)
-{
-	lua_Integer v = opt_int_field(L, t, k, def);
-
-	if (v < min || v > max)
-		luaL_error(L, "field '%s' is %I: valid range %I to %I", k, v, min, max);
-	return v;
-}
 
 static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
@@ -194,82 +100,6 @@ static void check_thp_field(lua_State *L, int idx, struct machine_params *p)
 		p->thp = (enum thp_enabled)check_thp_option(L, idx, "thp", thp_enabled_names,
 							    NR_THP_ENABLED);
 	}
-}
-
-/* The same, the message naming the caller level up the stack (1: the
- * Lua code calling the C function). */
-static void check_known_keys_at(lua_State *L, int t, const char *const *keys, const char *what,
-				int level)
-{
-	lua_pushnil(L);
-	while (lua_next(L, t)) {
-		bool known = false;
-
-		lua_pop(L, 1);
-		if (lua_type(L, -1) == LUA_TSTRING)
-			for (const char *const *k = keys; *k; k++)
-				known |= !strcmp(*k, lua_tostring(L, -1));
-		if (!known) {
-			GString *list = g_string_new(NULL);
-
-			for (const char *const *k = keys; *k; k++)
-				g_string_append_printf(list, "%s%s", k == keys ? "" : ", ", *k);
-			const char *key = luaL_tolstring(L, -1, NULL);
-
-			luaL_where(L, level);
-			lua_pushfstring(L, "%s: unknown field '%s' (known: %s)", what, key, list->str);
-			g_string_free(list, TRUE);
-			lua_concat(L, 2);
-			lua_error(L);
-		}
-	}
-}
-
-static int cmp_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* __index of a strict methods table: (table, key) with the class's name as
- * upvalue; only reached for names the table lacks. */
-static int unknown_method(lua_State *L)
-{
-	GPtrArray *names = g_ptr_array_new();
-	GString *list = g_string_new(NULL);
-
-	lua_pushnil(L);
-	while (lua_next(L, 1)) {
-		lua_pop(L, 1);
-		if (lua_type(L, -1) == LUA_TSTRING)
-			g_ptr_array_add(names, (gpointer)lua_tostring(L, -1));
-	}
-	g_ptr_array_sort(names, cmp_names);
-	for (guint i = 0; i < names->len; i++)
-		g_string_append_printf(list, "%s%s", i ? ", " : "", (char *)names->pdata[i]);
-	luaL_where(L, 1);
-	lua_pushfstring(L, "%s has no method '%s' (methods: %s)",
-			lua_tostring(L, lua_upvalueindex(1)), luaL_tolstring(L, 2, NULL),
-			list->str);
-	g_string_free(list, TRUE);
-	g_ptr_array_free(names, TRUE);
-	lua_remove(L, -2);
-	lua_concat(L, 2);
-	return lua_error(L);
-}
-
-void strict_methods(lua_State *L, int idx, const char *what)
-{
-	idx = lua_absindex(L, idx);
-	lua_createtable(L, 0, 1);
-	lua_pushstring(L, what);
-	lua_pushcclosure(L, unknown_method, 1);
-	lua_setfield(L, -2, "__index");
-	lua_setmetatable(L, idx);
-}
-
-void check_known_keys(lua_State *L, int t, const char *const *keys, const char *what)
-{
-	check_known_keys_at(L, t, keys, what, 1);
 }
 
 /* mmsim.check_options(t, {"a", "b"}, what): the workload modules' check
@@ -654,73 +484,6 @@ static int l_gc(lua_State *L)
 
 static const char *const type_names[] = { "unmovable", "movable", "reclaimable", NULL };
 
-int check_node(lua_State *L, struct machine *m, lua_Integer node)
-{
-	if (node < 0 || node >= (lua_Integer)m->nr_nodes)
-		luaL_error(L, "node %I does not exist (the machine has nodes 0-%d)", node,
-			   (int)m->nr_nodes - 1);
-	return (int)node;
-}
-
-nodemask_t check_node_list(lua_State *L, struct machine *m, int idx, const char *what)
-{
-	nodemask_t mask = NODE_MASK_NONE;
-
-	if (lua_type(L, idx) != LUA_TTABLE)
-		luaL_error(L, "%s: expected a list of nodes, got %s", what, luaL_typename(L, idx));
-	for (lua_Integer i = 1, n = luaL_len(L, idx), last = -1; i <= n; i++) {
-		lua_geti(L, idx, i);
-		if (!lua_isinteger(L, -1))
-			luaL_error(L, "%s: entry %d is not a node number", what, (int)i);
-		lua_Integer node = check_node(L, m, lua_tointeger(L, -1));
-		/* The list is a node mask, as the syscalls take: {1, 0} would
-		 * read as {0, 1}, and a mapping by position would be lost. */
-		if (node <= last)
-			luaL_error(L, "%s: nodes are a node mask: list each once, in ascending order "
-				   "(entry %d, node %d, follows node %d)", what, (int)i, (int)node,
-				   (int)last);
-		last = node;
-		mask |= nodemask_of_node((unsigned)node);
-		lua_pop(L, 1);
-	}
-	return mask;
-}
-
-/* The kernel's default policy allocates on numa_node_id(), the node of
- * the CPU the call runs on. */
-int opt_node_field(lua_State *L, struct machine *m, int t, const struct mm_ctx *ctx)
-{
-	lua_Integer local = topology_cpu_to_node(&m->topo, ctx->cpu);
-
-	return check_node(L, m, t ? opt_int_field(L, t, "node", local) : local);
-}
-
-/* The CPU a call runs on: a simulated thread's own, or for scenario code
- * outside threads the table's `cpu` field (default 0), taking no time.
- * t is a table index, or 0 for none. */
-struct mm_ctx *call_ctx(lua_State *L, struct machine *m, int t, struct mm_ctx *buf)
-{
-	struct mm_ctx *ctx = lua_thread_ctx(L);
-	bool has_cpu = t && lua_getfield(L, t, "cpu") != LUA_TNIL;
-
-	if (t)
-		lua_pop(L, 1);
-	if (ctx) {
-		if (has_cpu)
-			luaL_error(L, "a simulated thread runs on its own CPU (%d): no 'cpu' field",
-				   (int)ctx->cpu);
-		/* Every model call from a thread starts at a safepoint. */
-		engine_safepoint(ctx);
-		return ctx;
-	}
-	lua_Integer cpu = t ? opt_int_field(L, t, "cpu", 0) : 0;
-	if (cpu < 0 || cpu >= (lua_Integer)m->nr_cpus)
-		luaL_error(L, "cpu %I does not exist (the machine has CPUs 0-%d)", cpu,
-			   (int)m->nr_cpus - 1);
-	*buf = mm_ctx_null((unsigned)cpu);
-	return buf;
-}
-
 /* m:alloc{order=, type=, node=, cpu=, atomic=, owner=, offset=} -> pfn or nil */
 static int l_alloc(lua_State *L)
 {
@@ -980,18 +743,6 @@ static int l_zones(lua_State *L)
 	return 1;
 }
 
-void push_pageset(lua_State *L, const struct zone *z, const struct per_cpu_pages *pcp)
-{
-	lua_createtable(L, 0, 7);
-	set_int(L, "node", z->node);
-	set_str(L, "zone", z->name);
-	set_int(L, "count", pcp->count);
-	set_int(L, "high", pcp->high);
-	set_int(L, "high_min", pcp->high_min);
-	set_int(L, "high_max", pcp->high_max);
-	set_int(L, "batch", pcp->batch);
-}
-
 /* m:pagesets(cpu) -> array of {node=, zone=, count=, high=, high_min=,
  * high_max=, batch=} for the CPU's pageset of every populated zone */
 static int l_pagesets(lua_State *L)
@@ -1088,42 +839,24 @@ static int l_version(lua_State *L)
 	return 1;
 }
 
-static const luaL_Reg module_funcs[] = {
-	{ "machine", l_machine },
-	{ "check_options", l_check_options },
-	{ "version", l_version },
-	{ "time_compressed", lresults_time_compressed },
-	{ "headline_phase", lresults_headline_phase },
-	{ "params", lparams_declare },
-	{ "size", l_size },
-	{ "result", lresults_record },
-	{ "count_objects", lresults_count_objects },
-	{ "write_result_file", lresults_write_file },
-	{ NULL, NULL },
-};
-
-int luaopen_mmsim(lua_State *L)
+void lmachine_open(lua_State *L, int module)
 {
-	luaL_newlib(L, module_funcs);
-	luaL_newmetatable(L, MACHINE_MT);
-	luaL_newlib(L, machine_methods);
-	lsim_open(L, -3, -1);
-	lproc_open(L, -1);
-	lkernel_open(L, -1);
-	lslab_open(L, -1);
-	lworkload_open(L, -1);
-	lresults_open(L, -1);  /* m:gb_yield, m:memory_map, m:snapshot_memory_map */
-	lreplay_open(L, -3);
-	strict_methods(L, -1, MACHINE_MT);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_gc);
-	lua_setfield(L, -2, "__gc");
+	static const luaL_Reg funcs[] = {
+		{ "machine", l_machine },
+		{ "check_options", l_check_options },
+		{ "version", l_version },
+		{ "size", l_size },
+		{ NULL, NULL },
+	};
+
+	lua_pushvalue(L, module);
+	luaL_setfuncs(L, funcs, 0);
 	lua_pop(L, 1);
+	new_class(L, MACHINE_MT, machine_methods, l_gc);
 	lua_newtable(L);
 	lua_createtable(L, 0, 1);
 	lua_pushliteral(L, "v");
 	lua_setfield(L, -2, "__mode");
 	lua_setmetatable(L, -2);
 	lua_setfield(L, LUA_REGISTRYINDEX, MACHINES_KEY);
-	return 1;
 }

@@ -1,6 +1,7 @@
 /* NUMA calls on a process: memory policies (mbind, set_mempolicy) and
  * page moves (move_pages, migrate_pages). */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 
 #include "models/mempolicy.h"
 #include "models/migrate.h"
@@ -141,7 +142,7 @@ static int l_migrate_pages(lua_State *L)
 	return push_move_counts(L, &c, err);
 }
 
-void lnuma_process_methods(lua_State *L, int methods)
+void lnuma_open(lua_State *L)
 {
 	static const luaL_Reg numa_methods[] = {
 		{ "set_mempolicy", l_set_mempolicy },
@@ -151,7 +152,8 @@ void lnuma_process_methods(lua_State *L, int methods)
 		{ NULL, NULL },
 	};
 
-	lua_pushvalue(L, methods);
+	luaL_getmetatable(L, PROCESS_MT);
+	lua_getfield(L, -1, "__index");
 	luaL_setfuncs(L, numa_methods, 0);
-	lua_pop(L, 1);
+	lua_pop(L, 2);
 }

@@ -1,5 +1,6 @@
 /* Processes in Lua: m:process() and the address-space calls on it. */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 
 #include "models/khugepaged.h"
 #include "models/mm_space.h"
@@ -8,7 +9,6 @@
 #include <limits.h>
 #include <string.h>
 
-#define PROCESS_MT "mmsim.process"
 
 /* The process's uservalue is its machine's userdata: the machine lives as
  * long as the process object, and lm stays valid even when a finalizer
@@ -389,7 +389,6 @@ void lproc_open(lua_State *L, int methods)
 	lua_setfield(L, methods, "khugepaged_scan");
 	luaL_newmetatable(L, PROCESS_MT);
 	luaL_newlib(L, process_methods);
-	lnuma_process_methods(L, -1);
 	strict_methods(L, -1, PROCESS_MT);
 	lua_setfield(L, -2, "__index");
 	lua_pop(L, 1);

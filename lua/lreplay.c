@@ -1,7 +1,8 @@
 /* Trace replay in Lua: the readers of trace.c, and the kmem replay's inner
  * loop (allocations and frees paired by pfn), for lua/mmsim/replay.lua. */
-#include "lmachine.h"
-#include "trace.h"
+#include "laux.h"
+#include "lmmsimlib.h"
+#include "sim/trace.h"
 
 #include "models/mm_space.h"
 #include "models/page_alloc.h"

@@ -3,7 +3,8 @@
  * run's report (sim/report.c), which gathers the rest from the machine
  * and its engine. */
 #include "lresults.h"
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 #include "lparams.h"
 
 #include "models/gbyield.h"
@@ -338,14 +339,14 @@ int lresults_count_objects(lua_State *L)
 
 	if (n < 0)
 		return luaL_error(L, "mmsim.count_objects: %I is negative", n);
-	lresults_add_objects((uint64_t)n);
+	if (rep)
+		report_count_objects(rep, (uint64_t)n);
 	return 0;
 }
 
-void lresults_add_objects(uint64_t n)
+struct report *lresults_report(void)
 {
-	if (rep)
-		report_count_objects(rep, n);
+	return rep;
 }
 
 /* m:phase(name) starts a phase at the caller's simulated time (a thread's

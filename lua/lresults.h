@@ -47,8 +47,9 @@ void lresults_open(lua_State *L, int methods);
 int lresults_end(lua_State *L, struct lmachine *lm, bool interrupted);
 /* mmsim.count_objects(n) */
 int lresults_count_objects(lua_State *L);
-/* The same from C: n more objects of the workload. */
-void lresults_add_objects(uint64_t n);
+/* The run's report, for the workload engines in C to count their objects
+ * in (NULL outside a run). */
+struct report *lresults_report(void);
 /* mmsim.result(name, value) */
 int lresults_record(lua_State *L);
 /* mmsim.write_result_file(name, text) */

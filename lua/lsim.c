@@ -1,6 +1,7 @@
 /* The simulation side of the mmsim module: simulated threads running Lua
  * functions on CPUs, running the engine, time, and lock statistics. */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 #include "lresults.h"
 
 #include "models/pcp.h"
@@ -22,44 +23,6 @@ struct lthread {
 	struct lmachine *lm;
 	lua_State *L;           /* the main state, for the registry */
 };
-
-/* A time is a number of nanoseconds or a string with a unit ("0" needs
- * none), 0 to INT64_MAX ns (a Lua integer: 292 years). */
-#define TIME_RANGE "valid range 0 to 9223372036854775807 ns"
-uint64_t check_time(lua_State *L, int idx, const char *what)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	double v = -1;
-
-	if (lua_type(L, idx) == LUA_TNUMBER) {
-		v = lua_tonumber(L, idx);
-	} else if (lua_type(L, idx) == LUA_TSTRING) {
-		const char *s = lua_tostring(L, idx);
-		char *end = (char *)s;
-		/* strtod would also read signs, spaces, "inf" and "nan". */
-		double x = g_ascii_isdigit(*s) || *s == '.' ? g_ascii_strtod(s, &end) : 0;
-
-		/* Zero is zero in any unit: -D live=0 needs none. */
-		if (end != s && !*end && x == 0)
-			v = 0;
-		for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-			if (end != s && !strcmp(end, units[i].unit))
-				v = x * units[i].ns;
-		if (v < 0)
-			luaL_error(L, "%s: cannot read time \"%s\" (a number and ns, us, ms or s; %s)",
-				   what, s, TIME_RANGE);
-	} else {
-		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",
-			   what, luaL_typename(L, idx));
-	}
-	/* 2^63 is the first double out of range. */
-	if (!(v >= 0 && v < 9223372036854775808.0))
-		luaL_error(L, "%s: time %s is out of range: %s", what,
-			   luaL_tolstring(L, idx, NULL), TIME_RANGE);
-	return (uint64_t)v;
-}
 
 void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm, struct machine_params *p)
 {
@@ -416,7 +379,6 @@ static const char *const class_keys[NR_LOCK_CLASSES] = {
 	[LOCK_CLASS_PTL] = "ptl",
 	[LOCK_CLASS_MMAP] = "mmap",
 };
-
 
 #define SINCE_USAGE "lock_stats: 'since' is an earlier m:lock_stats() result or a phase name"
 

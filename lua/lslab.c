@@ -1,6 +1,7 @@
 /* The slab model in Lua: caches, objects, kmalloc, file lookups that make
  * dentries and inodes, and /proc/slabinfo. */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 
 #include "models/dcache.h"
 #include "models/fork.h"

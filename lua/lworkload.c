@@ -1,6 +1,7 @@
 /* Workload engines written in C (sim/workload_*.c), started from Lua: the
  * workload library's modules (lua/mmsim/) compose them. */
-#include "lmachine.h"
+#include "laux.h"
+#include "lmmsimlib.h"
 #include "lresults.h"
 
 #include "models/slub.h"
@@ -187,7 +188,7 @@ static int l_start_jemalloc_churn(lua_State *L)
 					    "remote_share", "decay_ns", "work_ns", "until_ns",
 					    NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
-	struct jemalloc_churn_opts o = { .count_objects = lresults_add_objects,
+	struct jemalloc_churn_opts o = { .report = lresults_report(),
 					 .release = release_refs };
 	struct machine *pm;
 	char *err = NULL;

@@ -1,6 +1,7 @@
 #include "scenario.h"
 #include "lmmsim.h"
 #include "lmachine.h"
+#include "lmmsimlib.h"
 #include "lparams.h"
 #include "lresults.h"
 #include "sim/results.h"

@@ -716,8 +716,8 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			struct object obj = { .addr = addr, .len = len, .arena = t->index };
 
 			jc->stats.objects++;
-			if (o->count_objects)
-				o->count_objects(1);
+			if (o->report)
+				report_count_objects(o->report, 1);
 			if (o->nr_cpus > 1 && rng_double(o->rng) < o->remote_share) {
 				/* Another thread, uniformly: 1 to n - 1 past this one's. */
 				unsigned j = (unsigned)rng_range(o->rng, o->nr_cpus - 1);

@@ -10,6 +10,7 @@
 #define MMSIM_WORKLOAD_JEMALLOC_H
 
 #include "sim/engine.h"
+#include "sim/report.h"
 #include "sim/rng.h"
 
 #include <stdint.h>
@@ -33,7 +34,7 @@ struct jemalloc_churn_opts {
 	uint64_t work_ns;               /* the application's mean work per object */
 	uint64_t until_ns;              /* no new object from this simulated time on */
 	struct rng *rng;                /* shared by every thread; outlives them */
-	void (*count_objects)(uint64_t n);  /* the run's object count, or NULL */
+	struct report *report;          /* counts the run's objects, or NULL */
 	/* Called when the last reference goes (the caller's and the
 	 * threads'), or NULL. */
 	void (*release)(void *arg);

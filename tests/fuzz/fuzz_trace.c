@@ -3,7 +3,7 @@
  * CSV, with skip_bad and without: each must return events or an error
  * naming a line, never crash or overflow (run under AddressSanitizer and
  * UndefinedBehaviorSanitizer). */
-#include "lua/trace.h"
+#include "sim/trace.h"
 
 #include <stdint.h>
 #include <stdio.h>

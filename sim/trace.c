@@ -2,7 +2,7 @@
  * gzip file and a plain one through the same calls, so the kmem CSV may be
  * given compressed as captured, with no subprocess (scenarios cannot start
  * one). */
-#include "trace.h"
+#include "sim/trace.h"
 
 #include "models/mm_space.h"
 
