@@ -18,8 +18,6 @@
 
 #include <string.h>
 
-#define PMD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PMD_ORDER))
-#define PUD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PUD_ORDER))
 
 static struct anon_share *share_lookup(const struct machine *m, pfn_t pfn)
 {

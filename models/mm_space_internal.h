@@ -33,6 +33,8 @@
 #define PTRS_PER_TABLE 512
 #define PTE_TABLE_SHIFT 21      /* a PTE table maps 2 MiB */
 #define CPUMASK_WORD_BITS (8 * sizeof(unsigned long))    /* CPUs per cpumask word */
+#define PMD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PMD_ORDER))   /* bytes a PMD entry maps */
+#define PUD_SIZE (1ULL << (PAGE_SHIFT + HPAGE_PUD_ORDER))   /* bytes a PUD entry maps */
 
 /* Bytes one entry of a table of this level maps (level 1: a page). */
 static inline uint64_t level_entry_size(int level)
@@ -95,6 +97,16 @@ struct pte_table {
 static inline bool pte_protnone(const struct pte_table *pt, unsigned i)
 {
 	return pt->numa && (pt->numa->protnone[i / 64] >> (i % 64) & 1);
+}
+
+/* Entries marked MADV_FREE. */
+static inline unsigned lazyfree_count(const struct pte_table *pt)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < PTRS_PER_TABLE / 64; w++)
+		n += (unsigned)__builtin_popcountll(pt->lazyfree[w]);
+	return n;
 }
 
 /* The entry maps a new page, or none: no mark, no last node. */
@@ -274,6 +286,14 @@ void pte_table_free(struct pte_table *pt);
 void free_table_tree(struct pt_dir *dir, int level);
 struct pt_dir *dir_lookup(const struct mm_struct *mm, int level, uint64_t addr);
 
+/* The PMD table under the PUD entry at haddr, or NULL. */
+static inline struct pt_dir *pud_entry(const struct mm_struct *mm, uint64_t haddr)
+{
+	struct pt_dir *pud = dir_lookup(mm, PGTABLE_PUD, haddr);
+
+	return pud ? pud->entry[level_index(haddr, PGTABLE_PUD)] : NULL;
+}
+
 /* The PTE table mapping addr, or NULL (a huge one included): the walk
  * every fault makes several times, unrolled. */
 static inline struct pte_table *pte_table_lookup(const struct mm_struct *mm, uint64_t addr)
@@ -349,7 +369,13 @@ void tlb_free_huge(struct mmu_gather *tlb);
 /* thp_vma_allowable_order(): the size's enabled knob and the VMA's advice. */
 bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma,
 		       enum thp_size size);
-/* collapse_huge_page() for the 2 MiB at haddr: a new order-9 folio (the
+/* A THP of 2^order pages at folio, mapped whole by mm at haddr through a
+ * PMD or PUD entry just installed: its record and the huge-mapped count. */
+void thp_folio_mapped(struct mm_struct *mm, pfn_t folio, unsigned order, uint64_t haddr);
+/* A 1 GiB folio for mm at haddr (huge_memory.c), zero of its pages cleared. */
+pfn_t alloc_pud_folio(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t haddr, gfp_t gfp,
+		      unsigned long zero);
+/* collapse_huge_page() (khugepaged.c) for the 2 MiB at haddr: a new order-9 folio (the
  * GFP of khugepaged with defrag, whatever the knobs say), the present
  * pages copied and the rest zeroed, the PTE table replaced by a PMD
  * mapping and the old pages freed.  A table holding pages of a THP is left
