@@ -4,6 +4,8 @@
 set -eu
 mmsim=${MMSIM:-./mmsim}
 src=${MMSIM_SRCDIR:-.}
+. "$src/tests/bench/need.sh"
+need "$mmsim"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "mmsim compaction benchmark (tests/bench/compaction.lua, 2s-1t, node 0)"

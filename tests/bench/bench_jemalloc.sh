@@ -12,6 +12,8 @@
 set -eu
 mmsim=${MMSIM:-./mmsim}
 src=${MMSIM_SRCDIR:-.}
+. "$src/tests/bench/need.sh"
+need "$mmsim"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "mmsim jemalloc churn benchmark (scenarios/jemalloc-churn.lua, 64 CPUs)"

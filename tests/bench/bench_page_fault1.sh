@@ -16,6 +16,8 @@ src=${MMSIM_SRCDIR:-.}
 native=${PF1_NATIVE:-./tests/bench/page_fault1_native}
 rounds=${PF1_ROUNDS:-3}
 loops=${PF1_LOOPS:-64}
+. "$src/tests/bench/need.sh"
+need "$mmsim" "$native"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "page_fault1 benchmark (128 MiB: map, write each page, unmap; one task;" \

@@ -7,6 +7,8 @@
 set -eu
 mmsim=${MMSIM:-./mmsim}
 src=${MMSIM_SRCDIR:-.}
+. "$src/tests/bench/need.sh"
+need "$mmsim"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "mmsim replay benchmark (tests/bench/replay.lua)"

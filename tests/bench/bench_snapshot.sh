@@ -7,6 +7,8 @@
 set -eu
 mmsim=${MMSIM:-./mmsim}
 src=${MMSIM_SRCDIR:-.}
+. "$src/tests/bench/need.sh"
+need "$mmsim"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 python3 "$src/tests/snapshot/gen_capture.py" 512 2 "$dir/tib.tar.gz"

@@ -4,6 +4,8 @@
 set -eu
 mmsim=${MMSIM:-./mmsim}
 src=${MMSIM_SRCDIR:-.}
+. "$src/tests/bench/need.sh"
+need "$mmsim"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "mmsim THP fault benchmark (tests/bench/thp_faults.lua, test machine, 4 CPUs)"
