@@ -30,42 +30,6 @@
 /* Registry array of every machine built, weak so it keeps none alive. */
 #define MACHINES_KEY "mmsim.machines"
 
-static const char *const machine_keys[] = {
-	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
-	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
-	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
-	"quantum_ns", "horizon_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
-	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", "time_scale",
-	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
-	"numa_balancing_scan_period_min_ms", "numa_balancing_scan_period_max_ms",
-	"numa_balancing_scan_size_mb", "numa_balancing_rate_limit_mbps", "gb_yield_attempt",
-	"boot_reserve", "thp_defrag", "thp_deposit", "pud_split", "gb_thp_migration",
-	"vmap_stack", "spb_walk", "snapshot", NULL,
-};
-
-/* A THP knob's value: one of names, else an error listing them. */
-static int check_thp_option(lua_State *L, int idx, const char *what, const char *const *names,
-			    int n)
-{
-	const char *v = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
-	int i = v ? thp_option_parse(names, n, v) : -1;
-
-	if (i < 0) {
-		luaL_Buffer b;
-
-		luaL_buffinit(L, &b);
-		for (int k = 0; k < n; k++) {
-			luaL_addstring(&b, k ? ", \"" : "\"");
-			luaL_addstring(&b, names[k]);
-			luaL_addchar(&b, '"');
-		}
-		luaL_pushresult(&b);
-		luaL_error(L, "machine field '%s': %s is not a valid value (valid: %s)", what,
-			   v ? v : luaL_typename(L, idx), lua_tostring(L, -1));
-	}
-	return i;
-}
-
 /* thp = false | true | "always" | "madvise" | "never" (2 MiB, the
  * top-level enabled) | { ["2048kB"] = ..., ["1048576kB"] = ... }.  A
  * boolean keeps the old option's meaning: false is "never", true the
@@ -87,7 +51,7 @@ static void check_thp_field(lua_State *L, int idx, struct machine_params *p)
 			if (size < 0)
 				luaL_error(L, "machine field 'thp': sizes are \"2048kB\" and "
 					   "\"1048576kB\", got %s", k ? k : luaL_typename(L, -2));
-			enum thp_enabled e = (enum thp_enabled)check_thp_option(
+			enum thp_enabled e = (enum thp_enabled)check_option_choice(
 				L, lua_absindex(L, -1), "thp", thp_enabled_names, NR_THP_ENABLED);
 			if (size == THP_PMD)
 				p->thp = e;
@@ -97,7 +61,7 @@ static void check_thp_field(lua_State *L, int idx, struct machine_params *p)
 		}
 		return;
 	default:
-		p->thp = (enum thp_enabled)check_thp_option(L, idx, "thp", thp_enabled_names,
+		p->thp = (enum thp_enabled)check_option_choice(L, idx, "thp", thp_enabled_names,
 							    NR_THP_ENABLED);
 	}
 }
@@ -179,15 +143,19 @@ static struct snapshot *machine_snapshot(lua_State *L, struct topology *t,
 static int l_machine(lua_State *L)
 {
 	struct topology t;
-	struct machine_params p;
+	struct engine_opts eo;
+	struct machine_args a = { .sample_interval = 1000000 };
 	struct snapshot *snap = NULL;
 	char *err = NULL;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
-	check_known_keys(L, 1, machine_keys, "mmsim.machine");
-	machine_params_default(&p);
+	machine_options_check_known(L, 1);
+	machine_params_default(&a.p);
+	engine_opts_default(&eo);
+	a.quantum_ns = (uint64_t)eo.quantum_ns;
+	a.horizon_ns = (uint64_t)eo.horizon_ns;
 	if (lua_getfield(L, 1, "snapshot") != LUA_TNIL) {
-		snap = machine_snapshot(L, &t, &p);
+		snap = machine_snapshot(L, &t, &a.p);
 		/* The snapshot's userdata stays below the table's field. */
 		lua_insert(L, 2);
 	} else if (lua_getfield(L, 1, "preset") != LUA_TNIL) {
@@ -256,65 +224,13 @@ static int l_machine(lua_State *L)
 			t.movable_mem[n] = mov;
 	}
 	lua_pop(L, 1);
-	/* The sysctls, with m:sysctl's ranges (the kernel's vm tables'). */
-	if (lua_getfield(L, 1, "min_free_kbytes") != LUA_TNIL)
-		p.min_free_kbytes = sysctl_field(L, 1, "min_free_kbytes", 0);
-	lua_pop(L, 1);
-	p.watermark_scale_factor = sysctl_field(L, 1, "watermark_scale_factor",
-						p.watermark_scale_factor);
-	p.watermark_boost_factor = sysctl_field(L, 1, "watermark_boost_factor",
-						p.watermark_boost_factor);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)
-		check_thp_field(L, lua_absindex(L, -1), &p);
+		check_thp_field(L, lua_absindex(L, -1), &a.p);
 	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "thp_defrag") != LUA_TNIL)
-		p.thp_opts.defrag = (enum thp_defrag)check_thp_option(
-			L, -1, "thp_defrag", thp_defrag_names, NR_THP_DEFRAG);
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "thp_deposit") != LUA_TNIL)
-		p.thp_opts.deposit = (enum thp_deposit)check_thp_option(
-			L, -1, "thp_deposit", thp_deposit_names, NR_THP_DEPOSIT);
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "pud_split") != LUA_TNIL)
-		p.thp_opts.pud_split = (enum pud_split)check_thp_option(
-			L, -1, "pud_split", pud_split_names, NR_PUD_SPLIT);
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "gb_thp_migration") != LUA_TNIL)
-		p.thp_opts.gb_migration = (enum gb_thp_migration)check_thp_option(
-			L, -1, "gb_thp_migration", gb_thp_migration_names, NR_GB_THP_MIGRATION);
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "boot_reserve") != LUA_TNIL)
-		p.boot_reserve = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "vmap_stack") != LUA_TNIL)
-		p.vmap_stack = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
-	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",
-						  p.compaction_proactiveness);
-	if (lua_getfield(L, 1, "time_scale") != LUA_TNIL) {
-		if (!lua_isnumber(L, -1) || !(lua_tonumber(L, -1) >= 1 && lua_tonumber(L, -1) <= 1e9))
-			return luaL_error(L, "mmsim.machine: time_scale must be a number from 1 to 1e9 "
-					  "(the scenario's time compression), not %s",
-					  luaL_tolstring(L, -1, NULL));
-		p.time_scale = lua_tonumber(L, -1);
-	}
-	lua_pop(L, 1);
-	/* kernel.numa_balancing and its sysctls (kernel/sched/fair.c). */
-	if (lua_getfield(L, 1, "numa_balancing") != LUA_TNIL)
-		p.numab.enabled = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	p.numab.scan_delay_ms = (unsigned)opt_range_field(L, 1, "numa_balancing_scan_delay_ms",
-							 p.numab.scan_delay_ms, 0, INT_MAX);
-	p.numab.scan_period_min_ms = (unsigned)opt_range_field(
-		L, 1, "numa_balancing_scan_period_min_ms", p.numab.scan_period_min_ms, 0, INT_MAX);
-	p.numab.scan_period_max_ms = (unsigned)opt_range_field(
-		L, 1, "numa_balancing_scan_period_max_ms", p.numab.scan_period_max_ms,
-		p.numab.scan_period_min_ms, INT_MAX);
-	p.numab.scan_size_mb = (unsigned)opt_range_field(L, 1, "numa_balancing_scan_size_mb",
-							p.numab.scan_size_mb, 1, INT_MAX);
-	p.numab.rate_limit_mbps = (unsigned)opt_range_field(L, 1, "numa_balancing_rate_limit_mbps",
-							   p.numab.rate_limit_mbps, 0, INT_MAX);
+	/* x86 uses 2 GiB memory blocks on machines of 64 GiB and more. */
+	a.memory_block_size = topology_total_mem(&t) >= (64ULL << 30) ? 2ULL << 30 :
+			      SECTION_SIZE_BYTES;
+	machine_options_read(L, 1, &a);
 	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN, one per node. */
 	if (lua_getfield(L, 1, "weighted_interleave") != LUA_TNIL) {
 		luaL_checktype(L, -1, LUA_TTABLE);
@@ -328,67 +244,26 @@ static int l_machine(lua_State *L)
 			if (w < 1 || w > 255)
 				return luaL_error(L, "weighted_interleave: node %d's weight must be an "
 						  "integer from 1 to 255", (int)i - 1);
-			p.iw_table[i - 1] = (uint8_t)w;
+			a.p.iw_table[i - 1] = (uint8_t)w;
 			lua_pop(L, 1);
 		}
 	}
 	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "hotplug_reserve") != LUA_TNIL)
-		p.hotplug_reserve = check_size(L, -1, "hotplug_reserve");
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "pinned_share") != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TNUMBER)
-			return luaL_error(L, "machine field 'pinned_share' must be a number, got %s",
-					  luaL_typename(L, -1));
-		p.pinned_share = lua_tonumber(L, -1);
-	}
-	lua_pop(L, 1);
 	/* Pins follow from the run's seed (--seed), set by the scenario runner. */
 	lua_getfield(L, LUA_REGISTRYINDEX, SEED_KEY);
-	p.pin_seed = (uint64_t)luaL_optinteger(L, -1, 1);
+	a.p.pin_seed = (uint64_t)luaL_optinteger(L, -1, 1);
 	lua_pop(L, 1);
-	/* x86 uses 2 GiB memory blocks on machines of 64 GiB and more. */
-	uint64_t block = topology_total_mem(&t) >= (64ULL << 30) ? 2ULL << 30 : SECTION_SIZE_BYTES;
-	if (lua_getfield(L, 1, "memory_block_size") != LUA_TNIL)
-		block = check_size(L, -1, "memory_block_size");
-	lua_pop(L, 1);
-	if (!block || block % SECTION_SIZE_BYTES)
+	if (!a.memory_block_size || a.memory_block_size % SECTION_SIZE_BYTES)
 		return luaL_error(L, "memory_block_size must be a multiple of the 128 MiB section");
-	if (lua_getfield(L, 1, "policy") != LUA_TNIL) {
-		const char *name = luaL_checkstring(L, -1);
-		int policy = mm_policy_parse(name);
+	eo.quantum_ns = (double)a.quantum_ns;
+	eo.horizon_ns = (double)a.horizon_ns;
+	lsim_machine_costs(L, 1, &eo);
 
-		if (policy < 0) {
-			luaL_Buffer b;
-
-			luaL_buffinit(L, &b);
-			for (int i = 0; i < NR_MM_POLICIES; i++) {
-				luaL_addstring(&b, i ? ", " : "");
-				luaL_addstring(&b, mm_policy_names[i]);
-			}
-			luaL_pushresult(&b);
-			return luaL_error(L, "unknown policy '%s' (known: %s)", name,
-					  lua_tostring(L, -1));
-		}
-		p.policy = (enum mm_policy)policy;
-	}
-	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "spb_walk") != LUA_TNIL) {
-		const char *walk = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-
-		if (strcmp(walk, "patch") && strcmp(walk, "indexed"))
-			return luaL_error(L, "spb_walk must be \"patch\" or \"indexed\"");
-		p.spb_walk_indexed = !strcmp(walk, "indexed");
-	}
-	lua_pop(L, 1);
-
-	struct lmachine opts;
-
-	lsim_machine_opts(L, 1, &opts, &p);
+	struct machine_params p = a.p;
 	struct lmachine *lm = lua_newuserdatauv(L, sizeof(*lm), 0);
-	*lm = (struct lmachine){ .eo = opts.eo, .sample_interval = opts.sample_interval,
-				 .gb_yield_attempt = opts.gb_yield_attempt,
-				 .memory_block_size = block };
+	*lm = (struct lmachine){ .eo = eo, .sample_interval = a.sample_interval,
+				 .gb_yield_attempt = a.gb_yield_attempt,
+				 .memory_block_size = a.memory_block_size };
 	luaL_setmetatable(L, MACHINE_MT);
 	/* The cgroup's limit, not only physical memory: a machine past it
 	 * would be killed by the OOM killer with nothing said. */

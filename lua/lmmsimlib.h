@@ -6,6 +6,7 @@
 
 #include "lmachine.h"
 
+#include <glib.h>
 #include <lua.h>
 
 /* The vm sysctl `field` of the table at t (the name without "vm."),
@@ -32,6 +33,53 @@ uint32_t kmem_replay_owner(void);
 
 #define PROCESS_MT "mmsim.process"
 
+/* What mmsim.machine{}'s options set (lmachine_opts.c): the model's
+ * parameters, the engine's and the run's. */
+struct machine_args {
+	struct machine_params p;
+	uint64_t quantum_ns, horizon_ns;    /* engine_opts' */
+	uint64_t sample_interval, memory_block_size;
+	bool gb_yield_attempt;
+};
+
+enum machine_option_kind {
+	OPT_SYSCTL,     /* a vm sysctl, with m:sysctl's range */
+	OPT_INT,        /* an integer from min (or option min_of's value) to max */
+	OPT_NUMBER,     /* a number from min to max */
+	OPT_BOOL,
+	OPT_SIZE,       /* check_size */
+	OPT_TIME,       /* check_time */
+	OPT_CHOICE,     /* one of choices: its index (or a bool for two) */
+	OPT_OWN,        /* read by its own code */
+};
+
+/* One option of mmsim.machine{}: where it goes (an offset in struct
+ * machine_args), what it takes, and its row of docs/API.md's table (none
+ * without doc). */
+struct machine_option {
+	const char *name;
+	enum machine_option_kind kind;
+	size_t offset, size;
+	double min, max;
+	const char *min_of;
+	const char *const *choices;
+	int nr_choices;
+	const char *def, *doc;
+};
+
+/* The options, up to one with a NULL name. */
+const struct machine_option *machine_options(void);
+/* Refuse a field of the table at t that is no option. */
+void machine_options_check_known(lua_State *L, int t);
+/* Read every option the table at t gives, but OPT_OWN ones, into a. */
+void machine_options_read(lua_State *L, int t, struct machine_args *a);
+/* A choice option's value at idx: its index in the n names, or an error
+ * naming field what and listing them. */
+int check_option_choice(lua_State *L, int idx, const char *what, const char *const *names,
+			int n);
+/* docs/API.md's table of the options, as markdown. */
+void machine_options_doc(GString *out);
+
 /* mmsim.machine{}, mmsim.check_options, mmsim.version and mmsim.size in the
  * module table at index module, and the machine class (MACHINE_MT). */
 void lmachine_open(lua_State *L, int module);
@@ -51,9 +99,8 @@ void lsim_open(lua_State *L, int module, int methods);
 /* Make coroutine.resume and coroutine.wrap run a coroutine on the
  * simulated thread that resumes it. */
 void lsim_coroutines(lua_State *L);
-/* Parse machine{} fields for the engine (quantum_ns, costs, ...) into lm,
- * and the kernel threads' intervals into p. */
-void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm, struct machine_params *p);
+/* The cost overrides of the machine{} table at t (`costs`) into eo. */
+void lsim_machine_costs(lua_State *L, int t, struct engine_opts *eo);
 /* The machine's engine, started (with its kernel threads) on first use. */
 struct engine *lmachine_engine(lua_State *L, struct lmachine *lm);
 /* Register the workload engines written in C (m:start_jemalloc_churn ...)

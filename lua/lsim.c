@@ -24,30 +24,8 @@ struct lthread {
 	lua_State *L;           /* the main state, for the registry */
 };
 
-void lsim_machine_opts(lua_State *L, int t, struct lmachine *lm, struct machine_params *p)
+void lsim_machine_costs(lua_State *L, int t, struct engine_opts *eo)
 {
-	struct engine_opts *eo = &lm->eo;
-
-	engine_opts_default(eo);
-	if (lua_getfield(L, t, "vmstat_interval") != LUA_TNIL)
-		p->vmstat_interval = check_time(L, -1, "vmstat_interval");
-	lua_pop(L, 1);
-	lm->sample_interval = 1000000;
-	if (lua_getfield(L, t, "sample_interval") != LUA_TNIL)
-		lm->sample_interval = check_time(L, -1, "sample_interval");
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "kswapd_interval") != LUA_TNIL)
-		p->kswapd_interval = check_time(L, -1, "kswapd_interval");
-	lua_pop(L, 1);
-	lua_getfield(L, t, "gb_yield_attempt");
-	lm->gb_yield_attempt = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "quantum_ns") != LUA_TNIL)
-		eo->quantum_ns = (double)check_time(L, -1, "quantum_ns");
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "horizon_ns") != LUA_TNIL)
-		eo->horizon_ns = (double)check_time(L, -1, "horizon_ns");
-	lua_pop(L, 1);
 	if (lua_getfield(L, t, "costs") == LUA_TNIL) {
 		lua_pop(L, 1);
 		return;

@@ -1,4 +1,5 @@
 /* mmsim: run a scenario script. */
+#include "lua/lmmsimlib.h"
 #include "lua/scenario.h"
 #include "mmsim-version.h"
 
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 {
 	gint64 seed = 1;
 	gboolean version = FALSE, check = FALSE, host_stats = FALSE, params = FALSE, help = FALSE;
+	gboolean machine_opts = FALSE;
 	gchar **rest = NULL, **defines = NULL, *out = NULL;
 	GError *error = NULL;
 	GOptionEntry entries[] = {
@@ -82,6 +84,8 @@ int main(int argc, char **argv)
 		  "At the end, print the wall-clock time and peak memory of the run on stderr", NULL },
 		{ "params", 0, 0, G_OPTION_ARG_NONE, &params,
 		  "Print the scenario's parameters as resolved (KEY=VALUE) and stop there", NULL },
+		{ "machine-options", 0, 0, G_OPTION_ARG_NONE, &machine_opts,
+		  "Print the table of mmsim.machine{}'s options (docs/API.md's) and exit", NULL },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
 		{ "help", 'h', 0, G_OPTION_ARG_NONE, &help, "Print this help and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
@@ -118,6 +122,15 @@ int main(int argc, char **argv)
 	}
 	g_option_context_free(ctx);
 	if (help) {
+		g_free(command);
+		return 0;
+	}
+	if (machine_opts) {
+		GString *table = g_string_new(NULL);
+
+		machine_options_doc(table);
+		fputs(table->str, stdout);
+		g_string_free(table, TRUE);
 		g_free(command);
 		return 0;
 	}

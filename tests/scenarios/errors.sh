@@ -27,12 +27,12 @@ printf 'mmsim.machine{preset = "8s-64t"}\n' > "$dir/preset.lua"
 expect preset "unknown machine preset '8s-64t' (known: test, test-numa, 2s-1t, 4s-4t, host)"
 
 printf 'mmsim.machine{preset = "test", policy = "spb", spb_walk = "fast"}\n' > "$dir/walk.lua"
-expect walk 'walk.lua:1: spb_walk must be "patch" or "indexed"'
+expect walk 'walk.lua:1: machine field '"'spb_walk'"': fast is not a valid value (valid: "patch", "indexed")'
 printf 'mmsim.machine{preset = "test", spb_walk = "indexed"}\n' > "$dir/walkpolicy.lua"
 expect walkpolicy "walkpolicy.lua:1: cannot build machine: the indexed superpageblock walk needs policy spb, not upstream"
 
 printf 'mmsim.machine{preset = "test", policy = "buddy"}\n' > "$dir/policy.lua"
-expect policy "policy.lua:1: unknown policy 'buddy' (known: upstream, pcp_buddy, spb)"
+expect policy "policy.lua:1: machine field 'policy': buddy is not a valid value (valid: \"upstream\", \"pcp_buddy\", \"spb\")"
 
 printf 'mmsim.machine{mem_per_nod = "1G"}\n' > "$dir/field.lua"
 expect field "field.lua:1: mmsim.machine: unknown field 'mem_per_nod' (known: preset,"
