@@ -2,6 +2,7 @@
  * zap, mapping and folio splits, the deferred split queue.  See
  * huge_memory.h for how the page tables hold them. */
 #include "huge_memory.h"
+#include "huge_memory_internal.h"
 #include "mempolicy.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
@@ -44,37 +45,6 @@ int thp_option_parse(const char *const *names, int n, const char *value)
 	return -1;
 }
 
-/* A process a fork shared a THP with, and how many of its pages it maps. */
-struct thp_sharer {
-	unsigned pid;
-	unsigned long mapped;
-};
-
-/* A THP: its pages, the process its owner records name and how many of
- * its pages that process maps, and the processes a fork shared it with
- * (all map it at haddr).  The model splits only a THP one process maps:
- * a shared one is not queued for a deferred split nor split for
- * migration until the others have unmapped it. */
-struct thp_folio {
-	pfn_t head;
-	unsigned order;
-	unsigned pid;
-	uint64_t haddr;
-	unsigned long mapped;
-	GArray *sharers;        /* struct thp_sharer; NULL if none */
-	bool queued;            /* on its node's deferred split queue */
-};
-
-struct thp_state {
-	GHashTable *folios;     /* head pfn -> struct thp_folio */
-	GQueue *deferred;       /* per node: partly unmapped folios, oldest first */
-	unsigned long stats[NR_THP_SIZES][NR_MTHP_STAT];
-	unsigned long huge_mapped;  /* pages mapped by PMD or PUD entries */
-	/* A gigabyte is being found for a 1 GiB THP's migration: the
-	 * contiguous allocator does not make room by moving another one. */
-	unsigned gigantic_target_busy;
-};
-
 static void folio_free(gpointer p)
 {
 	struct thp_folio *f = p;
@@ -84,7 +54,7 @@ static void folio_free(gpointer p)
 	g_free(f);
 }
 
-static struct thp_state *thp_state(struct machine *m)
+struct thp_state *thp_state(struct machine *m)
 {
 	if (!m->thp_state) {
 		struct thp_state *s = g_new0(struct thp_state, 1);
@@ -130,9 +100,7 @@ unsigned long thp_nr_anon(const struct machine *m)
 	return m->thp_state ? m->thp_state->huge_mapped / HPAGE_PMD_NR : 0;
 }
 
-/* The THP pfn belongs to, or NULL: its head is pfn aligned down to 2 MiB
- * or to 1 GiB. */
-static struct thp_folio *thp_folio_of(struct machine *m, pfn_t pfn)
+struct thp_folio *thp_folio_of(struct machine *m, pfn_t pfn)
 {
 	static const unsigned orders[] = { HPAGE_PMD_ORDER, HPAGE_PUD_ORDER };
 
@@ -195,8 +163,7 @@ static void folio_forget(struct machine *m, struct thp_folio *f)
 	g_hash_table_remove(s->folios, GUINT_TO_POINTER(f->head));
 }
 
-/* The count of f's pages process pid maps, or NULL if it maps none. */
-static unsigned long *mapper_count(struct thp_folio *f, unsigned pid)
+unsigned long *mapper_count(struct thp_folio *f, unsigned pid)
 {
 	if (f->pid == pid)
 		return &f->mapped;
@@ -889,10 +856,8 @@ void tlb_free_huge(struct mmu_gather *tlb)
 	}
 }
 
-/* Pages of the piece of 2^order pages at pfn that mm maps where the folio
- * put them (va). */
-static unsigned long piece_mapped(const struct mm_struct *mm, pfn_t pfn, unsigned order,
-				  uint64_t va)
+unsigned long piece_mapped(const struct mm_struct *mm, pfn_t pfn, unsigned order,
+			   uint64_t va)
 {
 	unsigned long n = 0;
 
@@ -923,7 +888,7 @@ static bool pud_folio_pmd_mapped(const struct mm_struct *mm, const struct thp_fo
  * or of order 9 when a 1 GiB folio still has PMD mappings (pud_split pmd);
  * pieces nothing maps are freed, a partly mapped order-9 piece is a THP
  * queued again.  The pages freed. */
-static unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct thp_folio *f)
+unsigned long split_folio(struct mm_ctx *ctx, struct machine *m, struct thp_folio *f)
 {
 	struct mm_struct *mm = mm_find(m, f->pid);
 	pfn_t head = f->head;
@@ -1006,88 +971,6 @@ bool thp_partially_mapped(struct machine *m, pfn_t head)
 	return f && f->queued;
 }
 
-pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
-				       nodemask_t nodemask)
-{
-	struct thp_state *s = thp_state(m);
-	pfn_t pfn;
-
-	s->gigantic_target_busy++;
-	pfn = alloc_thp_gigabyte(ctx, m, gfp, nid, nodemask, OWNER_NONE);
-	s->gigantic_target_busy--;
-	return pfn;
-}
-
-unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid)
-{
-	struct thp_folio *f = thp_folio_of(m, src);
-	struct mm_struct *mm = f && f->head == src ? mm_find(m, f->pid) : NULL;
-	unsigned order, block_order;
-	unsigned long entries = 0;
-	bool pud_mapped;
-	uint64_t haddr;
-
-	if (!mm || f->queued || f->sharers || piece_mapped(mm, src, f->order, f->haddr) != f->mapped)
-		return 0;
-	order = f->order;
-	block_order = MIN(order, (unsigned)MAX_PAGE_ORDER);
-	haddr = f->haddr;
-	*pid = f->pid;
-	pud_mapped = order == HPAGE_PUD_ORDER && pud_entry(mm, haddr) && pud_entry(mm, haddr)->huge;
-	/* Each table over the folio, huge or not, names its pages by pfn; a
-	 * huge one is one entry to rewrite, a PTE table one per page. */
-	for (uint64_t off = 0; off < ((uint64_t)PAGE_SIZE << order); off += PMD_SIZE) {
-		struct pte_table *pt = pte_table_lookup(mm, haddr + off);
-		pfn_t first = src + (pfn_t)(off >> PAGE_SHIFT);
-		unsigned long n = 0;
-
-		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++) {
-			if (pt->pte[i] != first + i)
-				continue;
-			pt->pte[i] = dst + (first - src) + i;
-			if (pt->numa)
-				pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
-			n++;
-		}
-		entries += pt && pt->huge ? (n && !pud_mapped) : n;
-	}
-	entries += pud_mapped;
-	for (pfn_t p = 0; p < (1u << order); p += 1u << block_order) {
-		*block_word_a(&m->mm, dst + p, block_order) = *block_word_a(&m->mm, src + p, block_order);
-		*block_word_b(&m->mm, dst + p, block_order) = *block_word_b(&m->mm, src + p, block_order);
-	}
-	/* The record moves with the folio, under its new head. */
-	g_hash_table_steal(m->thp_state->folios, GUINT_TO_POINTER(src));
-	f->head = dst;
-	g_hash_table_insert(m->thp_state->folios, GUINT_TO_POINTER(dst), f);
-	return entries;
-}
-
-bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
-{
-	struct thp_folio *f = thp_folio_of(m, pfn);
-	uint64_t haddr, size;
-	unsigned pid;
-
-	if (!f || f->sharers)
-		return false;
-	haddr = f->haddr;
-	pid = f->pid;
-	size = (uint64_t)PAGE_SIZE << f->order;
-	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
-	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
-	 * wait for a table; the folio is looked up again after it. */
-	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
-		struct mm_struct *mm = mm_find(m, pid);
-
-		if (!mm || thp_folio_of(m, pfn) != f || f->sharers ||
-		    split_huge_at(ctx, mm, a + PAGE_SIZE))
-			return false;
-	}
-	split_folio(ctx, m, f);
-	return true;
-}
-
 unsigned long deferred_split_scan(struct mm_ctx *ctx, struct machine *m, int nid,
 				  unsigned long nr)
 {
@@ -1111,52 +994,4 @@ unsigned long deferred_split_count(const struct machine *m, int nid)
 unsigned long deferred_split_shrink(struct mm_ctx *ctx, struct machine *m, int nid)
 {
 	return deferred_split_scan(ctx, m, nid, DEFERRED_SPLIT_BATCH);
-}
-
-const char *thp_check_page(struct machine *m, pfn_t pfn, unsigned pid, uint64_t addr)
-{
-	struct thp_folio *f = thp_folio_of(m, pfn);
-	pfn_t block;
-
-	if (!f)
-		return "not a page of a THP";
-	if (!mapper_count(f, pid) || f->haddr + ((uint64_t)(pfn - f->head) << PAGE_SHIFT) != addr)
-		return "a page of another process's or another address's THP";
-	block = pfn & ~((1u << MIN(f->order, (unsigned)MAX_PAGE_ORDER)) - 1);
-	if (page_kind(&m->mm, block) != PG_KIND_ALLOC ||
-	    page_owner(m, block) != make_owner(OWNER_KIND_ANON, f->pid) ||
-	    page_owner_offset(m, block) != (uint32_t)((addr >> PAGE_SHIFT) - (pfn - block)))
-		return "a THP page whose block's owner record is wrong";
-	return NULL;
-}
-
-void thp_check_folios(struct machine *m, GString *out)
-{
-	GHashTableIter it;
-	gpointer v;
-
-	if (!m->thp_state)
-		return;
-	g_hash_table_iter_init(&it, m->thp_state->folios);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct thp_folio *f = v;
-		guint nr = f->sharers ? f->sharers->len : 0;
-
-		for (guint k = 0; k <= nr; k++) {
-			unsigned pid = k ? g_array_index(f->sharers, struct thp_sharer, k - 1).pid :
-				       f->pid;
-			unsigned long c = *mapper_count(f, pid);
-			struct mm_struct *mm = mm_find(m, pid);
-			unsigned long n = mm ? piece_mapped(mm, f->head, f->order, f->haddr) : 0;
-
-			if (n != c || !c)
-				g_string_append_printf(out, "THP at pfn %u (pid %u): %lu pages mapped, "
-						       "counted %lu\n", f->head, pid, n, c);
-		}
-		if (((f->mapped < (1UL << f->order)) && !f->sharers) != f->queued)
-			g_string_append_printf(out, "THP at pfn %u (pid %u): %s the deferred split "
-					       "queue with %lu of %lu pages mapped\n", f->head,
-					       f->pid, f->queued ? "on" : "not on", f->mapped,
-					       1UL << f->order);
-	}
 }

@@ -89,24 +89,6 @@ bool thp_partially_mapped(struct machine *m, pfn_t head);
  * any), naturally aligned, owned by owner; PFN_NONE if none can be had. */
 pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
 			 nodemask_t nodemask, uint32_t owner);
-/* alloc_thp_gigabyte() for the copy of a migrating 1 GiB THP. */
-pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
-				       nodemask_t nodemask);
-/* A whole THP's migration once copied, with no engine call
- * (folio_migrate_mapping and remove_migration_pmd, and the PUD twin):
- * every entry mapping the THP at src names the same page of dst, an
- * allocated block of the same order (its NUMA marks cleared); dst's
- * owner records become src's and the THP's record moves to dst.  The
- * mapping entries rewritten (a PMD or PUD mapping counts one), *pid the
- * process; 0 if src is no THP head or is not mapped as its record says
- * any more (partly unmapped since). */
-unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid);
-/* try_split_folio() for a migration: every mapping of the THP at pfn
- * split to PTEs and the folio to 4 KiB pages, which migrate one by one;
- * its pages nothing maps are freed.  false if not a THP, shared by a
- * fork, or a table could not be had (the mappings split so far stay
- * split). */
-bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* Folios queued for a deferred split on node nid (deferred_split_count). */
 unsigned long deferred_split_count(const struct machine *m, int nid);
 void thp_state_destroy(struct machine *m);

@@ -13,6 +13,7 @@
  * cost around it. */
 #include "migrate.h"
 #include "huge_memory.h"
+#include "huge_memory_internal.h"
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "page_cache.h"
@@ -539,4 +540,89 @@ int migrate_to_node(struct mm_ctx *ctx, struct machine *m, struct mm_struct *mm,
 	g.pages = g_array_new(FALSE, FALSE, sizeof(unsigned long));
 	walk_page_range(mm, 0, TASK_SIZE, gather_page, &g);
 	return move_gathered(ctx, m, &g, dest, c);
+}
+
+/* ---- THPs: a whole folio moved, or split to move (mm/migrate.c,
+ * migrate_folio and try_split_folio for large folios) ---- */
+
+pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
+				       nodemask_t nodemask)
+{
+	struct thp_state *s = thp_state(m);
+	pfn_t pfn;
+
+	s->gigantic_target_busy++;
+	pfn = alloc_thp_gigabyte(ctx, m, gfp, nid, nodemask, OWNER_NONE);
+	s->gigantic_target_busy--;
+	return pfn;
+}
+
+unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid)
+{
+	struct thp_folio *f = thp_folio_of(m, src);
+	struct mm_struct *mm = f && f->head == src ? mm_find(m, f->pid) : NULL;
+	unsigned order, block_order;
+	unsigned long entries = 0;
+	bool pud_mapped;
+	uint64_t haddr;
+
+	if (!mm || f->queued || f->sharers || piece_mapped(mm, src, f->order, f->haddr) != f->mapped)
+		return 0;
+	order = f->order;
+	block_order = MIN(order, (unsigned)MAX_PAGE_ORDER);
+	haddr = f->haddr;
+	*pid = f->pid;
+	pud_mapped = order == HPAGE_PUD_ORDER && pud_entry(mm, haddr) && pud_entry(mm, haddr)->huge;
+	/* Each table over the folio, huge or not, names its pages by pfn; a
+	 * huge one is one entry to rewrite, a PTE table one per page. */
+	for (uint64_t off = 0; off < ((uint64_t)PAGE_SIZE << order); off += PMD_SIZE) {
+		struct pte_table *pt = pte_table_lookup(mm, haddr + off);
+		pfn_t first = src + (pfn_t)(off >> PAGE_SHIFT);
+		unsigned long n = 0;
+
+		for (unsigned i = 0; pt && i < PTRS_PER_TABLE; i++) {
+			if (pt->pte[i] != first + i)
+				continue;
+			pt->pte[i] = dst + (first - src) + i;
+			if (pt->numa)
+				pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
+			n++;
+		}
+		entries += pt && pt->huge ? (n && !pud_mapped) : n;
+	}
+	entries += pud_mapped;
+	for (pfn_t p = 0; p < (1u << order); p += 1u << block_order) {
+		*block_word_a(&m->mm, dst + p, block_order) = *block_word_a(&m->mm, src + p, block_order);
+		*block_word_b(&m->mm, dst + p, block_order) = *block_word_b(&m->mm, src + p, block_order);
+	}
+	/* The record moves with the folio, under its new head. */
+	g_hash_table_steal(m->thp_state->folios, GUINT_TO_POINTER(src));
+	f->head = dst;
+	g_hash_table_insert(m->thp_state->folios, GUINT_TO_POINTER(dst), f);
+	return entries;
+}
+
+bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	uint64_t haddr, size;
+	unsigned pid;
+
+	if (!f || f->sharers)
+		return false;
+	haddr = f->haddr;
+	pid = f->pid;
+	size = (uint64_t)PAGE_SIZE << f->order;
+	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
+	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
+	 * wait for a table; the folio is looked up again after it. */
+	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
+		struct mm_struct *mm = mm_find(m, pid);
+
+		if (!mm || thp_folio_of(m, pfn) != f || f->sharers ||
+		    split_huge_at(ctx, mm, a + PAGE_SIZE))
+			return false;
+	}
+	split_folio(ctx, m, f);
+	return true;
 }

@@ -6,6 +6,8 @@
 #include "helpers.h"
 #include "recorder.h"
 #include "models/huge_memory.h"
+#include "models/huge_memory_internal.h"
+#include "models/invariants.h"
 #include "models/mempolicy.h"
 #include "models/page_alloc.h"
 
@@ -100,6 +102,37 @@ static void test_pmd_fault_and_exit(void)
 	g_assert_cmpuint(thp_nr_anon(m), ==, 0);
 	g_assert_cmpuint(all_free(m), ==, free0);
 	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* The checker's view of THPs (huge_memory_check.c): a record that counts
+ * one page fewer mapped than the PMD maps (512) is reported, and so is its
+ * absence from the deferred split queue, which a partly mapped folio
+ * would be on; the record put right, the machine checks clean. */
+static void test_check_folios(void)
+{
+	struct machine *m = thp_machine(1 * GiB, THP_ALWAYS, THP_NEVER, THP_DEPOSIT_FULL,
+					PUD_SPLIT_PTE);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 2 * MiB), faulted;
+	struct thp_folio *f;
+	char *why;
+
+	g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+	f = thp_folio_of(m, follow_page(mm, a));
+	g_assert_nonnull(f);
+	g_assert_cmpuint(f->mapped, ==, 512);
+	assert_all_ok(m);
+	f->mapped--;
+	why = check_invariants(m);
+	g_assert_nonnull(why);
+	g_assert_nonnull(strstr(why, "512 pages mapped, counted 511"));
+	g_assert_nonnull(strstr(why, "not on the deferred split queue with 511 of 512 pages mapped"));
+	g_free(why);
+	f->mapped++;
+	assert_all_ok(m);
+	exit_mmap(&c, mm);
 	machine_destroy(m);
 }
 
@@ -622,5 +655,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/huge_memory/pud-mempolicy", test_pud_mempolicy);
 	g_test_add_func("/huge_memory/pud-bind-full", test_pud_bind_full);
 	g_test_add_func("/huge_memory/thp-local-first", test_thp_local_first);
+	g_test_add_func("/huge_memory/check-folios", test_check_folios);
 	return g_test_run();
 }
