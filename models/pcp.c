@@ -116,7 +116,12 @@ void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 {
 	if (zone_has_spb(zone) && ctx->env->spb_section)
 		ctx->env->spb_section(ctx, zone->lock_site, &zone->work);
-	mm_charge(ctx, COST_ZONE_SECTION, 1);
+	/* The kernel's hold times differ in their fixed part by direction
+	 * (docs/COSTS.md). */
+	if (zone->lock_site == SITE_FREE_PCPPAGES_BULK || zone->lock_site == SITE_FREE_ONE_PAGE)
+		mm_charge(ctx, COST_ZONE_SECTION_FREE, 1);
+	else
+		mm_charge(ctx, COST_ZONE_SECTION, 1);
 	charge_work(ctx, &zone->work);
 	spin_unlock(ctx, &zone->lock);
 }
