@@ -127,7 +127,7 @@ lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
 static const char *const machine_keys[] = {
 	"preset", "sockets", "nodes_per_socket", "cpus_per_socket", "mem_per_node",
 	"node_mem", "movable_per_node", "min_free_kbytes", "watermark_scale_factor",
-	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction",
+	"watermark_boost_factor", "thp", "policy", "percpu_pagelist_high_fraction", "pcp_high", "pcp_batch",
 	"quantum_ns", "horizon_ns", "costs", "vmstat_interval", "sample_interval", "kswapd_interval",
 	"hotplug_reserve", "memory_block_size", "pinned_share", "compaction_proactiveness", "time_scale",
 	"weighted_interleave", "numa_balancing", "numa_balancing_scan_delay_ms",
@@ -460,6 +460,20 @@ static int l_machine(lua_State *L)
 		p.vmap_stack = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	p.percpu_pagelist_high_fraction = sysctl_field(L, 1, "percpu_pagelist_high_fraction", 0);
+	/* Fixed pagesets (a kernel before 6.7).  The batch's bound keeps
+	 * its free-side scaling (batch << CONFIG_PCP_BATCH_SCALE_MAX) in an
+	 * int. */
+	p.pcp_batch = (int)opt_range_field(L, 1, "pcp_batch", 0, 0, 1 << 20);
+	p.pcp_high = (int)opt_range_field(L, 1, "pcp_high", 0, 0, INT_MAX);
+	if (!p.pcp_high != !p.pcp_batch)
+		return luaL_error(L, "mmsim.machine: pcp_high and pcp_batch go together (a fixed "
+				  "pageset), got pcp_high %d and pcp_batch %d", p.pcp_high, p.pcp_batch);
+	if (p.pcp_high && p.pcp_high < p.pcp_batch)
+		return luaL_error(L, "mmsim.machine: pcp_high (%d) must be at least pcp_batch (%d)",
+				  p.pcp_high, p.pcp_batch);
+	if (p.pcp_high && p.percpu_pagelist_high_fraction)
+		return luaL_error(L, "mmsim.machine: pcp_high fixes the pagesets; it excludes "
+				  "percpu_pagelist_high_fraction");
 	p.compaction_proactiveness = sysctl_field(L, 1, "compaction_proactiveness",
 						  p.compaction_proactiveness);
 	if (lua_getfield(L, 1, "time_scale") != LUA_TNIL) {

@@ -237,11 +237,15 @@ int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_f
 void zone_pcp_update(struct zone *zone, int cpu_online)
 {
 	struct machine *m = zone->machine;
-	int batch = zone_batchsize(zone), high_min, high_max;
+	int batch = m->pcp_batch ? m->pcp_batch : zone_batchsize(zone), high_min, high_max;
 
 	if (!zone->per_cpu_pageset)
 		return;
-	if (m->percpu_pagelist_high_fraction) {
+	if (m->pcp_high) {
+		/* An older kernel's pageset: high_min = high_max, so
+		 * nothing tunes it (decay_pcp_high, nr_pcp_high). */
+		high_min = high_max = m->pcp_high;
+	} else if (m->percpu_pagelist_high_fraction) {
 		/* Tuned by hand: no auto-tuning between min and max. */
 		high_min = high_max = zone_highsize(zone, batch, cpu_online,
 						    m->percpu_pagelist_high_fraction);
