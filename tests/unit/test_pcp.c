@@ -91,7 +91,7 @@ static void test_pageset_sizes(void)
 }
 
 /* A kernel before 6.7 (machine option pcp_high/pcp_batch): batch 31 and
- * high 186 (6 * batch, the pre-5.14 default ratio) on every CPU's
+ * high 186 (6 * batch: /proc/zoneinfo's pageset before 5.14) on every CPU's
  * pageset of every populated zone, and nothing tunes high. */
 static void test_fixed_pagesets(void)
 {
