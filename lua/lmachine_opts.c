@@ -110,6 +110,22 @@ static const struct machine_option options[] = {
 	  .def = "0",
 	  .doc = "`vm.percpu_pagelist_high_fraction` (0: automatic high tuning; else 8 to "
 		  "2^31-1)" },
+	{ "pcp_high", OPT_INT, ARG(p.pcp_high),
+	  .min = 0, .max = INT_MAX,
+	  .def = "0",
+	  .doc = "a kernel before PCP high auto-tuning (6.7): every CPU's pageset in every zone "
+		  "gets this fixed `high` (pages) and `pcp_batch`'s `batch`, and nothing tunes "
+		  "`high` (`high_min = high_max`; `vm.percpu_pagelist_high_fraction` written later "
+		  "is then ignored). Both or neither; from `pcp_batch` to 2^31-1; excludes "
+		  "`percpu_pagelist_high_fraction`. E.g. `pcp_high = 186, pcp_batch = 31`, the "
+		  "`high: 186 batch: 31` of /proc/zoneinfo on kernels before 5.14 (high was 6 × "
+		  "batch). Today's refill scaling (`alloc_factor`, within `high - count - batch`) "
+		  "still runs" },
+	/* Its bound keeps the free side's scaling (batch << CONFIG_PCP_BATCH_SCALE_MAX) in an int. */
+	{ "pcp_batch", OPT_INT, ARG(p.pcp_batch),
+	  .min = 0, .max = 1 << 20,
+	  .def = "0",
+	  .doc = "the fixed pagesets' `batch` (with `pcp_high`): 1 to 1,048,576" },
 	{ "compaction_proactiveness", OPT_SYSCTL, ARG(p.compaction_proactiveness),
 	  .def = "20",
 	  .doc = "`vm.compaction_proactiveness` (0 to 100): each node's kcompactd compacts the "

@@ -231,6 +231,17 @@ static int l_machine(lua_State *L)
 	a.memory_block_size = topology_total_mem(&t) >= (64ULL << 30) ? 2ULL << 30 :
 			      SECTION_SIZE_BYTES;
 	machine_options_read(L, 1, &a);
+	/* Fixed pagesets (a kernel before 6.7). */
+	if (!a.p.pcp_high != !a.p.pcp_batch)
+		return luaL_error(L, "mmsim.machine: pcp_high and pcp_batch go together (a fixed "
+				  "pageset), got pcp_high %d and pcp_batch %d", a.p.pcp_high,
+				  a.p.pcp_batch);
+	if (a.p.pcp_high && a.p.pcp_high < a.p.pcp_batch)
+		return luaL_error(L, "mmsim.machine: pcp_high (%d) must be at least pcp_batch (%d)",
+				  a.p.pcp_high, a.p.pcp_batch);
+	if (a.p.pcp_high && a.p.percpu_pagelist_high_fraction)
+		return luaL_error(L, "mmsim.machine: pcp_high fixes the pagesets; it excludes "
+				  "percpu_pagelist_high_fraction");
 	/* /sys/kernel/mm/mempolicy/weighted_interleave/nodeN, one per node. */
 	if (lua_getfield(L, 1, "weighted_interleave") != LUA_TNIL) {
 		luaL_checktype(L, -1, LUA_TTABLE);

@@ -30,6 +30,7 @@ void machine_params_default(struct machine_params *p)
 	p->policy = POLICY_UPSTREAM;
 	p->spb_walk_indexed = false;
 	p->percpu_pagelist_high_fraction = 0;
+	p->pcp_high = p->pcp_batch = 0;
 	/* Sapphire Rapids: 1.875 MiB of L3 per core. */
 	p->cpu_data_slice_kib = 1920;
 	p->hotplug_reserve = 0;
@@ -258,6 +259,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 	m->numab = p->numab;
 	m->hotplug_reserve_pages = (pfn_t)(p->hotplug_reserve >> PAGE_SHIFT);
 	m->percpu_pagelist_high_fraction = p->percpu_pagelist_high_fraction;
+	m->pcp_high = p->pcp_high;
+	m->pcp_batch = p->pcp_batch;
 	m->cpu_data_slice_kib = p->cpu_data_slice_kib;
 	m->pinned_share = p->pinned_share;
 	m->pin_seed = p->pin_seed;

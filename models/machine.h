@@ -15,6 +15,10 @@ struct machine_params {
 	enum mm_policy policy;          /* allocator variant */
 	bool spb_walk_indexed;          /* policy spb's what-if walk (struct machine) */
 	int percpu_pagelist_high_fraction;  /* vm.percpu_pagelist_high_fraction, 0 = auto */
+	/* A kernel before PCP high auto-tuning (6.7): every pageset's high
+	 * and batch fixed at these (both or neither; 0: sized and tuned as
+	 * today's kernel does). */
+	int pcp_high, pcp_batch;
 	unsigned cpu_data_slice_kib;    /* data cache per CPU (LLC / sharing CPUs) */
 	/* Bytes of physical address space left above each node's memory for
 	 * online_memory_block(); the memmap covers it.  0: no hotplug. */

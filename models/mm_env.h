@@ -20,7 +20,8 @@ enum mm_cost {
 	COST_PB_SCAN,       /* look at one frame of a pageblock (claim, Phase 0) */
 	COST_SPB_VISIT,     /* read one superpageblock on a zone list walk */
 	COST_SPB_LIST_MOVE, /* move a superpageblock to another zone list (spb_update_list) */
-	COST_ZONE_SECTION,  /* fixed cost of a zone->lock critical section */
+	COST_ZONE_SECTION,  /* fixed cost of a zone->lock section that takes pages (rmqueue_bulk) or another */
+	COST_ZONE_SECTION_FREE, /* fixed cost of a zone->lock section that gives pages back (free_pcppages_bulk) */
 	COST_PCP_SECTION,   /* fixed cost of a pcp->lock critical section */
 	COST_ZERO_PAGE,     /* clear one 4 KiB page */
 	COST_ZERO_PMD_PAGE, /* clear one 4 KiB page of a 2 MiB folio cleared whole */

@@ -295,6 +295,7 @@ struct machine {
 	int watermark_boost_factor;
 	int lowmem_reserve_ratio[MAX_NR_ZONES];
 	int percpu_pagelist_high_fraction;  /* 0: automatic high tuning */
+	int pcp_high, pcp_batch;            /* fixed pagesets (machine_params); 0: sized */
 	enum mm_policy policy;
 	/* Policy spb's zone-list walks: the series' own, or the what-if of
 	 * an index that lets them skip superpageblocks without a free page

@@ -116,7 +116,12 @@ void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 {
 	if (zone_has_spb(zone) && ctx->env->spb_section)
 		ctx->env->spb_section(ctx, zone->lock_site, &zone->work);
-	mm_charge(ctx, COST_ZONE_SECTION, 1);
+	/* The kernel's hold times differ in their fixed part by direction
+	 * (docs/COSTS.md). */
+	if (zone->lock_site == SITE_FREE_PCPPAGES_BULK || zone->lock_site == SITE_FREE_ONE_PAGE)
+		mm_charge(ctx, COST_ZONE_SECTION_FREE, 1);
+	else
+		mm_charge(ctx, COST_ZONE_SECTION, 1);
 	charge_work(ctx, &zone->work);
 	spin_unlock(ctx, &zone->lock);
 }
@@ -232,11 +237,15 @@ int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_f
 void zone_pcp_update(struct zone *zone, int cpu_online)
 {
 	struct machine *m = zone->machine;
-	int batch = zone_batchsize(zone), high_min, high_max;
+	int batch = m->pcp_batch ? m->pcp_batch : zone_batchsize(zone), high_min, high_max;
 
 	if (!zone->per_cpu_pageset)
 		return;
-	if (m->percpu_pagelist_high_fraction) {
+	if (m->pcp_high) {
+		/* An older kernel's pageset: high_min = high_max, so
+		 * nothing tunes it (decay_pcp_high, nr_pcp_high). */
+		high_min = high_max = m->pcp_high;
+	} else if (m->percpu_pagelist_high_fraction) {
 		/* Tuned by hand: no auto-tuning between min and max. */
 		high_min = high_max = zone_highsize(zone, batch, cpu_online,
 						    m->percpu_pagelist_high_fraction);

@@ -24,8 +24,14 @@ static const struct {
 	[COST_SPB_VISIT] = { "spb_visit", 20, "look at one superpageblock on a zone list walk" },
 	[COST_SPB_LIST_MOVE] = { "spb_list_move", 40,
 				 "move a superpageblock to the tail of another zone list" },
-	/* fitted: 52166607ecc9 */
-	[COST_ZONE_SECTION] = { "zone_section", 1050, "fixed cost of a zone->lock critical section" },
+	/* fitted per direction: 52166607ecc9's hold times of rmqueue_bulk
+	 * (63 pages 2.0-2.7 us, 2,047 pages 39-45 us) and of
+	 * free_pcppages_bulk (63 pages 2.21-2.33 us, 2,047 pages 56-59 us),
+	 * as issues 11 and 28 quote them (docs/COSTS.md) */
+	[COST_ZONE_SECTION] = { "zone_section", 1050,
+				"fixed cost of a zone->lock section taking pages (rmqueue_bulk) or other" },
+	[COST_ZONE_SECTION_FREE] = { "zone_section_free", 500,
+				     "fixed cost of a zone->lock section freeing pages (free_pcppages_bulk, free_one_page)" },
 	/* guesses, but cacheline_same_cpu (nothing moves) */
 	[COST_PCP_SECTION] = { "pcp_section", 20, "fixed cost of a pcp->lock critical section" },
 	[COST_ZERO_PAGE] = { "zero_page", 250, "clear one 4 KiB page" },

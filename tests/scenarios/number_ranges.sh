@@ -36,6 +36,11 @@ expect 'mmsim.machine{preset = "test", watermark_scale_factor = -5}' "field 'wat
 expect 'mmsim.machine{preset = "test", watermark_scale_factor = 3001}' "field 'watermark_scale_factor' is 3001: valid range 1 to 3000"
 expect 'mmsim.machine{preset = "test", watermark_boost_factor = 2^31}' "field 'watermark_boost_factor' is 2147483648: valid range 0 to 2147483647"
 expect 'mmsim.machine{preset = "test", percpu_pagelist_high_fraction = 4}' "field 'percpu_pagelist_high_fraction' is 4: valid values 0 and 8 to 2147483647"
+expect 'mmsim.machine{preset = "test", pcp_batch = -1, pcp_high = 186}' "field 'pcp_batch' is -1: valid range 0 to 1048576"
+expect 'mmsim.machine{preset = "test", pcp_batch = 31, pcp_high = 2^31}' "field 'pcp_high' is 2147483648: valid range 0 to 2147483647"
+expect 'mmsim.machine{preset = "test", pcp_high = 186}' "mmsim.machine: pcp_high and pcp_batch go together (a fixed pageset), got pcp_high 186 and pcp_batch 0"
+expect 'mmsim.machine{preset = "test", pcp_batch = 63, pcp_high = 62}' "mmsim.machine: pcp_high (62) must be at least pcp_batch (63)"
+expect 'mmsim.machine{preset = "test", pcp_batch = 31, pcp_high = 186, percpu_pagelist_high_fraction = 8}' "mmsim.machine: pcp_high fixes the pagesets; it excludes percpu_pagelist_high_fraction"
 expect 'mmsim.machine{preset = "test", sample_interval = "1e300s"}' "sample_interval: time 1e300s is out of range"
 expect 'local m = mmsim.machine{preset = "test"} m:read_file{file = 1 << 28}' "field 'file' is 268435456: valid range 0 to 268435455"
 # Wrong errors the checks once gave (issue 34): each value named as given.

@@ -1041,7 +1041,7 @@ static void test_costs(void)
 	g_assert_null(costs_name(NR_COST_PARAMS));
 	g_assert_nonnull(costs_help(COST_PB_SCAN));
 	g_assert_cmpstr(names, ==, "list_op, merge_step, split_step, pb_scan, spb_visit, "
-		       "spb_list_move, zone_section, pcp_section, zero_page, zero_pmd_page, "
+		       "spb_list_move, zone_section, zone_section_free, pcp_section, zero_page, zero_pmd_page, "
 		       "zero_pud_page, fault, pte, "
 		       "tlb_flush, migrate_isolate, migrate_unmap, migrate_copy, "
 		       "migrate_copy_remote, migrate_remap, tlb_shootdown, numa_hint_fault, "

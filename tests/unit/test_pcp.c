@@ -90,6 +90,56 @@ static void test_pageset_sizes(void)
 	machine_destroy(m);
 }
 
+/* A kernel before 6.7 (machine option pcp_high/pcp_batch): batch 31 and
+ * high 186 (6 * batch: /proc/zoneinfo's pageset before 5.14) on every CPU's
+ * pageset of every populated zone, and nothing tunes high. */
+static void test_fixed_pagesets(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	topology_preset(&t, "test");
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	p.pcp_high = 186;
+	p.pcp_batch = 31;
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	memset(&rec, 0, sizeof(rec));
+	struct mm_ctx c0 = cpu_ctx(0);
+	struct per_cpu_pages *pcp = zone_pcp(normal(m), 0);
+
+	for_each_populated_zone(m, z)
+		for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
+			g_assert_cmpint(zone_pcp(z, cpu)->batch, ==, 31);
+			g_assert_cmpint(zone_pcp(z, cpu)->high_min, ==, 186);
+			g_assert_cmpint(zone_pcp(z, cpu)->high_max, ==, 186);
+		}
+	/* Refills without a free: auto-tuning would raise high by each
+	 * batch; here it stays, and high - count - batch bounds the refill:
+	 * count 0 gives max(186 - 0 - 31, 31) = 155 >= 31 << 0. */
+	for (int i = 0; i < 7; i++) {
+		nr_pcp_alloc(pcp, normal(m), 0);
+		g_assert_cmpint(pcp->high, ==, 186);
+	}
+	/* The vmstat decay leaves it too, and so does a fraction written to
+	 * the sysctl (the fixed pageset wins). */
+	g_assert_cmpuint(rmqueue_bulk(&c0, normal(m), 0, 150, MIGRATE_MOVABLE, 0, pcp), ==, 150);
+	decay_pcp_high(&c0, normal(m), pcp);
+	g_assert_cmpint(pcp->high, ==, 186);
+	g_assert_cmpint(pcp->count, ==, 150);
+	percpu_pagelist_high_fraction_sysctl_handler(m, 8);
+	g_assert_cmpint(pcp->high_min, ==, 186);
+	g_assert_cmpint(pcp->high_max, ==, 186);
+	g_assert_cmpint(pcp->batch, ==, 31);
+	/* A free_high pass lowers high only down to high_min: it stays. */
+	nr_pcp_high(pcp, normal(m), 31, true);
+	g_assert_cmpint(pcp->high, ==, 186);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 /* Upstream: an order-0 refill takes `batch` single pages from the buddy
  * under one zone->lock hold; a free goes to the freeing CPU's own list. */
 static void test_upstream_refill_and_local_free(void)
@@ -657,6 +707,7 @@ int main(int argc, char **argv)
 		.charged = rec_charged, .locked = rec_locked, .unlocking = rec_unlocking,
 	};
 	g_test_add_func("/pcp/pageset-sizes", test_pageset_sizes);
+	g_test_add_func("/pcp/fixed-pagesets", test_fixed_pagesets);
 	g_test_add_func("/pcp/upstream-refill-and-local-free", test_upstream_refill_and_local_free);
 	g_test_add_func("/pcp/batch-free-locks-once", test_batch_free_locks_once);
 	g_test_add_func("/pcp_buddy/remote-free-routes-to-owner", test_remote_free_routes_to_owner);
