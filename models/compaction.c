@@ -146,12 +146,6 @@ static bool kswapd_is_running(struct machine *m, int nid)
 
 /* ---- suitability and deferral ---- */
 
-/* compact_gap(): room for the pages isolated on both sides at once. */
-static unsigned long compact_gap(int order)
-{
-	return 2UL << order;
-}
-
 static bool __compaction_suitable(struct zone *zone, int order, unsigned long watermark,
 				  int highest_zoneidx, long free_pages)
 {

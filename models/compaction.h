@@ -89,6 +89,12 @@ unsigned extfrag_for_order(struct zone *zone, unsigned order);
 unsigned fragmentation_score_zone(struct zone *zone);
 unsigned fragmentation_score_node(struct machine *m, int nid);
 
+/* compact_gap(): room for the pages isolated on both sides at once. */
+static inline unsigned long compact_gap(int order)
+{
+	return 2UL << order;
+}
+
 /* compaction_suitable(): order-0 free pages above watermark plus the
  * compaction gap, and for costly orders a fragmentation index above
  * vm.extfrag_threshold. */

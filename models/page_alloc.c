@@ -262,7 +262,7 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 {
 	pfn_t pfn;
 
-	*did_some_progress = do_try_to_free_pages(ctx, m, nid, SWAP_CLUSTER_MAX << order);
+	*did_some_progress = do_try_to_free_pages(ctx, m, nid, (int)order, ac->highest_zoneidx);
 	if (!*did_some_progress)
 		return PFN_NONE;
 	pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
@@ -429,6 +429,11 @@ static pfn_t __alloc_pages_slowpath(struct mm_ctx *ctx, struct machine *m, gfp_t
 		if (pfn != PFN_NONE)
 			return pfn;
 		if (compact_first) {
+			/* A costly NORETRY request gives up where compaction was
+			 * skipped or deferred: reclaim would not help it. */
+			if (costly_order && (gfp & __GFP_NORETRY) &&
+			    (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED))
+				return PFN_NONE;
 			if (!(gfp & __GFP_NORETRY))
 				prio = DEF_COMPACT_PRIORITY;
 			compact_first = false;

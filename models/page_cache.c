@@ -232,17 +232,76 @@ unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 	return freed;
 }
 
-unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid,
-				   unsigned long nr)
+/* compaction_ready(): for a costly order, the allocation would already
+ * succeed, or compaction can go ahead with a compact_gap of room above the
+ * high watermark: reclaim has done its part. */
+static bool compaction_ready(struct zone *zone, int order, int highest_zoneidx)
 {
-	unsigned long reclaimed = 0;
+	if (zone_watermark_ok(zone, (unsigned)order, wmark_pages(zone, WMARK_MIN), highest_zoneidx, 0))
+		return true;
+	if (!compaction_suitable(zone, order, wmark_pages(zone, WMARK_MIN), highest_zoneidx))
+		return false;
+	return zone_watermark_ok(zone, 0, wmark_pages(zone, WMARK_HIGH) + compact_gap(order),
+				 highest_zoneidx, 0);
+}
+
+/* in_reclaim_compaction(): reclaim that makes room for compaction. */
+static bool in_reclaim_compaction(int order, int priority)
+{
+	return order && (order > PAGE_ALLOC_COSTLY_ORDER || priority < DEF_PRIORITY - 2);
+}
+
+/* should_continue_reclaim() after a pass that reclaimed got pages: in
+ * reclaim for compaction, on until an eligible zone of the node could
+ * allocate or compact, while the LRU holds more than a compact_gap. */
+static bool should_continue_reclaim(struct machine *m, int nid, int order, int highest_zoneidx,
+				    int priority, unsigned long got)
+{
+	if (!in_reclaim_compaction(order, priority) || !got)
+		return false;
+	for (int i = 0; i <= highest_zoneidx; i++) {
+		struct zone *z = &m->node_data[nid].node_zones[i];
+
+		if (!populated_zone(z))
+			continue;
+		if (zone_watermark_ok(z, (unsigned)order, wmark_pages(z, WMARK_MIN), highest_zoneidx,
+				      0) ||
+		    compaction_suitable(z, order, wmark_pages(z, WMARK_MIN), highest_zoneidx))
+			return false;
+	}
+	return page_cache_pages(m, nid) > compact_gap(order);
+}
+
+unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid, int order,
+				   int highest_zoneidx)
+{
+	const unsigned long nr = SWAP_CLUSTER_MAX;
+	unsigned long reclaimed = 0, got;
 	int priority = DEF_PRIORITY;
 
 	do {
-		unsigned long scan = page_cache_pages(m, nid) >> priority;
+		/* shrink_zones(): a costly order leaves a zone where compaction
+		 * can do the rest, and the passes end there. */
+		if (order > PAGE_ALLOC_COSTLY_ORDER) {
+			bool ready = false;
 
-		reclaimed += shrink_page_cache(ctx, m, nid, MIN(scan, nr - reclaimed), true,
-					       priority);
+			for (int i = 0; i <= highest_zoneidx && !ready; i++) {
+				struct zone *z = &m->node_data[nid].node_zones[i];
+
+				ready = populated_zone(z) && compaction_ready(z, order, highest_zoneidx);
+			}
+			if (ready)
+				break;
+		}
+		/* shrink_node(): a pass, more while reclaim for compaction
+		 * should continue. */
+		do {
+			unsigned long scan = page_cache_pages(m, nid) >> priority;
+
+			got = shrink_page_cache(ctx, m, nid, MIN(scan, reclaimed < nr ? nr - reclaimed : nr),
+						true, priority);
+			reclaimed += got;
+		} while (should_continue_reclaim(m, nid, order, highest_zoneidx, priority, got));
 	} while (reclaimed < nr && --priority >= 0);
 	return reclaimed;
 }

@@ -47,11 +47,15 @@ unsigned reclaim_clean_pages_from_list(struct mm_ctx *ctx, struct machine *m, pf
  * returned. */
 unsigned long shrink_page_cache(struct mm_ctx *ctx, struct machine *m, int nid,
 				unsigned long nr, bool direct, int priority);
-/* do_try_to_free_pages() for node nid: passes from DEF_PRIORITY down to
- * 0, each reclaiming the node's LRU >> priority pages or what is left of
- * nr if less, until nr are reclaimed.  Pages reclaimed. */
-unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid,
-				   unsigned long nr);
+/* try_to_free_pages() for an allocation of order from node nid's zones
+ * up to highest_zoneidx: passes from DEF_PRIORITY down to 0, each
+ * reclaiming the node's LRU >> priority pages or what is left of
+ * SWAP_CLUSTER_MAX if less, until SWAP_CLUSTER_MAX are reclaimed.  A
+ * costly order stops before a pass once a zone is compaction_ready, and
+ * reclaim for compaction goes on within a pass until a zone could compact
+ * (should_continue_reclaim).  Pages reclaimed. */
+unsigned long do_try_to_free_pages(struct mm_ctx *ctx, struct machine *m, int nid, int order,
+				   int highest_zoneidx);
 /* drop_slab() (2 written to /proc/sys/vm/drop_caches): every node's
  * shrinkers asked for all their objects (the THP deferred split queue
  * split, unused dentries and inodes pruned), in rounds while a round frees

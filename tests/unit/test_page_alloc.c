@@ -6,6 +6,8 @@
 #include "models/page_alloc.h"
 #include "models/page_cache.h"
 #include "models/watermark.h"
+#include "models/compaction.h"
+#include "models/pcp.h"
 
 /* The DMA32 zone of a 128 MiB node is pfns 4096-32767 (28672 pages, 56
  * pageblocks); min 316, low 395, high 474 (test_buddy.c works them out). */
@@ -276,6 +278,84 @@ static void test_remote_spill_counts_numa(void)
 	machine_destroy(m);
 }
 
+/* A 256 MiB node's top zone filled with page cache down to its min
+ * watermark (every read served above it: no direct reclaim yet). */
+static struct machine *cache_filled(struct mm_ctx *c, struct zone **top)
+{
+	struct machine_params p;
+	struct machine *m;
+	struct zone *z = NULL;
+
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	m = params_machine(256 * MiB, &p);
+	for_each_populated_zone(m, zz)
+		z = zz;
+	for (uint32_t i = 0; zone_page_state(z, NR_FREE_PAGES) > wmark_pages(z, WMARK_MIN) + 64; i++)
+		g_assert_cmpuint(page_cache_add(c, m, 0, 1, i), !=, PFN_NONE);
+	g_assert_cmpuint(m->vm_events[PGSTEAL_DIRECT], ==, 0);
+	*top = z;
+	return m;
+}
+
+/* try_to_free_pages()'s amounts: SWAP_CLUSTER_MAX (32) pages for any
+ * order, where the model took 32 << order (16,384 for a THP); a costly
+ * order goes on, in passes of at most 32, only until compaction could run
+ * (free pages above the low watermark plus compact_gap(9) = 1,024), and
+ * reclaims nothing where compaction is ready already. */
+static void test_direct_reclaim_amounts(void)
+{
+	struct mm_ctx c = mm_ctx_null(0);
+	struct zone *z;
+	struct machine *m = cache_filled(&c, &z);
+	int idx = (int)z->idx;
+	unsigned long free0 = zone_page_state(z, NR_FREE_PAGES), got, need;
+
+	/* Order 0: the passes stop at 32. */
+	g_assert_cmpuint(do_try_to_free_pages(&c, m, 0, 0, idx), ==, SWAP_CLUSTER_MAX);
+	drain_all_pages(&c, m, NULL);
+	g_assert_false(compaction_suitable(z, 9, wmark_pages(z, WMARK_MIN), idx));
+	/* Order 9: more than 32, but never past the pages compaction needs by
+	 * more than one pass of 32 (a pass that reclaims nothing, its pages
+	 * referenced, ends it sooner, as should_continue_reclaim has it). */
+	free0 = zone_page_state(z, NR_FREE_PAGES);
+	need = wmark_pages(z, WMARK_LOW) + compact_gap(9) - free0;
+	got = do_try_to_free_pages(&c, m, 0, 9, idx);
+	drain_all_pages(&c, m, NULL);
+	g_assert_cmpuint(got, >, SWAP_CLUSTER_MAX);
+	g_assert_cmpuint(got, <=, need + SWAP_CLUSTER_MAX);
+	/* Ready: an order-9 block is free (watermark met at order 9), so
+	 * reclaim for it frees nothing; order 0 still takes its 32. */
+	for (int i = 0; i < 8; i++)
+		g_assert_cmpuint(do_try_to_free_pages(&c, m, 0, 0, idx), ==, SWAP_CLUSTER_MAX);
+	drain_all_pages(&c, m, NULL);
+	if (zone_watermark_ok(z, 9, wmark_pages(z, WMARK_MIN), idx, 0))
+		g_assert_cmpuint(do_try_to_free_pages(&c, m, 0, 9, idx), ==, 0);
+	else
+		g_assert_cmpuint(do_try_to_free_pages(&c, m, 0, 9, idx), <=, SWAP_CLUSTER_MAX);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* A costly __GFP_NORETRY allocation whose first (async) compaction was
+ * skipped, compaction not being suitable on the full zone, gives up
+ * without direct reclaim, as __alloc_pages_slowpath does. */
+static void test_costly_noretry_gives_up(void)
+{
+	struct mm_ctx c = mm_ctx_null(0);
+	struct zone *z;
+	struct machine *m = cache_filled(&c, &z);
+
+	g_assert_false(compaction_suitable(z, 9, wmark_pages(z, WMARK_MIN), (int)z->idx));
+	g_assert_cmpuint(__alloc_pages(&c, m, GFP_TRANSHUGE | __GFP_NORETRY, 9, 0, 0, 0), ==,
+			 PFN_NONE);
+	g_assert_cmpuint(m->vm_events[PGSTEAL_DIRECT], ==, 0);
+	/* Without NORETRY the same request reclaims for compaction. */
+	(void)__alloc_pages(&c, m, GFP_TRANSHUGE | __GFP_RETRY_MAYFAIL, 9, 0, 0, 0);
+	g_assert_cmpuint(m->vm_events[PGSTEAL_DIRECT], >, 0);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -286,5 +366,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/page_alloc/highatomic-reserve", test_highatomic_reserve);
 	g_test_add_func("/page_alloc/highatomic-small-zone", test_highatomic_small_zone);
 	g_test_add_func("/page_alloc/remote-spill-counts-numa", test_remote_spill_counts_numa);
+	g_test_add_func("/page_alloc/direct-reclaim-amounts", test_direct_reclaim_amounts);
+	g_test_add_func("/page_alloc/costly-noretry-gives-up", test_costly_noretry_gives_up);
 	return g_test_run();
 }
