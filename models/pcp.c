@@ -237,10 +237,13 @@ int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_f
 void zone_pcp_update(struct zone *zone, int cpu_online)
 {
 	struct machine *m = zone->machine;
-	int batch = m->pcp_batch ? m->pcp_batch : zone_batchsize(zone), high_min, high_max;
+	int batch, high_min, high_max;
 
+	/* Before the pagesets exist (and in a zone with no machine) nothing
+	 * is read. */
 	if (!zone->per_cpu_pageset)
 		return;
+	batch = m->pcp_batch ? m->pcp_batch : zone_batchsize(zone);
 	if (m->pcp_high) {
 		/* An older kernel's pageset: high_min = high_max, so
 		 * nothing tunes it (decay_pcp_high, nr_pcp_high). */

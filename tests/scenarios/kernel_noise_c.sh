@@ -4,14 +4,17 @@
 # before it was replaced (tests/scenarios/kernel_noise_cases.lua):
 # allocations, frees, failures and long-lived ones, the machine's free and
 # per-CPU pages, zone->lock acquisitions and contentions, the end time.
+# The tight cases re-taken when direct reclaim took the kernel's 32 pages
+# instead of 32 << order (issue 28 item 4): their order-1 to 3 allocations
+# reclaim less at a time and fail a little more.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 expected='1 small allocated=26605 freed=24403 failed=0 long_lived=487 free_pages=2049857 pcp_pages=1560 zone_acq=101 zone_con=3 time=30001440
 7 small allocated=26539 freed=24303 failed=0 long_lived=517 free_pages=2049734 pcp_pages=1624 zone_acq=105 zone_con=4 time=30003628
-1 tight allocated=6882 freed=2770 failed=8351 long_lived=2027 free_pages=1263 pcp_pages=395 zone_acq=20562 zone_con=1 time=25002000
-7 tight allocated=6916 freed=2845 failed=8481 long_lived=2028 free_pages=1772 pcp_pages=539 zone_acq=20516 zone_con=10 time=25003000'
+1 tight allocated=6970 freed=2785 failed=8560 long_lived=2056 free_pages=1256 pcp_pages=129 zone_acq=21090 zone_con=1 time=25001000
+7 tight allocated=6888 freed=2828 failed=8657 long_lived=2053 free_pages=1778 pcp_pages=400 zone_acq=21016 zone_con=15 time=25002000'
 
 echo "$expected" | while read -r seed want; do
 	got=$("$MMSIM" --seed "$seed" --out "$dir/out" \
