@@ -50,11 +50,19 @@ while [ $tries -lt 5 ]; do
 	dd if=/proc/kpageflags bs=1M status=none | gzip -1 > "$dir/kpageflags.gz"
 	# The three files are read one after the other: again until their
 	# free page counts agree (buddyinfo's blocks, zoneinfo's pages free).
+	# zoneinfo's count lags the free lists by the CPUs' unfolded vmstat
+	# deltas until vmstat_update folds them (each second), so the reads
+	# are spread over two seconds.
 	n=0
-	while [ $n -lt 20 ]; do
+	zone_consistent=no
+	while [ $n -lt 40 ]; do
 		n=$((n + 1))
 		copy /proc/buddyinfo /proc/zoneinfo /proc/pagetypeinfo
-		[ "$(buddy_pages)" = "$(zone_pages)" ] && break
+		if [ "$(buddy_pages)" = "$(zone_pages)" ]; then
+			zone_consistent=yes
+			break
+		fi
+		sleep 0.05
 	done
 	if [ "$before" = "$(cat "$dir/proc/buddyinfo")" ]; then
 		consistent=yes
@@ -99,10 +107,12 @@ captured $(date -u +%Y-%m-%dT%H:%M:%SZ)
 page_size $(getconf PAGESIZE)
 frames $frames
 buddyinfo_consistent $consistent
+zoneinfo_consistent $zone_consistent
 reads $tries
 page_owner $([ -e "$dir/page_owner.gz" ] && echo yes || echo no)
 MANIFEST
 tar -czf "$out.tmp" -C "$dir" .
 mv "$out.tmp" "$out"
+[ $zone_consistent = yes ] || say "warning: zoneinfo's free pages never matched buddyinfo's ($n reads): the import has buddyinfo's"
 [ $consistent = yes ] || say "warning: the free lists kept changing while the flags were read ($tries reads): buddyinfo may differ from the flags; capture an idler machine for an exact import"
 say "$out: $frames frames, kernel $(uname -r), $(du -h "$out" | cut -f1)"

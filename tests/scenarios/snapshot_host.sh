@@ -1,9 +1,11 @@
 #!/bin/sh
 # The issue's measure on this machine: `./run capture` of the machine
 # mmsim runs on (root), imported: buddyinfo identical to the captured one,
-# pagetypeinfo's block counts identical, the free pages zoneinfo's.  The
-# free lists move while the flags are read, so a capture whose import
-# differs is taken again, up to three times (each attempt is printed).
+# pagetypeinfo's block counts identical, the free pages zoneinfo's (or,
+# where the capture says zoneinfo never caught up with buddyinfo on a busy
+# host, buddyinfo's).  The free lists move while the flags are read, so a
+# capture whose import differs is taken again, up to three times (each
+# attempt is printed).
 set -eu
 . "$MMSIM_SRCDIR/tests/lib.sh"
 . "$MMSIM_SRCDIR/tests/snapshot/compare.sh"
