@@ -44,5 +44,6 @@ compare_import() {
 	slab_want=$(tar -xzOf "$1" ./proc/meminfo | awk '/^Slab:/ { print $2 }')
 	slab_got=$(sed -n 's/^slab_kb //p' "$2")
 	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $(tar -xzOf "$1" ./proc/zoneinfo | pages_free), buddyinfo $buddy); THPs $thp_got kB (AnonHugePages $thp_want kB); slabs $slab_got kB (Slab $slab_want kB)"
-	test "$got" -eq "$want" && test "$got" -eq "$buddy"
+	test "$got" -eq "$want" && test "$got" -eq "$buddy" ||
+		{ echo "free pages differ: model $got, zoneinfo $(tar -xzOf "$1" ./proc/zoneinfo | pages_free), buddyinfo $buddy" >&2; return 1; }
 }
