@@ -196,6 +196,15 @@ static const struct machine_option options[] = {
 		  "`hotplug_reserve` are errors; `boot_reserve` is off (the captured reservations "
 		  "stand in). A capture that cannot be read is an error naming the file and what "
 		  "is wrong; what the import made up is noted on stderr" },
+	{ "settings", OPT_OWN, NO_ARG,
+	  .def = "none",
+	  .doc = "the path of a capture (`./run capture --settings`, which needs no root, or a "
+		  "whole one): the machine takes the captured host's THP settings (2 MiB "
+		  "`enabled` and `defrag`) and the vm sysctls the model has (`min_free_kbytes`, "
+		  "`watermark_scale_factor`, `watermark_boost_factor`, "
+		  "`percpu_pagelist_high_fraction`, `compaction_proactiveness`), not its memory; "
+		  "the script's own fields override them. For a replay of a trace taken on that "
+		  "host. An error with `snapshot`" },
 	{ "memory_block_size", OPT_SIZE, ARG(memory_block_size),
 	  .def = "128 MiB, 2 GiB from 64 GiB of memory",
 	  .doc = "the hotplug unit" },

@@ -155,6 +155,10 @@ static int l_machine(lua_State *L)
 	a.quantum_ns = (uint64_t)eo.quantum_ns;
 	a.horizon_ns = (uint64_t)eo.horizon_ns;
 	if (lua_getfield(L, 1, "snapshot") != LUA_TNIL) {
+		if (lua_getfield(L, 1, "settings") != LUA_TNIL)
+			return luaL_error(L, "mmsim.machine: 'settings' cannot be given with 'snapshot' "
+					  "(the snapshot's settings are the machine's already)");
+		lua_pop(L, 1);
 		snap = machine_snapshot(L, &t, &a.p);
 		/* The snapshot's userdata stays below the table's field. */
 		lua_insert(L, 2);
@@ -222,6 +226,17 @@ static int l_machine(lua_State *L)
 
 		for (unsigned n = 0; n < t.nr_nodes && n < MAX_NUMNODES; n++)
 			t.movable_mem[n] = mov;
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "settings") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TSTRING)
+			return luaL_error(L, "mmsim.machine: 'settings' must be the path of a capture "
+					  "(./run capture --settings), got %s", luaL_typename(L, -1));
+		if (snapshot_read_settings(lua_tostring(L, -1), &a.p, &err)) {
+			lua_pushstring(L, err);
+			g_free(err);
+			return luaL_error(L, "mmsim.machine: %s", lua_tostring(L, -1));
+		}
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "thp") != LUA_TNIL)

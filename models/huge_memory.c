@@ -749,6 +749,50 @@ int split_huge_at(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr)
 	}
 }
 
+bool split_huge_page(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
+{
+	struct thp_folio *f = thp_folio_of(m, pfn);
+	uint64_t haddr, size;
+	unsigned pid;
+
+	if (!f || f->sharers)
+		return false;
+	haddr = f->haddr;
+	pid = f->pid;
+	size = (uint64_t)PAGE_SIZE << f->order;
+	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
+	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
+	 * wait for a table; the folio is looked up again after it. */
+	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
+		struct mm_struct *mm = mm_find(m, pid);
+
+		if (!mm || thp_folio_of(m, pfn) != f || f->sharers ||
+		    split_huge_at(ctx, mm, a + PAGE_SIZE))
+			return false;
+	}
+	split_folio(ctx, m, f);
+	return true;
+}
+
+void madvise_free_split(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	const uint64_t edges[2] = { start, end - PAGE_SIZE };
+
+	if (!mm->m->thp_state)
+		return;
+	for (unsigned i = 0; i < 2; i++) {
+		pfn_t pfn = follow_page(mm, edges[i]);
+		struct thp_folio *f = pfn == PFN_NONE ? NULL : thp_folio_of(mm->m, pfn);
+		uint64_t size;
+
+		if (!f || f->pid != mm->pid)
+			continue;
+		size = (uint64_t)PAGE_SIZE << f->order;
+		if (f->haddr < start || f->haddr + size > end)
+			split_huge_page(ctx, mm->m, f->head);
+	}
+}
+
 static void gather_table_frame(struct mmu_gather *tlb, pfn_t page)
 {
 	if (page == PFN_NONE)

@@ -89,6 +89,12 @@ bool thp_partially_mapped(struct machine *m, pfn_t head);
  * any), naturally aligned, owned by owner; PFN_NONE if none can be had. */
 pfn_t alloc_thp_gigabyte(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, int nid,
 			 nodemask_t nodemask, uint32_t owner);
+/* split_huge_page(): every mapping of the THP at pfn split to PTEs, then
+ * the folio to 4 KiB pages; its pages nothing maps are freed.  false if
+ * not a THP, shared by a fork, or a table could not be had (the mappings
+ * split so far stay split).  Migration's try_split_folio and a partial
+ * MADV_FREE use it. */
+bool split_huge_page(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 /* Folios queued for a deferred split on node nid (deferred_split_count). */
 unsigned long deferred_split_count(const struct machine *m, int nid);
 void thp_state_destroy(struct machine *m);

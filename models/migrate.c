@@ -175,7 +175,7 @@ static enum migrate_status try_split_folio(struct mm_ctx *ctx, struct machine *m
 {
 	unsigned long nr = 1UL << folio_order(m, head);
 
-	if (!thp_split_for_migration(ctx, m, head))
+	if (!split_huge_page(ctx, m, head))
 		return MIGRATE_THP_FAILED;
 	*split = true;
 	run->s.nr_thp_split++;
@@ -600,29 +600,4 @@ unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigne
 	f->head = dst;
 	g_hash_table_insert(m->thp_state->folios, GUINT_TO_POINTER(dst), f);
 	return entries;
-}
-
-bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn)
-{
-	struct thp_folio *f = thp_folio_of(m, pfn);
-	uint64_t haddr, size;
-	unsigned pid;
-
-	if (!f || f->sharers)
-		return false;
-	haddr = f->haddr;
-	pid = f->pid;
-	size = (uint64_t)PAGE_SIZE << f->order;
-	/* Every huge mapping of it split to PTEs: an edge inside each 2 MiB
-	 * cuts the PUD mapping (if any) and then that PMD.  Each step may
-	 * wait for a table; the folio is looked up again after it. */
-	for (uint64_t a = haddr; a < haddr + size; a += PMD_SIZE) {
-		struct mm_struct *mm = mm_find(m, pid);
-
-		if (!mm || thp_folio_of(m, pfn) != f || f->sharers ||
-		    split_huge_at(ctx, mm, a + PAGE_SIZE))
-			return false;
-	}
-	split_folio(ctx, m, f);
-	return true;
 }

@@ -173,11 +173,5 @@ pfn_t alloc_gigantic_migration_target(struct mm_ctx *ctx, struct machine *m, gfp
  * process; 0 if src is no THP head or is not mapped as its record says
  * any more (partly unmapped since). */
 unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigned *pid);
-/* try_split_folio() for a migration: every mapping of the THP at pfn
- * split to PTEs and the folio to 4 KiB pages, which migrate one by one;
- * its pages nothing maps are freed.  false if not a THP, shared by a
- * fork, or a table could not be had (the mappings split so far stay
- * split). */
-bool thp_split_for_migration(struct mm_ctx *ctx, struct machine *m, pfn_t pfn);
 
 #endif

@@ -466,11 +466,14 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 	if (advice == MADV_COLLAPSE)
 		return madvise_collapse(ctx, mm, start, end);
 	mm_cpumask_set(mm, ctx->cpu);
-	/* MADV_FREE marks a THP's pages where they are; a zap that cuts one
-	 * splits it first. */
+	/* A zap that cuts a THP mapping splits it first (the folio waits on
+	 * the deferred split queue); MADV_FREE on part of a THP splits the
+	 * folio now, and marks a whole one's pages where they are. */
 	if (advice == MADV_DONTNEED &&
 	    (split_huge_at(ctx, mm, start) || split_huge_at(ctx, mm, end)))
 		return -MM_ENOMEM;
+	if (advice == MADV_FREE)
+		madvise_free_split(ctx, mm, start, end);
 	tlb_gather_init(&tlb, ctx, mm);
 	while (start < end) {
 		unsigned i = next_live(mm, start);

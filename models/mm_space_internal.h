@@ -355,6 +355,12 @@ int do_huge_anonymous_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t ad
  * and its PUD twin), allocating the tables no deposit holds: 0, or
  * -MM_ENOMEM with the mappings intact. */
 int split_huge_at(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr);
+/* madvise_free_huge_pmd's (and madvise_free_pte_range's) split: a THP of
+ * this process that [start, end) covers in part, at either edge, is split,
+ * mappings and folio (split_huge_page), so that only the range's pages
+ * become lazy-free; one another process maps too is left whole, as the
+ * kernel skips it. */
+void madvise_free_split(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end);
 /* zap_huge_pmd / zap_huge_pud for the huge table pt (at ts) that [addr,
  * end) meets: unmapped whole if covered, split in place if it can be, else
  * left.  The address to go on from.  No engine call. */

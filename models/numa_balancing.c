@@ -296,7 +296,7 @@ static int do_huge_numa_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t 
 	int target;
 
 	if (order == HPAGE_PUD_ORDER && m->thp_opts.gb_migration == GB_THP_MIGRATION_SPLIT &&
-	    thp_split_for_migration(ctx, m, head)) {
+	    split_huge_page(ctx, m, head)) {
 		struct pte_table *pt = pte_table_lookup(mm, addr);
 		unsigned i = level_index(addr, PGTABLE_PTE);
 

@@ -96,18 +96,51 @@ static int read_flags(const char *root, struct snapshot *s, char **err)
 	return *err ? -1 : 0;
 }
 
+/* The capture's THP and vm settings the model has, over p's. */
+static void read_settings(const char *root, struct machine_params *p)
+{
+	p->thp = (enum thp_enabled)read_choice(root, "sys/kernel/mm/transparent_hugepage/enabled",
+					       thp_enabled_names, NR_THP_ENABLED, p->thp);
+	p->thp_opts.defrag = (enum thp_defrag)read_choice(
+		root, "sys/kernel/mm/transparent_hugepage/defrag", thp_defrag_names, NR_THP_DEFRAG,
+		p->thp_opts.defrag);
+	p->min_free_kbytes = (int)read_number(root, "proc/sys/vm/min_free_kbytes",
+					      p->min_free_kbytes);
+	p->watermark_scale_factor = (int)read_number(root, "proc/sys/vm/watermark_scale_factor",
+						     p->watermark_scale_factor);
+	p->watermark_boost_factor = (int)read_number(root, "proc/sys/vm/watermark_boost_factor",
+						     p->watermark_boost_factor);
+	p->percpu_pagelist_high_fraction = (int)read_number(
+		root, "proc/sys/vm/percpu_pagelist_high_fraction", p->percpu_pagelist_high_fraction);
+	p->compaction_proactiveness = (int)read_number(root, "proc/sys/vm/compaction_proactiveness",
+						       p->compaction_proactiveness);
+}
+
+/* The manifest's text, or NULL (*err set) if it is not a capture's. */
+static char *read_manifest(const char *root, char **err)
+{
+	char *manifest = read_text(root, "manifest", true, err);
+
+	if (manifest && !g_str_has_prefix(manifest, "format mmsim-capture 1\n")) {
+		*err = g_strdup("manifest: not \"format mmsim-capture 1\"");
+		g_clear_pointer(&manifest, g_free);
+	}
+	return manifest;
+}
+
 static int read_capture(const char *root, struct snapshot *s, struct topology *t,
 			struct machine_params *p, char **err)
 {
-	g_autofree char *manifest = read_text(root, "manifest", true, err);
+	g_autofree char *manifest = read_manifest(root, err);
 	g_autofree char *zoneinfo = NULL, *buddyinfo = NULL, *pagetypeinfo = NULL;
 	const char *frames_line;
 	guint64 frames;
 
 	if (!manifest)
 		return -1;
-	if (!g_str_has_prefix(manifest, "format mmsim-capture 1\n")) {
-		*err = g_strdup("manifest: not \"format mmsim-capture 1\"");
+	if (strstr(manifest, "\nsettings_only yes\n")) {
+		*err = g_strdup("a settings-only capture (./run capture --settings) holds no memory to "
+				"import: give it as 'settings'");
 		return -1;
 	}
 	if (!strstr(manifest, "\npage_size 4096\n")) {
@@ -137,26 +170,15 @@ static int read_capture(const char *root, struct snapshot *s, struct topology *t
 	g_strlcpy(t->name, "snapshot", sizeof(t->name));
 	if ((*err = snapshot_topology(s, t)))
 		return -1;
-	p->thp = (enum thp_enabled)read_choice(root, "sys/kernel/mm/transparent_hugepage/enabled",
-					       thp_enabled_names, NR_THP_ENABLED, p->thp);
-	p->thp_opts.defrag = (enum thp_defrag)read_choice(
-		root, "sys/kernel/mm/transparent_hugepage/defrag", thp_defrag_names, NR_THP_DEFRAG,
-		p->thp_opts.defrag);
-	p->min_free_kbytes = (int)read_number(root, "proc/sys/vm/min_free_kbytes",
-					      p->min_free_kbytes);
-	p->watermark_scale_factor = (int)read_number(root, "proc/sys/vm/watermark_scale_factor",
-						     p->watermark_scale_factor);
-	p->watermark_boost_factor = (int)read_number(root, "proc/sys/vm/watermark_boost_factor",
-						     p->watermark_boost_factor);
-	p->percpu_pagelist_high_fraction = (int)read_number(
-		root, "proc/sys/vm/percpu_pagelist_high_fraction", p->percpu_pagelist_high_fraction);
-	p->compaction_proactiveness = (int)read_number(root, "proc/sys/vm/compaction_proactiveness",
-						       p->compaction_proactiveness);
+	read_settings(root, p);
 	return read_flags(root, s, err);
 }
 
-int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
-		  struct machine_params *p, char **err)
+/* The capture at path unpacked to a temporary directory for read(root,
+ * arg, err), which is then removed: read's result, or -1 with *err naming
+ * the file and what is wrong. */
+static int with_capture(const char *path, int (*read)(const char *root, void *arg, char **err),
+			void *arg, char **err)
 {
 	g_autofree char *dir = g_dir_make_tmp("mmsim-capture-XXXXXX", NULL);
 	g_autofree char *out = NULL, *errout = NULL;
@@ -165,7 +187,6 @@ int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
 	const char *rm[] = { "rm", "-rf", dir, NULL };
 
 	*err = NULL;
-	memset(s, 0, sizeof(*s));
 	if (!dir) {
 		*err = g_strdup("cannot make a temporary directory to unpack the capture");
 		return -1;
@@ -182,7 +203,7 @@ int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
 				       errout && *errout ? errout : "tar failed");
 		ret = -1;
 	} else {
-		ret = read_capture(dir, s, t, p, err);
+		ret = read(dir, arg, err);
 		if (ret) {
 			char *e = g_strdup_printf("%s: %s", path, *err);
 
@@ -192,7 +213,46 @@ int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
 	}
 	g_spawn_sync(NULL, (char **)rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
 		     NULL);
+	return ret;
+}
+
+struct snapshot_args {
+	struct snapshot *s;
+	struct topology *t;
+	struct machine_params *p;
+};
+
+static int read_snapshot(const char *root, void *arg, char **err)
+{
+	struct snapshot_args *a = arg;
+
+	return read_capture(root, a->s, a->t, a->p, err);
+}
+
+int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
+		  struct machine_params *p, char **err)
+{
+	struct snapshot_args a = { s, t, p };
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = with_capture(path, read_snapshot, &a, err);
 	if (ret)
 		snapshot_destroy(s);
 	return ret;
+}
+
+static int read_settings_only(const char *root, void *arg, char **err)
+{
+	g_autofree char *manifest = read_manifest(root, err);
+
+	if (!manifest)
+		return -1;
+	read_settings(root, arg);
+	return 0;
+}
+
+int snapshot_read_settings(const char *path, struct machine_params *p, char **err)
+{
+	return with_capture(path, read_settings_only, p, err);
 }

@@ -12,5 +12,8 @@
  * and a g_malloc'ed *err naming the file and, for the flags, the offset. */
 int snapshot_read(const char *path, struct snapshot *s, struct topology *t,
 		  struct machine_params *p, char **err);
+/* Only the capture's settings in p (any capture, or one of `./run capture
+ * --settings`): 0, or -1 and a g_malloc'ed *err. */
+int snapshot_read_settings(const char *path, struct machine_params *p, char **err);
 
 #endif

@@ -15,7 +15,9 @@
 --     when the ones it has are used up;
 --   * pages purged by madvise(MADV_DONTNEED or MADV_FREE) were written
 --     before: those of the range not resident yet are written just before
---     the purge;
+--     the purge (MADV_HUGEPAGE, MADV_NOHUGEPAGE and MADV_COLLAPSE are
+--     applied as made, so later first writes fault THPs where the
+--     machine's thp setting allows);
 --   * file mappings, MAP_SHARED, MAP_STACK and PROT_NONE mappings are never
 --     written (the model has no page cache mappings, a stack grows by
 --     faults the capture does not show).
@@ -47,6 +49,12 @@ local function check_speed(speed, who)
   end
   return speed
 end
+
+-- The advice the model applies, by strace's name (lower case, without
+-- MADV_) or by the number strace prints for advice it cannot name.
+local ADVICE = { dontneed = "dontneed", free = "free", hugepage = "hugepage",
+  nohugepage = "nohugepage", collapse = "collapse", ["4"] = "dontneed", ["8"] = "free",
+  ["14"] = "hugepage", ["15"] = "nohugepage", ["25"] = "collapse" }
 
 local function page_up(x) return (x + PAGE - 1) // PAGE * PAGE end
 
@@ -89,6 +97,8 @@ function M.start(m, o)
   local events, counts = mmsim.read_strace(o.strace, { skip_bad = o.skip_bad })
 
   local stats = { calls = { mmap = 0, munmap = 0, mremap = 0, madvise = 0, brk = 0, mprotect = 0 },
+                  advice = { dontneed = 0, free = 0, hugepage = 0, nohugepage = 0, collapse = 0 },
+                  collapse_failed = 0,
                   threads = 0, pages_touched = 0, unmatched = 0, other_advice = 0, execs = 0,
                   failed = 0, lines = counts.lines, bad_lines = counts.bad_lines,
                   first_bad = counts.first_bad, ignored = counts.ignored, end_ns = 0 }
@@ -213,13 +223,22 @@ function M.start(m, o)
   end
 
   local function do_madvise(e)
-    if e.advice ~= "dontneed" and e.advice ~= "free" then
+    local advice = ADVICE[e.advice]
+    if not advice then
       stats.other_advice = stats.other_advice + 1
       return
     end
+    stats.advice[advice] = stats.advice[advice] + 1
     space:each(e.addr, page_up(e.len), function(s, n)
-      touch(space, s, n)
-      result(space.proc:madvise(s, n, e.advice))
+      if advice == "dontneed" or advice == "free" then
+        touch(space, s, n)
+      end
+      local ok, err = space.proc:madvise(s, n, advice)
+      if advice == "collapse" and not ok then
+        stats.collapse_failed = stats.collapse_failed + 1
+      else
+        result(ok, err)
+      end
     end)
   end
 

@@ -105,6 +105,54 @@ static void test_pmd_fault_and_exit(void)
 	machine_destroy(m);
 }
 
+/* MADV_FREE on a THP (madvise_free_huge_pmd): on the first half of one,
+ * the folio is split now (thp_split_page 1, no THP left, its PMD mapping
+ * now 512 PTEs) and only the 256 pages of the range are lazy-free; on a
+ * whole one, nothing is split and its 512 pages are marked where they
+ * are.  MADV_DONTNEED on half of a third splits the mapping only: the
+ * folio waits on the deferred split queue with 256 pages mapped. */
+static void test_madvise_free_part(void)
+{
+	struct machine *m = thp_machine(1 * GiB, THP_ALWAYS, THP_NEVER, THP_DEPOSIT_FULL,
+					PUD_SPLIT_PTE);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 2 * MiB), b = aligned_region(mm, 2 * MiB);
+	uint64_t d = aligned_region(mm, 2 * MiB), faulted;
+
+	g_assert_cmpint(touch_range(&c, mm, a, 2 * MiB, &faulted), ==, 0);
+	g_assert_cmpint(touch_range(&c, mm, b, 2 * MiB, &faulted), ==, 0);
+	g_assert_cmpint(touch_range(&c, mm, d, 2 * MiB, &faulted), ==, 0);
+	g_assert_cmpuint(thp_nr_anon(m), ==, 3);
+
+	g_assert_cmpint(do_madvise(&c, mm, a, 1 * MiB, MADV_FREE), ==, 0);
+	g_assert_cmpuint(m->vm_events[THP_SPLIT_PAGE], ==, 1);
+	g_assert_cmpuint(thp_nr_anon(m), ==, 2);
+	g_assert_null(thp_folio_of(m, follow_page(mm, a)));
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PMD), ==, 2);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 256);
+	g_assert_cmpuint(mm_rss(mm), ==, 3 * 512);
+	assert_all_ok(m);
+
+	g_assert_cmpint(do_madvise(&c, mm, b, 2 * MiB, MADV_FREE), ==, 0);
+	g_assert_cmpuint(m->vm_events[THP_SPLIT_PAGE], ==, 1);
+	g_assert_nonnull(thp_folio_of(m, follow_page(mm, b)));
+	g_assert_cmpuint(mm_thp_mappings(mm, THP_PMD), ==, 2);
+	g_assert_cmpuint(mm_lazyfree_pages(mm), ==, 256 + 512);
+	assert_all_ok(m);
+
+	g_assert_cmpint(do_madvise(&c, mm, d, 1 * MiB, MADV_DONTNEED), ==, 0);
+	g_assert_cmpuint(m->vm_events[THP_SPLIT_PAGE], ==, 1);
+	/* The first folio's split split its PMD mapping too. */
+	g_assert_cmpuint(m->vm_events[THP_SPLIT_PMD], ==, 2);
+	g_assert_cmpuint(thp_folio_of(m, follow_page(mm, d + 1 * MiB))->mapped, ==, 256);
+	g_assert_cmpuint(deferred_split_count(m, 0), ==, 1);
+	g_assert_cmpuint(mm_rss(mm), ==, 2 * 512 + 256);
+	assert_all_ok(m);
+	exit_mmap(&c, mm);
+	machine_destroy(m);
+}
+
 /* The checker's view of THPs (huge_memory_check.c): a record that counts
  * one page fewer mapped than the PMD maps (512) is reported, and so is its
  * absence from the deferred split queue, which a partly mapped folio
@@ -656,5 +704,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/huge_memory/pud-bind-full", test_pud_bind_full);
 	g_test_add_func("/huge_memory/thp-local-first", test_thp_local_first);
 	g_test_add_func("/huge_memory/check-folios", test_check_folios);
+	g_test_add_func("/huge_memory/madvise-free-part", test_madvise_free_part);
 	return g_test_run();
 }
