@@ -1,6 +1,6 @@
 #include "buddy.h"
+#include "check_report.h"
 #include "pcp.h"
-#include "superpageblock.h"
 
 const char *const migratetype_names[MIGRATE_TYPES] = {
 	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
@@ -32,17 +32,32 @@ void account_freepages(struct zone *zone, long nr_pages, int mt)
 		zone->nr_free_highatomic += nr_pages;
 }
 
-/* __add_to_free_list() + set_buddy_order(); with superpageblocks the
- * block goes on its superpageblock's list instead of the zone's. */
+/* The plain buddy's lists: the zone's own. */
+static void buddy_add(struct zone *zone, pfn_t pfn, unsigned order, int mt, bool tail)
+{
+	pfn_list_add(zmm(zone), &zone->free_area[order].free_list[mt], pfn, tail);
+}
+
+static void buddy_del(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	pfn_list_del(zmm(zone), &zone->free_area[order].free_list[mt], pfn);
+}
+
+static void buddy_move(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	pfn_list_del(zmm(zone), &area->free_list[old_mt], pfn);
+	pfn_list_add(zmm(zone), &area->free_list[new_mt], pfn, true);
+}
+
+/* __add_to_free_list() + set_buddy_order(), on the zone variant's lists. */
 static void add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
 
 	page_set(zmm(zone), pfn, PG_KIND_BUDDY, order, 0);
-	if (zone_has_spb(zone))
-		spb_add_to_free_list(zone, pfn, order, mt, tail);
-	else
-		pfn_list_add(zmm(zone), &area->free_list[mt], pfn, tail);
+	zone->ops->add_to_free_list(zone, pfn, order, mt, tail);
 	area->nr_free++;
 	zone->work.list_ops++;
 }
@@ -52,10 +67,7 @@ static void del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int
 {
 	struct free_area *area = &zone->free_area[order];
 
-	if (zone_has_spb(zone))
-		spb_del_from_free_list(zone, pfn, order, mt);
-	else
-		pfn_list_del(zmm(zone), &area->free_list[mt], pfn);
+	zone->ops->del_from_free_list(zone, pfn, order, mt);
 	page_clear(zmm(zone), pfn);
 	area->nr_free--;
 	zone->work.list_ops++;
@@ -70,14 +82,7 @@ void del_page_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int m
 /* move_to_free_list(): to the tail of the new type's list. */
 void move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt, int new_mt)
 {
-	struct free_area *area = &zone->free_area[order];
-
-	if (zone_has_spb(zone)) {
-		spb_move_to_free_list(zone, pfn, order, old_mt, new_mt);
-	} else {
-		pfn_list_del(zmm(zone), &area->free_list[old_mt], pfn);
-		pfn_list_add(zmm(zone), &area->free_list[new_mt], pfn, true);
-	}
+	zone->ops->move_to_free_list(zone, pfn, order, old_mt, new_mt);
 	zone->work.list_ops++;
 	account_freepages(zone, -(1L << order), old_mt);
 	account_freepages(zone, 1L << order, new_mt);
@@ -108,18 +113,13 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 	struct memmap *mm = zmm(zone);
 	pfn_t buddy_pfn = 0;
 	bool to_tail;
-	bool spb = zone_has_spb(zone);
 	unsigned orig_order = order;
 
 	/* A whole pageblock back in the zone buddy belongs to no CPU any more
 	 * (the per-cpu pageblock buddy's rule), whether it came whole or
 	 * merged up below; with superpageblocks it also drops its usage bits. */
-	if (spb) {
-		if (order >= pageblock_order)
-			mt = spb_free_pageblocks(zone, pfn, order, mt);
-	} else if (order == pageblock_order) {
-		clear_pcpblock_owner(zone->machine, pfn);
-	}
+	if (order >= pageblock_order)
+		mt = zone->ops->free_pageblocks(zone, pfn, order, mt);
 	account_freepages(zone, 1L << order, mt);
 
 	while (order < MAX_PAGE_ORDER) {
@@ -143,12 +143,8 @@ void __free_one_page(struct zone *zone, pfn_t pfn, unsigned order, int mt, unsig
 		pfn &= buddy_pfn;
 		order++;
 		zone->work.merge_steps++;
-		if (order == pageblock_order) {
-			if (spb)
-				mt = spb_merged_pageblock_free(zone, pfn, mt, orig_order);
-			else
-				clear_pcpblock_owner(zone->machine, pfn);
-		}
+		if (order == pageblock_order)
+			mt = zone->ops->merged_pageblock(zone, pfn, mt, orig_order);
 	}
 
 	if (fpi & FPI_TO_TAIL)
@@ -188,8 +184,7 @@ void page_del_and_expand(struct zone *zone, pfn_t pfn, unsigned low, unsigned hi
 {
 	long nr_pages = 1L << high;
 
-	if (zone_has_spb(zone))
-		spb_mark_taken(zone, pfn, high, mt);
+	zone_mark_taken(zone, pfn, high, mt);
 	del_from_free_list(zone, pfn, high, mt);
 	nr_pages -= expand(zone, pfn, low, high, mt);
 	account_freepages(zone, -nr_pages, mt);
@@ -207,11 +202,14 @@ pfn_t claim_whole_block(struct zone *zone, pfn_t pfn, unsigned current_order, un
 	return pfn;
 }
 
+static pfn_t buddy_rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+{
+	return rmqueue_first_free(zone, zone->free_area, order, order, mt);
+}
+
 pfn_t __rmqueue_smallest(struct zone *zone, unsigned order, int mt)
 {
-	if (zone_has_spb(zone))
-		return __rmqueue_smallest_spb(zone, order, mt);
-	return rmqueue_first_free(zone, zone->free_area, order, order, mt);
+	return zone->ops->rmqueue_smallest(zone, order, mt);
 }
 
 static pfn_t __rmqueue_cma_fallback(struct zone *zone, unsigned order)
@@ -399,9 +397,14 @@ pfn_t __try_to_claim_block(struct zone *zone, pfn_t pfn, int start_type, int blo
 pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, unsigned order,
 			 int start_type, int block_type, unsigned alloc_flags)
 {
-	if (zone_has_spb(zone))
-		return try_to_claim_block_spb(zone, pfn, current_order, order, start_type,
-					      block_type);
+	return zone->ops->try_to_claim_block(zone, pfn, current_order, order, start_type,
+					     block_type, alloc_flags);
+}
+
+static pfn_t buddy_try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order,
+				      unsigned order, int start_type, int block_type,
+				      unsigned alloc_flags)
+{
 	if (current_order >= pageblock_order)
 		return claim_whole_block(zone, pfn, current_order, order, start_type, block_type);
 	if (boost_watermark(zone) && (alloc_flags & ALLOC_KSWAPD))
@@ -413,10 +416,14 @@ pfn_t try_to_claim_block(struct zone *zone, pfn_t pfn, unsigned current_order, u
 
 pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
+	return zone->ops->rmqueue_claim(zone, order, start_mt, alloc_flags);
+}
+
+static pfn_t buddy_rmqueue_claim(struct zone *zone, unsigned order, int start_mt,
+				 unsigned alloc_flags)
+{
 	int min_order = (int)order;
 
-	if (zone_has_spb(zone))
-		return __rmqueue_claim_spb(zone, order, start_mt, alloc_flags);
 	/* Under NOFRAGMENT only whole pageblocks may change hands; the caller
 	 * retries the zonelist without it before fragmenting. */
 	if (order < pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
@@ -441,8 +448,13 @@ pfn_t __rmqueue_claim(struct zone *zone, unsigned order, int start_mt, unsigned 
 
 pfn_t __rmqueue_steal(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
-	if (zone_has_spb(zone))
-		return __rmqueue_steal_spb(zone, order, start_mt, alloc_flags);
+	return zone->ops->rmqueue_steal(zone, order, start_mt, alloc_flags);
+}
+
+static pfn_t buddy_rmqueue_steal(struct zone *zone, unsigned order, int start_mt,
+				 unsigned alloc_flags)
+{
+	(void)alloc_flags;
 	for (unsigned o = order; o < NR_PAGE_ORDERS; o++) {
 		struct free_area *area = &zone->free_area[o];
 		int fmt = find_suitable_fallback(area, o, start_mt, false);
@@ -502,3 +514,39 @@ pfn_t __rmqueue(struct zone *zone, unsigned order, int mt, unsigned alloc_flags,
 	}
 	return PFN_NONE;
 }
+
+/* The plain buddy's pageblock steps: a pageblock freed whole, or merged
+ * whole, belongs to no CPU any more (the per-cpu pageblock buddy's rule);
+ * larger blocks are no CPU's either way. */
+static int buddy_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	if (order == pageblock_order)
+		clear_pcpblock_owner(zone->machine, pfn);
+	return mt;
+}
+
+static int buddy_merged_pageblock(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order)
+{
+	(void)orig_order;
+	clear_pcpblock_owner(zone->machine, pfn);
+	return mt;
+}
+
+static pfn_t buddy_first_free(struct zone *zone, unsigned order, int mt)
+{
+	return zone->free_area[order].free_list[mt].head;
+}
+
+const struct zone_ops buddy_zone_ops = {
+	.add_to_free_list = buddy_add,
+	.del_from_free_list = buddy_del,
+	.move_to_free_list = buddy_move,
+	.free_pageblocks = buddy_free_pageblocks,
+	.merged_pageblock = buddy_merged_pageblock,
+	.rmqueue_smallest = buddy_rmqueue_smallest,
+	.try_to_claim_block = buddy_try_to_claim_block,
+	.rmqueue_claim = buddy_rmqueue_claim,
+	.rmqueue_steal = buddy_rmqueue_steal,
+	.first_free = buddy_first_free,
+	.check_free_list = check_zone_free_list,
+};

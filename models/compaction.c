@@ -739,8 +739,7 @@ isolate_abort:
 		update_cached_migrate(cc, low_pfn);
 		/* A pageblock of free pages only: no movable page left in it
 		 * (valid_page: scanned from its start). */
-		if (!nr_isolated && !movable_skipped && valid_page != PFN_NONE &&
-		    zone_has_spb(cc->zone))
+		if (!nr_isolated && !movable_skipped && valid_page != PFN_NONE)
 			superpageblock_clear_has_movable(cc->zone, valid_page);
 	}
 fatal_pending:

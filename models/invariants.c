@@ -10,65 +10,10 @@
 
 #include <glib.h>
 
-/* A pageblock's type as the report prints it: a corrupted one may be out
- * of the names' range. */
-static const char *migratetype_name(int mt)
-{
-	return mt >= 0 && mt < MIGRATE_TYPES ? migratetype_names[mt] : "(out of range)";
-}
 
-/* One free list: links consistent both ways, entries are buddy heads of
- * the list's order, aligned, inside the zone (and inside sb if given), on
- * the list of their pageblock's type.  Returns the entries seen. */
-static uint32_t check_one_list(struct machine *m, struct zone *z, struct check_report *r,
-			       struct pfn_list *l, unsigned o, int mt,
-			       const struct superpageblock *sb)
-{
-	struct memmap *mm = &m->mm;
-	pfn_t prev = PFN_NONE;
-	uint32_t seen = 0;
-
-	for (pfn_t p = l->head; p != PFN_NONE; p = pfn_list_next(mm, l, p)) {
-		if (++seen > l->nr) {
-			check_fail(r, "node %u %s: order-%u %s list has more than its count %u",
-				   z->node, z->name, o, migratetype_names[mt], l->nr);
-			break;
-		}
-		if (pfn_list_prev(mm, l, p) != prev)
-			check_fail(r, "node %u %s: pfn %#x on order-%u %s list: broken prev link",
-				   z->node, z->name, p, o, migratetype_names[mt]);
-		if (!PageBuddy(mm, p) || page_order(mm, p) != o)
-			check_fail(r, "node %u %s: pfn %#x on order-%u %s list is not a free "
-				   "order-%u block (kind %d order %u)", z->node, z->name, p, o,
-				   migratetype_names[mt], o, page_kind(mm, p), page_order(mm, p));
-		if (p & ((1u << o) - 1))
-			check_fail(r, "node %u %s: order-%u block at pfn %#x is misaligned",
-				   z->node, z->name, o, p);
-		if (!zone_spans_pfn(z, p) || !zone_spans_pfn(z, p + (1u << o) - 1))
-			check_fail(r, "node %u %s: order-%u block at pfn %#x is outside the zone",
-				   z->node, z->name, o, p);
-		else if (get_pfnblock_migratetype(mm, p) != mt)
-			check_fail(r, "node %u %s: pfn %#x on the %s list but its pageblock is %s",
-				   z->node, z->name, p, migratetype_names[mt],
-				   migratetype_name(get_pfnblock_migratetype(mm, p)));
-		if (sb && pfn_to_superpageblock(z, p) != sb)
-			check_fail(r, "node %u %s: pfn %#x is on the lists of superpageblock at %#x",
-				   z->node, z->name, p, sb->start_pfn);
-		prev = p;
-	}
-	if (l->tail != prev)
-		check_fail(r, "node %u %s: order-%u %s list tail %#x, last entry %#x",
-			   z->node, z->name, o, migratetype_names[mt], l->tail, prev);
-	if (seen != l->nr)
-		check_fail(r, "node %u %s: order-%u %s list holds %u blocks, count says %u",
-			   z->node, z->name, o, migratetype_names[mt], seen, l->nr);
-	return seen;
-}
-
-/* Every free list, the zone's or (with superpageblocks) each
- * superpageblock's; counts equal list contents, and the zone's counts
- * shadow the sums over superpageblocks. */
-static unsigned long check_free_lists(struct machine *m, struct zone *z, struct check_report *r,
+/* Every free list, as the zone's variant keeps them (zone_ops'
+ * check_free_list); counts equal list contents. */
+static unsigned long check_free_lists(struct zone *z, struct check_report *r,
 				      unsigned long *entries)
 {
 	unsigned long free_pages = 0, highatomic = 0;
@@ -78,26 +23,8 @@ static unsigned long check_free_lists(struct machine *m, struct zone *z, struct 
 		unsigned long in_area = 0;
 
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-			uint32_t seen = 0;
+			uint32_t seen = z->ops->check_free_list(z, r, o, mt);
 
-			if (!zone_has_spb(z)) {
-				seen = check_one_list(m, z, r, &area->free_list[mt], o, mt, NULL);
-			} else {
-				if (area->free_list[mt].head != PFN_NONE)
-					check_fail(r, "node %u %s: zone order-%u %s list is in use beside "
-						   "superpageblocks", z->node, z->name, o,
-						   migratetype_names[mt]);
-				for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
-					struct superpageblock *sb = &z->superpageblocks[i];
-
-					seen += check_one_list(m, z, r, &sb->free_area[o].free_list[mt],
-							       o, mt, sb);
-				}
-				if (seen != area->free_list[mt].nr)
-					check_fail(r, "node %u %s: zone order-%u %s shadow count %u, "
-						   "superpageblocks hold %u", z->node, z->name, o,
-						   migratetype_names[mt], area->free_list[mt].nr, seen);
-			}
 			in_area += seen;
 			if (mt != MIGRATE_ISOLATE)
 				free_pages += (unsigned long)seen << o;
@@ -207,7 +134,7 @@ char *check_invariants(struct machine *m)
 		/* A check of a large machine takes seconds: SIGINT ends it. */
 		if (fatal_signal_pending())
 			break;
-		check_free_lists(m, z, &r, &entries);
+		check_free_lists(z, &r, &entries);
 		check_superpageblocks(z, &r);
 		check_blocks(m, z, &r, &heads, &pcp_heads);
 		check_pageblocks(m, z, &r);

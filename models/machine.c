@@ -74,6 +74,7 @@ static void zone_init(struct machine *m, struct zone *z, unsigned nid, enum zone
 	z->spanned_pages = end > start ? end - start : 0;
 	z->present_pages = z->spanned_pages;
 	z->managed_pages = 0;   /* counted as memblock_free_range() frees */
+	z->ops = &buddy_zone_ops;
 	spin_lock_init(&z->lock, LOCK_CLASS_ZONE);
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
@@ -159,10 +160,7 @@ static void zone_init_and_free_range(struct machine *m, struct zone *z, pfn_t st
 	_Static_assert(MAX_NUMNODES * MAX_NR_ZONES <= UINT16_MAX + 1, "pb_zone ids are 16-bit");
 
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
-		if (zone_has_spb(z))
-			init_pageblock_migratetype(z, pfn, MIGRATE_MOVABLE);
-		else
-			set_pageblock_migratetype(&m->mm, pfn, MIGRATE_MOVABLE);
+		init_pageblock_migratetype(z, pfn, MIGRATE_MOVABLE);
 		m->mm.pb_cl[pfn_to_pb(pfn)].last_cpu = -1;
 		m->mm.pb_zone[pfn_to_pb(pfn)] = (uint16_t)id;
 	}
@@ -203,8 +201,8 @@ int online_memory_block(struct mm_ctx *ctx, struct machine *m, unsigned nid, uin
 	/* move_pfn_range_to_zone(): the span grows, then the superpageblocks. */
 	z->spanned_pages += nr;
 	pgdat->node_spanned_pages += nr;
-	if (zone_has_spb(z))
-		resize_zone_superpageblocks(z);
+	if (z->ops->resize)
+		z->ops->resize(z);
 	/* online_pages(): the new pages go to the buddy. */
 	zone_init_and_free_range(m, z, start, end, true);
 	z->present_pages += nr;

@@ -176,19 +176,19 @@ static void remove_pfn_range_from_zone(struct machine *m, struct zone *z, pfn_t 
 	z->managed_pages -= nr;
 	m->node_data[z->node].node_spanned_pages -= nr;
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages) {
-		/* resize_zone_superpageblocks() counts the pageblocks leaving
-		 * as wholly free ones.  They are all free, but the series'
+		/* The variant's resize (superpageblocks: resize_zone_
+		 * superpageblocks()) counts the pageblocks leaving as wholly
+		 * free ones.  They are all free, but the series'
 		 * bits can lag: page_del_and_expand marks every pageblock of
 		 * the block it splits used, also a half that expand gives
 		 * back whole and that never merges again.  Such a pageblock
 		 * is marked free here, as a merge would. */
-		if (zone_has_spb(z))
-			spb_free_pageblocks(z, pfn, pageblock_order, MIGRATE_ISOLATE);
+		z->ops->free_pageblocks(z, pfn, pageblock_order, MIGRATE_ISOLATE);
 		clear_pcpblock_owner(m, pfn);
 		m->mm.pb_flags[pfn_to_pb(pfn)] = 0;
 	}
-	if (zone_has_spb(z))
-		resize_zone_superpageblocks(z);
+	if (z->ops->resize)
+		z->ops->resize(z);
 }
 
 /* The end of offline_pages() once the range is free: out of the buddy and

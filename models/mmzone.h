@@ -165,6 +165,64 @@ struct spb_list {
 };
 
 struct superpageblock;
+struct zone;
+struct check_report;
+
+/* A zone's free-list operations, chosen once when the zone is set up (as a
+ * policy's pagesets are by pcp_ops): the plain buddy's (buddy.c, every zone
+ * at first) or, with superpageblocks, their own lists' (superpageblock.c,
+ * set by setup_superpageblocks).  A variant is its file and its table;
+ * the shared paths never test which one a zone has. */
+struct zone_ops {
+	/* The list steps of __add_to_free_list, __del_page_from_free_list
+	 * and move_to_free_list; the caller keeps the page state, nr_free
+	 * and the work counters. */
+	void (*add_to_free_list)(struct zone *zone, pfn_t pfn, unsigned order, int mt,
+				 bool tail);
+	void (*del_from_free_list)(struct zone *zone, pfn_t pfn, unsigned order, int mt);
+	void (*move_to_free_list)(struct zone *zone, pfn_t pfn, unsigned order, int old_mt,
+				  int new_mt);
+	/* __free_one_page's pageblock steps: a block of pageblock_order or
+	 * more coming back, and a merge reaching pageblock_order (orig_order
+	 * the freed block's); each returns the type the free goes on with. */
+	int (*free_pageblocks)(struct zone *zone, pfn_t pfn, unsigned order, int mt);
+	int (*merged_pageblock)(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order);
+	/* A 2^order block at pfn taken off the free lists for mt (NULL: no
+	 * bookkeeping). */
+	void (*mark_taken)(struct zone *zone, pfn_t pfn, unsigned order, int mt);
+	/* The allocation steps of buddy.h of the same names. */
+	pfn_t (*rmqueue_smallest)(struct zone *zone, unsigned order, int mt);
+	pfn_t (*try_to_claim_block)(struct zone *zone, pfn_t pfn, unsigned current_order,
+				    unsigned order, int start_type, int block_type,
+				    unsigned alloc_flags);
+	pfn_t (*rmqueue_claim)(struct zone *zone, unsigned order, int start_mt,
+			       unsigned alloc_flags);
+	pfn_t (*rmqueue_steal)(struct zone *zone, unsigned order, int start_mt,
+			       unsigned alloc_flags);
+	/* The first free block of order on the zone's mt lists, or PFN_NONE. */
+	pfn_t (*first_free)(struct zone *zone, unsigned order, int mt);
+	/* The zone's span grew (hotplug): the variant's own structures follow
+	 * (NULL: nothing to do). */
+	void (*resize)(struct zone *zone);
+	/* __alloc_pages_direct_compact's shortcut on this zone before
+	 * compaction proper (NULL: none): true if it made a block of 2^order
+	 * for mt (*pfn, taken off the free lists) or, *pfn PFN_NONE, room
+	 * worth trying the free lists again for. */
+	bool (*compact_shortcut)(struct mm_ctx *ctx, struct zone *zone, gfp_t gfp, unsigned order,
+				 int mt, pfn_t *pfn);
+	/* The checker's look at the lists holding the zone's free blocks of
+	 * order o and type mt: the blocks seen, violations to r. */
+	uint32_t (*check_free_list)(struct zone *zone, struct check_report *r, unsigned o, int mt);
+	/* A __GFP_NORETRY request without direct reclaim "has a fallback" and
+	 * gets no fragmenting fallback (the later series' rule). */
+	bool noretry_has_fallback;
+	/* Whether the variant reads the lock holder's clock (machine->now_ns,
+	 * set when zone->lock is taken) and has each zone->lock section
+	 * reported to the engine (mm_env's spb_section). */
+	bool section_hooks;
+};
+
+extern const struct zone_ops buddy_zone_ops;
 
 struct zone {
 	struct machine *machine;
@@ -183,6 +241,7 @@ struct zone {
 	unsigned long flags;
 	long vm_stat[NR_VM_ZONE_STAT_ITEMS];
 	unsigned long vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
+	const struct zone_ops *ops;         /* the free lists' variant */
 	struct spinlock lock;               /* zone->lock */
 	enum lock_site lock_site;           /* where the holder took it */
 	struct mm_work work;                /* done under zone->lock, not yet charged */
@@ -191,7 +250,7 @@ struct zone {
 	/* With superpageblocks, free blocks live on the superpageblocks' lists
 	 * and free_area[o].nr_free and free_list[mt].nr are shadow counts. */
 	struct free_area free_area[NR_PAGE_ORDERS];
-	struct superpageblock *superpageblocks;  /* see zone_has_spb() */
+	struct superpageblock *superpageblocks;  /* superpageblock.h */
 	uint32_t nr_superpageblocks;
 	pfn_t superpageblock_base_pfn;
 	struct spb_list spb_empty, spb_isolated;
@@ -211,14 +270,11 @@ static inline bool populated_zone(const struct zone *z)
 	return z->present_pages != 0;
 }
 
-/* The zone's free blocks live on superpageblocks: the allocator variant
- * test of the shared buddy and pageset paths.  Policy spb gives every zone
- * populated at boot a superpageblock array and no other zone ever gets
- * one: zonelists hold only populated zones and hotplug grows only those,
- * so for every zone the allocator uses this equals m->policy == POLICY_SPB. */
-static inline bool zone_has_spb(const struct zone *z)
+/* The variant's bookkeeping for a block taken off the free lists. */
+static inline void zone_mark_taken(struct zone *z, pfn_t pfn, unsigned order, int mt)
 {
-	return z->superpageblocks != NULL;
+	if (z->ops->mark_taken)
+		z->ops->mark_taken(z, pfn, order, mt);
 }
 
 static inline bool zone_spans_pfn(const struct zone *z, pfn_t pfn)

@@ -192,23 +192,6 @@ try_this_zone:;
 	return PFN_NONE;
 }
 
-/* The first free block of order on the zone's mt lists (on any of its
- * superpageblocks' under policy spb), or PFN_NONE. */
-static pfn_t get_page_from_free_area(struct zone *zone, unsigned order, int mt)
-{
-	if (!zone_has_spb(zone))
-		return zone->free_area[order].free_list[mt].head;
-	if (!zone->free_area[order].free_list[mt].nr)
-		return PFN_NONE;
-	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
-		pfn_t pfn = zone->superpageblocks[i].free_area[order].free_list[mt].head;
-
-		if (pfn != PFN_NONE)
-			return pfn;
-	}
-	return PFN_NONE;
-}
-
 bool unreserve_highatomic_pageblock(struct mm_ctx *ctx, const struct alloc_context *ac,
 				    bool force)
 {
@@ -225,7 +208,7 @@ bool unreserve_highatomic_pageblock(struct mm_ctx *ctx, const struct alloc_conte
 		mm = &zone->machine->mm;
 		zone_lock(ctx, zone, SITE_OTHER);
 		for (unsigned o = 0; o < NR_PAGE_ORDERS; o++) {
-			pfn_t pfn = get_page_from_free_area(zone, o, MIGRATE_HIGHATOMIC);
+			pfn_t pfn = zone->ops->first_free(zone, o, MIGRATE_HIGHATOMIC);
 			unsigned long size = MAX(pageblock_nr_pages, 1UL << o);
 			int moved = 1;
 
@@ -274,12 +257,13 @@ static pfn_t __alloc_pages_direct_reclaim(struct mm_ctx *ctx, struct machine *m,
 	return pfn;
 }
 
-/* The superpageblock shortcuts of __alloc_pages_direct_compact (832e6bcd):
- * a movable request of pageblock order or more takes a range
- * spb_try_alloc_contig finds; a non-movable one has a pageblock of its
- * type evacuated and tries the free lists once.  The range comes back as
- * alloc_contig_range's blocks, unprepared here for the caller's prep. */
-static pfn_t spb_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
+/* The zone variants' shortcuts of __alloc_pages_direct_compact (with
+ * superpageblocks, 832e6bcd's: a movable request of pageblock order or
+ * more takes a range spb_try_alloc_contig finds; a non-movable one has a
+ * pageblock of its type evacuated and tries the free lists once).  A range
+ * comes back as alloc_contig_range's blocks, unprepared here for the
+ * caller's prep. */
+static pfn_t compact_shortcuts(struct mm_ctx *ctx, struct machine *m, gfp_t gfp, unsigned order,
 				unsigned alloc_flags, const struct alloc_context *ac)
 {
 	for (unsigned i = 0; i < ac->nr_zones; i++) {
@@ -287,28 +271,22 @@ static pfn_t spb_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp
 		pfn_t pfn;
 
 		if ((int)zone->idx > ac->highest_zoneidx || !populated_zone(zone) ||
-		    !zone_has_spb(zone))
+		    !zone->ops->compact_shortcut ||
+		    !zone->ops->compact_shortcut(ctx, zone, gfp, order, ac->migratetype, &pfn))
 			continue;
-		if (order >= pageblock_order && ac->migratetype == MIGRATE_MOVABLE) {
-			pfn = spb_try_alloc_contig(ctx, zone, 1UL << order, gfp, OWNER_NONE, NULL);
-			if (pfn != PFN_NONE) {
-				pbstat_free(m->pbstat, pfn, order, (unsigned)ac->migratetype);  /* pbstat */
-				page_clear(&m->mm, pfn);
-				return pfn;
-			}
-		} else if (ac->migratetype == MIGRATE_UNMOVABLE ||
-			   ac->migratetype == MIGRATE_RECLAIMABLE) {
-			if (!spb_evacuate_for_order(ctx, zone, order, ac->migratetype))
-				continue;
-			pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
-			if (pfn != PFN_NONE)
-				return pfn;
+		if (pfn != PFN_NONE) {
+			pbstat_free(m->pbstat, pfn, order, (unsigned)ac->migratetype);  /* pbstat */
+			page_clear(&m->mm, pfn);
+			return pfn;
 		}
+		pfn = get_page_from_freelist(ctx, m, gfp, order, alloc_flags, ac);
+		if (pfn != PFN_NONE)
+			return pfn;
 	}
 	return PFN_NONE;
 }
 
-/* __alloc_pages_direct_compact(): the superpageblock shortcuts, then
+/* __alloc_pages_direct_compact(): the zones' shortcuts, then
  * compact the request's zones and try the free lists; a stall is counted
  * when some zone was compacted. */
 static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m, gfp_t gfp,
@@ -321,7 +299,7 @@ static pfn_t __alloc_pages_direct_compact(struct mm_ctx *ctx, struct machine *m,
 
 	if (!order)
 		return PFN_NONE;
-	pfn = spb_direct_compact(ctx, m, gfp, order, alloc_flags, ac);
+	pfn = compact_shortcuts(ctx, m, gfp, order, alloc_flags, ac);
 	if (pfn != PFN_NONE) {
 		*compact_result = COMPACT_SUCCESS;
 		m->vm_events[COMPACTSUCCESS]++;
@@ -521,7 +499,8 @@ static pfn_t __alloc_pages_noprof(struct mm_ctx *ctx, struct machine *m, gfp_t g
 	alloc_flags = ALLOC_WMARK_LOW | alloc_flags_nofragment(m, ac.preferred_zone, gfp);
 	/* Superpageblock policy only: the later series' "caller has a
 	 * fallback" rule (docs/MODEL.md, "The later series' rule"). */
-	unsigned has_fallback = zone_has_spb(ac.preferred_zone) && (gfp & __GFP_NORETRY) &&
+	unsigned has_fallback = ac.preferred_zone->ops->noretry_has_fallback &&
+				(gfp & __GFP_NORETRY) &&
 				!(gfp & __GFP_DIRECT_RECLAIM) ? ALLOC_HAS_FALLBACK : 0;
 	alloc_flags |= has_fallback;
 	if (ac.migratetype == MIGRATE_MOVABLE)
@@ -577,8 +556,7 @@ unsigned long __isolate_free_page(struct zone *zone, pfn_t pfn, unsigned order)
 		if (!zone_watermark_ok(zone, 0, mark, 0, ALLOC_CMA))
 			return 0;
 	}
-	if (zone_has_spb(zone))
-		spb_mark_taken(zone, pfn, order, MIGRATE_MOVABLE);
+	zone_mark_taken(zone, pfn, order, MIGRATE_MOVABLE);
 	del_page_from_free_list(zone, pfn, order, mt);
 	/* Half a pageblock or more taken for movable pages: the rest of each
 	 * pageblock it touches turns movable too. */

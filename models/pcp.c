@@ -70,7 +70,7 @@ static void charge_work(struct mm_ctx *ctx, struct mm_work *w)
 static void zone_locked(struct mm_ctx *ctx, struct zone *zone, enum lock_site site)
 {
 	zone->lock_site = site;
-	if (zone_has_spb(zone))
+	if (zone->ops->section_hooks)
 		zone->machine->now_ns = mm_now(ctx);
 }
 
@@ -114,7 +114,7 @@ unsigned long rmqueue_bulk_pages(struct zone *zone, struct per_cpu_pages *pcp, u
 
 void zone_unlock(struct mm_ctx *ctx, struct zone *zone)
 {
-	if (zone_has_spb(zone) && ctx->env->spb_section)
+	if (zone->ops->section_hooks && ctx->env->spb_section)
 		ctx->env->spb_section(ctx, zone->lock_site, &zone->work);
 	/* The kernel's hold times differ in their fixed part by direction
 	 * (docs/COSTS.md). */

@@ -242,11 +242,11 @@ static unsigned long refill_blocks_spb(struct mm_ctx *ctx, struct zone *zone,
 				   take_pageblock_spb);
 }
 
-static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
-					unsigned long count, int mt, unsigned alloc_flags,
-					struct per_cpu_pages *pcp)
+/* rmqueue_bulk() with refill's phases before the page-by-page one. */
+static unsigned long rmqueue_bulk_phases(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+					 unsigned long count, int mt, unsigned alloc_flags,
+					 struct per_cpu_pages *pcp, refill_fn *refill)
 {
-	refill_fn *refill = zone_has_spb(zone) ? refill_blocks_spb : refill_blocks;
 	unsigned long needed = count << order, refilled = 0;
 	enum rmqueue_mode mode = RMQUEUE_NORMAL;
 
@@ -262,10 +262,26 @@ static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, u
 	return refilled;
 }
 
+static unsigned long rmqueue_bulk_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+					unsigned long count, int mt, unsigned alloc_flags,
+					struct per_cpu_pages *pcp)
+{
+	return rmqueue_bulk_phases(ctx, zone, order, count, mt, alloc_flags, pcp, refill_blocks);
+}
+
+static unsigned long rmqueue_bulk_spb(struct mm_ctx *ctx, struct zone *zone, unsigned order,
+				      unsigned long count, int mt, unsigned alloc_flags,
+				      struct per_cpu_pages *pcp)
+{
+	return rmqueue_bulk_phases(ctx, zone, order, count, mt, alloc_flags, pcp,
+				   refill_blocks_spb);
+}
+
 /* Split from the pageset's own stock first, refill only when it has no
  * block large enough. */
-static pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
-				   unsigned alloc_flags, struct per_cpu_pages *pcp)
+static pfn_t rmqueue_pcplist_phases(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+				    unsigned alloc_flags, struct per_cpu_pages *pcp,
+				    refill_fn *refill)
 {
 	struct machine *m = zone->machine;
 	pfn_t pfn = pcp_rmqueue_smallest(m, pcp, mt, order);
@@ -273,9 +289,22 @@ static pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsign
 	if (pfn != PFN_NONE)
 		return pfn;
 	int batch = nr_pcp_alloc(pcp, zone, order);
-	if (!rmqueue_bulk_buddy(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp))
+	if (!rmqueue_bulk_phases(ctx, zone, order, (unsigned long)batch, mt, alloc_flags, pcp,
+				 refill))
 		return PFN_NONE;
 	return pcp_rmqueue_smallest(m, pcp, mt, order);
+}
+
+static pfn_t rmqueue_pcplist_buddy(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+				   unsigned alloc_flags, struct per_cpu_pages *pcp)
+{
+	return rmqueue_pcplist_phases(ctx, zone, order, mt, alloc_flags, pcp, refill_blocks);
+}
+
+static pfn_t rmqueue_pcplist_spb(struct mm_ctx *ctx, struct zone *zone, unsigned order, int mt,
+				 unsigned alloc_flags, struct per_cpu_pages *pcp)
+{
+	return rmqueue_pcplist_phases(ctx, zone, order, mt, alloc_flags, pcp, refill_blocks_spb);
 }
 
 /* ---- freeing ---- */
@@ -410,8 +439,8 @@ static void cpu_dead_buddy(struct mm_ctx *ctx, struct zone *zone, struct per_cpu
 
 /* A list per order and type; every order up to pageblock_order cached. */
 _Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order");
-/* What the series tip keeps of pcp_buddy's pagesets: all but the lock of
- * a single free. */
+/* What the series tip keeps of pcp_buddy's pagesets: all but its refill
+ * (whole blocks from superpageblocks) and the lock of a single free. */
 #define PCP_BUDDY_OPS \
 	.nr_lists = NR_PCP_LISTS, \
 	.pindex = { \
@@ -421,8 +450,6 @@ _Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order")
 	}, \
 	.allowed_orders = (1u << (pageblock_order + 1)) - 1, \
 	.pindex_to_order = buddy_pindex_to_order, \
-	.rmqueue = rmqueue_pcplist_buddy, \
-	.rmqueue_bulk = rmqueue_bulk_buddy, \
 	.free_bulk = free_pcppages_bulk_buddy, \
 	.free_to_high = free_to_high_buddy, \
 	.free_target_cpu = free_target_cpu_buddy, \
@@ -430,6 +457,8 @@ _Static_assert(MAX_PAGE_ORDER == 10, "pcp_buddy_ops.pindex has a row per order")
 
 const struct pcp_ops pcp_buddy_ops = {
 	PCP_BUDDY_OPS,
+	.rmqueue = rmqueue_pcplist_buddy,
+	.rmqueue_bulk = rmqueue_bulk_buddy,
 	.lock_for_free = lock_for_free_buddy,
 	.lock_for_folios = lock_for_free_buddy,
 };
@@ -445,6 +474,8 @@ static bool lock_for_free_spb(struct mm_ctx *ctx, struct per_cpu_pages *pcp, uns
 
 const struct pcp_ops pcp_spb_ops = {
 	PCP_BUDDY_OPS,
+	.rmqueue = rmqueue_pcplist_spb,
+	.rmqueue_bulk = rmqueue_bulk_spb,
 	.lock_for_free = lock_for_free_spb,
 	.lock_for_folios = lock_for_free_buddy,
 };

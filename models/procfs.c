@@ -300,39 +300,3 @@ void proc_transparent_hugepage(struct machine *m, GString *out)
 	}
 }
 
-/* superpageblock_debugfs_show() */
-void proc_superpageblocks(struct machine *m, GString *out)
-{
-	for_each_populated_zone(m, z) {
-		if (!zone_has_spb(z))
-			continue;
-		g_string_append_printf(out, "Node %u, zone %8s: %u superpageblocks, base_pfn=0x%x\n",
-				       z->node, z->name, z->nr_superpageblocks,
-				       z->superpageblock_base_pfn);
-		if (z->spb_empty.nr)
-			g_string_append_printf(out, "  empty: %u\n", z->spb_empty.nr);
-		if (z->spb_isolated.nr)
-			g_string_append_printf(out, "  contig_alloc: %u\n", z->spb_isolated.nr);
-		for (int c = 0; c < __NR_SB_CATEGORIES; c++)
-			for (int f = 0; f < __NR_SB_FULLNESS; f++)
-				if (z->spb_lists[c][f].nr)
-					g_string_append_printf(out, "  %s/%s: %u\n", sb_category_names[c],
-							       sb_fullness_names[f],
-							       z->spb_lists[c][f].nr);
-		for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
-			const struct superpageblock *sb = &z->superpageblocks[i];
-
-			if (sb->contig_allocated)
-				g_string_append_printf(out, "  sb[%u] pfn=0x%x: contig_allocated "
-						       "total=%u\n", i, sb->start_pfn,
-						       sb->total_pageblocks);
-			else
-				g_string_append_printf(out, "  sb[%u] pfn=0x%x: unmov=%u recl=%u "
-						       "mov=%u rsv=%u free=%u total=%u\n", i,
-						       sb->start_pfn, sb->nr_unmovable,
-						       sb->nr_reclaimable, sb->nr_movable,
-						       sb->nr_reserved, sb->nr_free,
-						       sb->total_pageblocks);
-		}
-	}
-}

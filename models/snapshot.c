@@ -571,8 +571,7 @@ static void take_block(struct machine *m, pfn_t pfn, unsigned order, int mt, uin
 	struct zone *z = pfn_zone(m, pfn);
 
 	prep_new_page(m, pfn, order, mt, owner, offset);
-	if (zone_has_spb(z))
-		spb_mark_taken(z, pfn, order, mt);
+	zone_mark_taken(z, pfn, order, mt);
 }
 
 static void take_frame(struct machine *m, pfn_t pfn, int mt, uint32_t owner, uint32_t offset)
@@ -683,8 +682,7 @@ static void take_gigantic(struct machine *m, struct zone *z, pfn_t pfn)
 			   make_owner(OWNER_KIND_HUGETLB, 0), i);
 	z->managed_pages += GIGANTIC_NR_PAGES;
 	m->nr_gigantic++;
-	if (zone_has_spb(z))
-		superpageblock_contig_mark(&ctx, m, pfn, pfn + GIGANTIC_NR_PAGES, true);
+	superpageblock_contig_mark(&ctx, m, pfn, pfn + GIGANTIC_NR_PAGES, true);
 }
 
 /* Frames of zone z, [lo, hi): free blocks freed, reserved frames and

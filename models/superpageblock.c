@@ -1,6 +1,7 @@
 #include "superpageblock_internal.h"
 #include "buddy.h"
 #include "pcp.h"
+#include "procfs.h"
 
 #include <string.h>
 
@@ -283,6 +284,8 @@ void superpageblock_clear_has_movable(struct zone *zone, pfn_t pfn)
 	struct memmap *mm = &zone->machine->mm;
 	pfn_t start = pfn & ~(pageblock_nr_pages - 1);
 
+	if (!zone_has_spb(zone))
+		return;
 	for (pfn_t p = start; p < start + pageblock_nr_pages; p++) {
 		if (!PageBuddy(mm, p))
 			continue;
@@ -389,6 +392,7 @@ void setup_superpageblocks(struct zone *zone)
 		spb_list_init(lists[k]);
 	zone->superpageblock_base_pfn = (pfn_t)base;
 	zone->superpageblocks = g_new0(struct superpageblock, zone->nr_superpageblocks);
+	zone->ops = &spb_zone_ops;
 	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
 		struct superpageblock *sb = &zone->superpageblocks[i];
 
@@ -506,9 +510,56 @@ void free_superpageblocks(struct zone *zone)
 	g_free(zone->superpageblocks);
 	zone->superpageblocks = NULL;
 	zone->nr_superpageblocks = 0;
+	zone->ops = &buddy_zone_ops;
 }
 
-int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+/* The free lists (zone_ops): a free block sits on its superpageblock's
+ * list (the array covers the zone span, so every block of the zone has
+ * one) and the zone's free_list[mt].nr only counts it. */
+static void spb_add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt, bool tail)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
+	/* Its first free page puts it on the what-if index's list. */
+	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
+		zone->work.spb_moves++;
+	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn, tail);
+	sb->free_area[order].nr_free++;
+	sb->nr_free_pages += 1UL << order;
+	zone->free_area[order].free_list[mt].nr++;
+}
+
+static void spb_del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+
+	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn);
+	sb->free_area[order].nr_free--;
+	sb->nr_free_pages -= 1UL << order;
+	zone->free_area[order].free_list[mt].nr--;
+	/* Its last one takes it off. */
+	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
+		zone->work.spb_moves++;
+}
+
+/* To the tail of the new type's list. */
+static void spb_move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int old_mt,
+				  int new_mt)
+{
+	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
+	struct free_area *area = &zone->free_area[order];
+
+	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[old_mt], pfn);
+	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[new_mt], pfn, true);
+	area->free_list[old_mt].nr--;
+	area->free_list[new_mt].nr++;
+}
+
+/* __free_one_page()'s pageblock steps.  A block of pageblock_order or more
+ * coming back: each of its pageblocks drops its usage bits and CPU owner;
+ * returns the type the block is freed as (MOVABLE unless CMA or
+ * isolated). */
+static int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
 {
 	struct memmap *mm = &zone->machine->mm;
 
@@ -524,7 +575,10 @@ int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt)
 	return mt;
 }
 
-int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order)
+/* Merging made the pageblock at pfn wholly free: as above, and a block
+ * freed as non-movable turns MOVABLE, its orig_order pages moving in the
+ * free counts; returns the type the merge goes on with. */
+static int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order)
 {
 	int old_mt = mt;
 
@@ -536,7 +590,10 @@ int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned ori
 	return mt;
 }
 
-void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt)
+/* page_del_and_expand()'s step: the pageblocks a 2^high block at pfn
+ * covers are in use (all of them, even those whose halves stay free) and
+ * have handed out mt. */
+static void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt)
 {
 	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
 
@@ -570,7 +627,7 @@ static pfn_t claim_whole_block_spb(struct zone *zone, pfn_t pfn, unsigned curren
 }
 
 /* The series tip's four passes, each over superpageblocks in list order. */
-pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
+static pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 {
 	bool movable = mt == MIGRATE_MOVABLE;
 	int pref = movable ? SB_CLEAN : SB_TAINTED;
@@ -625,9 +682,11 @@ pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt)
 
 /* Isolated and CMA pageblocks are never claimed; the series tip does not
  * boost the watermark. */
-pfn_t try_to_claim_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
-			     unsigned order, int start_type, int block_type)
+static pfn_t try_to_claim_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
+				    unsigned order, int start_type, int block_type,
+				    unsigned alloc_flags)
 {
+	(void)alloc_flags;
 	int bmt = get_pfnblock_migratetype(&zone->machine->mm, pfn);
 	pfn_t start;
 
@@ -711,7 +770,7 @@ static pfn_t __rmqueue_sb_find_fallback(struct zone *zone, unsigned order, int s
 }
 
 /* Category-major, largest order first within each category. */
-pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+static pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
 	static const unsigned steps[] = { SB_SEARCH_PREFERRED, SB_SEARCH_EMPTY, SB_SEARCH_FALLBACK };
 	int min_order = (int)order;
@@ -730,7 +789,8 @@ pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsig
 							       steps[i]);
 			if (pfn == PFN_NONE)
 				continue;
-			pfn = try_to_claim_block_spb(zone, pfn, (unsigned)o, order, start_mt, fmt);
+			pfn = try_to_claim_block_spb(zone, pfn, (unsigned)o, order, start_mt, fmt,
+						     alloc_flags);
 			if (pfn != PFN_NONE)
 				return pfn;
 		}
@@ -740,7 +800,7 @@ pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsig
 
 /* Smallest order first; the block keeps its type, but its superpageblock
  * now has start_mt in use too. */
-pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
+static pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags)
 {
 	unsigned cats = SB_SEARCH_PREFERRED;
 
@@ -839,3 +899,73 @@ void spb_state_map(struct machine *m, GString *out)
 	if (gib >= 0)
 		g_string_append_printf(out, "%ld %d %u %u\n", gib, (int)st, nr_free, total);
 }
+
+/* superpageblock_debugfs_show() (procfs.h): the zones with superpageblocks. */
+void proc_superpageblocks(struct machine *m, GString *out)
+{
+	for_each_populated_zone(m, z) {
+		if (!zone_has_spb(z))
+			continue;
+		g_string_append_printf(out, "Node %u, zone %8s: %u superpageblocks, base_pfn=0x%x\n",
+				       z->node, z->name, z->nr_superpageblocks,
+				       z->superpageblock_base_pfn);
+		if (z->spb_empty.nr)
+			g_string_append_printf(out, "  empty: %u\n", z->spb_empty.nr);
+		if (z->spb_isolated.nr)
+			g_string_append_printf(out, "  contig_alloc: %u\n", z->spb_isolated.nr);
+		for (int c = 0; c < __NR_SB_CATEGORIES; c++)
+			for (int f = 0; f < __NR_SB_FULLNESS; f++)
+				if (z->spb_lists[c][f].nr)
+					g_string_append_printf(out, "  %s/%s: %u\n", sb_category_names[c],
+							       sb_fullness_names[f],
+							       z->spb_lists[c][f].nr);
+		for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
+			const struct superpageblock *sb = &z->superpageblocks[i];
+
+			if (sb->contig_allocated)
+				g_string_append_printf(out, "  sb[%u] pfn=0x%x: contig_allocated "
+						       "total=%u\n", i, sb->start_pfn,
+						       sb->total_pageblocks);
+			else
+				g_string_append_printf(out, "  sb[%u] pfn=0x%x: unmov=%u recl=%u "
+						       "mov=%u rsv=%u free=%u total=%u\n", i,
+						       sb->start_pfn, sb->nr_unmovable,
+						       sb->nr_reclaimable, sb->nr_movable,
+						       sb->nr_reserved, sb->nr_free,
+						       sb->total_pageblocks);
+		}
+	}
+}
+
+/* The first free block of order on any superpageblock's mt lists. */
+static pfn_t spb_first_free(struct zone *zone, unsigned order, int mt)
+{
+	if (!zone->free_area[order].free_list[mt].nr)
+		return PFN_NONE;
+	for (uint32_t i = 0; i < zone->nr_superpageblocks; i++) {
+		pfn_t pfn = zone->superpageblocks[i].free_area[order].free_list[mt].head;
+
+		if (pfn != PFN_NONE)
+			return pfn;
+	}
+	return PFN_NONE;
+}
+
+const struct zone_ops spb_zone_ops = {
+	.add_to_free_list = spb_add_to_free_list,
+	.del_from_free_list = spb_del_from_free_list,
+	.move_to_free_list = spb_move_to_free_list,
+	.free_pageblocks = spb_free_pageblocks,
+	.merged_pageblock = spb_merged_pageblock_free,
+	.mark_taken = spb_mark_taken,
+	.rmqueue_smallest = __rmqueue_smallest_spb,
+	.try_to_claim_block = try_to_claim_block_spb,
+	.rmqueue_claim = __rmqueue_claim_spb,
+	.rmqueue_steal = __rmqueue_steal_spb,
+	.first_free = spb_first_free,
+	.resize = resize_zone_superpageblocks,
+	.compact_shortcut = spb_compact_shortcut,
+	.check_free_list = spb_check_free_list,
+	.noretry_has_fallback = true,
+	.section_hooks = true,
+};

@@ -2,8 +2,9 @@
  * usage bits, per-superpageblock counters and the zone lists that sort
  * superpageblocks by category and fullness.  Callers hold the zone lock.
  *
- * The shared buddy paths (buddy.c) test zone_has_spb() once
- * and call their twins here; the lists and counters are kept by
+ * A zone with superpageblocks has their zone_ops (spb_zone_ops, set by
+ * setup_superpageblocks): the shared buddy paths (buddy.c) reach its free
+ * lists only through them; the lists and counters are kept by
  * superpageblock.c alone (superpageblock_internal.h). */
 #ifndef MMSIM_SUPERPAGEBLOCK_H
 #define MMSIM_SUPERPAGEBLOCK_H
@@ -41,6 +42,16 @@ struct superpageblock {
 	struct free_area free_area[NR_PAGE_ORDERS];
 };
 
+/* The zone's free blocks live on superpageblocks (its ops are
+ * spb_zone_ops).  Policy spb gives every zone populated at boot a
+ * superpageblock array and no other zone ever gets one: zonelists hold
+ * only populated zones and hotplug grows only those, so for every zone the
+ * allocator uses this equals m->policy == POLICY_SPB. */
+static inline bool zone_has_spb(const struct zone *z)
+{
+	return z->superpageblocks != NULL;
+}
+
 /* pfn_to_superpageblock(): NULL if the zone has no array or pfn is outside it. */
 static inline struct superpageblock *pfn_to_superpageblock(struct zone *zone, pfn_t pfn)
 {
@@ -52,73 +63,6 @@ static inline struct superpageblock *pfn_to_superpageblock(struct zone *zone, pf
 	return idx < zone->nr_superpageblocks ? &zone->superpageblocks[idx] : NULL;
 }
 
-/* The free-list twins of buddy.c's add, del and move: with superpageblocks
- * a free block sits on its superpageblock's list (the array covers the
- * zone span, so every block of the zone has one) and the zone's
- * free_list[mt].nr only counts it.  The caller keeps the page state, the
- * zone's nr_free and the work counters.  Inline: every list operation of
- * a zone with superpageblocks runs one. */
-static inline void spb_add_to_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt,
-					bool tail)
-{
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
-
-	/* Its first free page puts it on the what-if index's list. */
-	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
-		zone->work.spb_moves++;
-	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn, tail);
-	sb->free_area[order].nr_free++;
-	sb->nr_free_pages += 1UL << order;
-	zone->free_area[order].free_list[mt].nr++;
-}
-
-static inline void spb_del_from_free_list(struct zone *zone, pfn_t pfn, unsigned order, int mt)
-{
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
-
-	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[mt], pfn);
-	sb->free_area[order].nr_free--;
-	sb->nr_free_pages -= 1UL << order;
-	zone->free_area[order].free_list[mt].nr--;
-	/* Its last one takes it off. */
-	if (G_UNLIKELY(zone->machine->spb_walk_indexed) && !sb->nr_free_pages)
-		zone->work.spb_moves++;
-}
-
-/* To the tail of the new type's list. */
-static inline void spb_move_to_free_list(struct zone *zone, pfn_t pfn, unsigned order,
-					 int old_mt, int new_mt)
-{
-	struct superpageblock *sb = pfn_to_superpageblock(zone, pfn);
-	struct free_area *area = &zone->free_area[order];
-
-	pfn_list_del(&zone->machine->mm, &sb->free_area[order].free_list[old_mt], pfn);
-	pfn_list_add(&zone->machine->mm, &sb->free_area[order].free_list[new_mt], pfn, true);
-	area->free_list[old_mt].nr--;
-	area->free_list[new_mt].nr++;
-}
-
-/* The twins of __free_one_page()'s pageblock steps.  A block of order
- * pageblock_order or more (the caller tests it) coming back: each of its
- * pageblocks drops its usage bits and CPU owner; returns the type the
- * block is freed as (MOVABLE unless CMA or isolated). */
-int spb_free_pageblocks(struct zone *zone, pfn_t pfn, unsigned order, int mt);
-/* Merging made the pageblock at pfn wholly free: as above, and a block
- * freed as non-movable turns MOVABLE, its orig_order pages moving in the
- * free counts; returns the type the merge goes on with. */
-int spb_merged_pageblock_free(struct zone *zone, pfn_t pfn, int mt, unsigned orig_order);
-/* page_del_and_expand()'s twin step: the pageblocks a 2^high block at pfn
- * covers are in use (all of them, even those whose halves stay free) and
- * have handed out mt. */
-void spb_mark_taken(struct zone *zone, pfn_t pfn, unsigned high, int mt);
-
-/* The allocation twins of the buddy.c functions of the same name without
- * _spb; each returns the block's first pfn or PFN_NONE. */
-pfn_t __rmqueue_smallest_spb(struct zone *zone, unsigned order, int mt);
-pfn_t try_to_claim_block_spb(struct zone *zone, pfn_t pfn, unsigned current_order,
-			     unsigned order, int start_type, int block_type);
-pfn_t __rmqueue_claim_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
-pfn_t __rmqueue_steal_spb(struct zone *zone, unsigned order, int start_mt, unsigned alloc_flags);
 /* __rmqueue_from_sb(): from one superpageblock's mt lists, order and up. */
 pfn_t __rmqueue_from_sb(struct zone *zone, struct superpageblock *sb, unsigned order, int mt);
 /* sb_preferred_for_movable(): NULL if none. */

@@ -3,6 +3,28 @@
 #include "superpageblock_internal.h"
 #include "check_report.h"
 
+/* zone_ops' check_free_list: every superpageblock's list of order o and
+ * type mt; the zone's own list stays empty and its count shadows theirs. */
+uint32_t spb_check_free_list(struct zone *z, struct check_report *r, unsigned o, int mt)
+{
+	struct free_area *area = &z->free_area[o];
+	uint32_t seen = 0;
+
+	if (area->free_list[mt].head != PFN_NONE)
+		check_fail(r, "node %u %s: zone order-%u %s list is in use beside superpageblocks",
+			   z->node, z->name, o, migratetype_names[mt]);
+	for (uint32_t i = 0; i < z->nr_superpageblocks; i++) {
+		struct superpageblock *sb = &z->superpageblocks[i];
+
+		seen += check_one_list(z, r, &sb->free_area[o].free_list[mt], o, mt, sb);
+	}
+	if (seen != area->free_list[mt].nr)
+		check_fail(r, "node %u %s: zone order-%u %s shadow count %u, superpageblocks hold "
+			   "%u", z->node, z->name, o, migratetype_names[mt], area->free_list[mt].nr,
+			   seen);
+	return seen;
+}
+
 /* Superpageblocks: counters are the popcounts of their pageblocks' bits,
  * nr_free_pages and each area's nr_free match the lists, debugfs invariant
  * 1 holds, a wholly free pageblock is inside a free block of pageblock

@@ -412,3 +412,17 @@ bool spb_evacuate_for_order(struct mm_ctx *ctx, struct zone *zone, unsigned orde
 	}
 	return false;
 }
+
+/* zone_ops' compact_shortcut (832e6bcd's __alloc_pages_direct_compact). */
+bool spb_compact_shortcut(struct mm_ctx *ctx, struct zone *zone, gfp_t gfp, unsigned order, int mt,
+			  pfn_t *pfn)
+{
+	*pfn = PFN_NONE;
+	if (order >= pageblock_order && mt == MIGRATE_MOVABLE) {
+		*pfn = spb_try_alloc_contig(ctx, zone, 1UL << order, gfp, OWNER_NONE, NULL);
+		return *pfn != PFN_NONE;
+	}
+	if (mt == MIGRATE_UNMOVABLE || mt == MIGRATE_RECLAIMABLE)
+		return spb_evacuate_for_order(ctx, zone, order, mt);
+	return false;
+}

@@ -7,6 +7,14 @@
 
 #include <glib.h>
 
+/* The zone_ops of a zone with superpageblocks (setup_superpageblocks sets
+ * them); its shortcut and checker live in superpageblock_defrag.c and
+ * superpageblock_check.c. */
+extern const struct zone_ops spb_zone_ops;
+bool spb_compact_shortcut(struct mm_ctx *ctx, struct zone *zone, gfp_t gfp, unsigned order, int mt,
+			  pfn_t *pfn);
+uint32_t spb_check_free_list(struct zone *zone, struct check_report *r, unsigned o, int mt);
+
 static inline struct superpageblock *spb_list_first(struct zone *zone, const struct spb_list *l)
 {
 	return l->head == SPB_NONE ? NULL : &zone->superpageblocks[l->head];
