@@ -1,7 +1,8 @@
 /* Processes and their VMAs: the process table, mmap's top-down placement,
- * munmap, madvise, mprotect, exit and the anonymous reverse map
- * (kernel/fork.c, mm/mmap.c, mm/vma.c, mm/madvise.c, mm/mprotect.c,
- * mm/rmap.c).  Page tables are in mm_space_pgtable.c.
+ * munmap, the VMA changes madvise and mprotect make, and exit
+ * (kernel/fork.c, mm/mmap.c, mm/vma.c).  Page tables are in
+ * mm_space_pgtable.c, madvise in madvise.c, mprotect in mprotect.c, the
+ * anonymous reverse map in rmap.c.
  *
  * VMAs live in an array sorted by address: lookups are binary searches.
  * Adjacent VMAs with the same protection merge, as anonymous VMAs do, so
@@ -19,16 +20,6 @@ static gint pid_cmp(gconstpointer a, gconstpointer b)
 	unsigned x = GPOINTER_TO_UINT(a), y = GPOINTER_TO_UINT(b);
 
 	return (x > y) - (x < y);
-}
-
-static bool prot_valid(int prot)
-{
-	return !(prot & ~(PROT_READ | PROT_WRITE));
-}
-
-static uint64_t page_align(uint64_t len)
-{
-	return (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 }
 
 /* The first VMA (live or dying) that ends above addr; the array's length
@@ -440,79 +431,6 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 	return 0;
 }
 
-static int hugepage_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
-			    uint64_t end, int advice);
-
-/* madvise_walk_vmas: the advice on every live VMA in the range, -ENOMEM
- * at the end if part of it was not mapped.  Each step looks the VMA up
- * again, since zapping frees pages between steps. */
-int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
-	       int advice)
-{
-	struct mmu_gather tlb;
-	uint64_t end;
-	bool unmapped = false;
-
-	if (advice != MADV_DONTNEED && advice != MADV_FREE && advice != MADV_HUGEPAGE &&
-	    advice != MADV_NOHUGEPAGE && advice != MADV_COLLAPSE)
-		return -MM_EINVAL;
-	if ((start & (PAGE_SIZE - 1)) || len > UINT64_MAX - PAGE_SIZE)
-		return -MM_EINVAL;
-	end = start + page_align(len);
-	if (end < start)
-		return -MM_EINVAL;
-	if (advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE)
-		return hugepage_madvise(ctx, mm, start, end, advice);
-	if (advice == MADV_COLLAPSE)
-		return madvise_collapse(ctx, mm, start, end);
-	mm_cpumask_set(mm, ctx->cpu);
-	/* A zap that cuts a THP mapping splits it first (the folio waits on
-	 * the deferred split queue); MADV_FREE on part of a THP splits the
-	 * folio now, and marks a whole one's pages where they are. */
-	if (advice == MADV_DONTNEED &&
-	    (split_huge_at(ctx, mm, start) || split_huge_at(ctx, mm, end)))
-		return -MM_ENOMEM;
-	if (advice == MADV_FREE)
-		madvise_free_split(ctx, mm, start, end);
-	tlb_gather_init(&tlb, ctx, mm);
-	while (start < end) {
-		unsigned i = next_live(mm, start);
-		struct vm_area_struct *vma = i < mm->vmas->len ? vma_at(mm, i) : NULL;
-		uint64_t seg_end;
-
-		if (!vma || vma->vm_start >= end) {
-			unmapped = true;
-			break;
-		}
-		if (vma->vm_start > start) {
-			unmapped = true;
-			start = vma->vm_start;
-		}
-		seg_end = MIN(end, vma->vm_end);
-		if (advice == MADV_DONTNEED) {
-			start = zap_some(&tlb, start, seg_end);
-			if (tlb_full(&tlb))
-				tlb_flush_batch(&tlb);
-		} else {
-			unsigned long n = madvise_free_range(mm, start, seg_end);
-
-			if (n && !tlb.ptes)
-				tlb.ptl_addr = start;
-			tlb.ptes += n;
-			tlb.need_flush |= n != 0;
-			start = seg_end;
-		}
-	}
-	tlb_finish_mmu(&tlb);
-	return unmapped ? -MM_ENOMEM : 0;
-}
-
-/* What a VMA change sets: a protection (prot >= 0) and vm_flags. */
-struct vma_change {
-	int prot;               /* -1: unchanged */
-	unsigned set, clear;    /* vm_flags */
-};
-
 static bool vma_change_needed(const struct vm_area_struct *vma, const struct vma_change *c)
 {
 	return (c->prot >= 0 && vma->prot != c->prot) ||
@@ -531,13 +449,8 @@ static bool edge_splits(const struct mm_struct *mm, uint64_t in, const struct vm
 	return vma && vma_change_needed(vma, c);
 }
 
-/* do_mprotect_pkey's and madvise_update_vma's walk: as the kernel does,
- * the VMAs before a hole are changed and the hole makes it -ENOMEM; THP
- * mappings the new VMA edges cut are split first (-ENOMEM, nothing
- * changed, if that fails).  *ptes: the present entries of the VMAs whose
- * protection changed. */
-static int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
-			    uint64_t end, const struct vma_change *c, unsigned long *ptes)
+int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end,
+		     const struct vma_change *c, unsigned long *ptes)
 {
 	unsigned i, first;
 
@@ -578,47 +491,6 @@ static int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t s
 	}
 	vma_merge_range(mm, first ? first - 1 : 0, i);
 	return 0;
-}
-
-/* hugepage_madvise(): MADV_HUGEPAGE sets VM_HUGEPAGE and clears
- * VM_NOHUGEPAGE, MADV_NOHUGEPAGE the reverse; mapped THPs stay. */
-static int hugepage_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start,
-			    uint64_t end, int advice)
-{
-	struct vma_change c = { .prot = -1 };
-	unsigned long ptes = 0;
-
-	c.set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
-	c.clear = advice == MADV_HUGEPAGE ? VM_NOHUGEPAGE : VM_HUGEPAGE;
-	if (start == end)
-		return 0;
-	return vma_modify_range(ctx, mm, start, end, &c, &ptes);
-}
-
-/* do_mprotect_pkey: present entries are rewritten and the TLB flushed;
- * nothing is freed. */
-int do_mprotect(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len, int prot)
-{
-	struct vma_change c = { .prot = prot };
-	unsigned long ptes = 0;
-	uint64_t end;
-	int err;
-
-	if ((start & (PAGE_SIZE - 1)) || !prot_valid(prot))
-		return -MM_EINVAL;
-	if (!len)
-		return 0;
-	if (len > UINT64_MAX - PAGE_SIZE)
-		return -MM_ENOMEM;
-	end = start + page_align(len);
-	if (end <= start)
-		return -MM_ENOMEM;
-	err = vma_modify_range(ctx, mm, start, end, &c, &ptes);
-	if (ptes) {
-		mm_charge(ctx, COST_PTE, ptes);
-		mm_charge(ctx, COST_TLB_FLUSH, 1);
-	}
-	return err;
 }
 
 /* exit_mmap: every VMA becomes a placeholder, is zapped and removed, the
@@ -722,65 +594,6 @@ bool mm_find_vma(const struct mm_struct *mm, uint64_t addr, uint64_t *start, uin
 	*start = vma_at(mm, i)->vm_start;
 	*end = vma_at(mm, i)->vm_end;
 	*prot = vma_at(mm, i)->prot;
-	return true;
-}
-
-/* rmap_walk_anon: the owner record names the process and the virtual page;
- * the page table must map the frame there. */
-bool rmap_walk_anon(struct machine *m, pfn_t pfn, struct mm_struct **mmp, uint64_t *addrp)
-{
-	struct mm_struct *mm;
-	uint32_t owner;
-	uint64_t addr;
-
-	if (pfn >= m->mm.nr_frames || page_kind(&m->mm, pfn) != PG_KIND_ALLOC)
-		return false;
-	owner = page_owner(m, pfn);
-	if (owner_kind(owner) != OWNER_KIND_ANON)
-		return false;
-	mm = mm_find(m, owner & OWNER_ID_MASK);
-	addr = (uint64_t)page_owner_offset(m, pfn) << PAGE_SHIFT;
-	if (!mm || follow_page(mm, addr) != pfn)
-		return false;
-	*mmp = mm;
-	*addrp = addr;
-	return true;
-}
-
-static bool replace_one(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
-{
-	struct pte_table *pt = mm ? pte_table_lookup(mm, addr) : NULL;
-	unsigned i = level_index(addr, PGTABLE_PTE);
-
-	if (!pt || pt->pte[i] != old)
-		return false;
-	pt->pte[i] = new;
-	/* remove_migration_pte() maps the new page with the VMA's protection:
-	 * a NUMA mark is gone, the last node goes with the folio. */
-	if (pt->numa)
-		pt->numa->protnone[i / 64] &= ~(1ULL << (i % 64));
-	return true;
-}
-
-/* The page's other mappings (a fork shared it) move with it, and so does
- * its entry in the share table. */
-bool rmap_replace_anon(struct mm_struct *mm, uint64_t addr, pfn_t old, pfn_t new)
-{
-	GHashTable *shared = mm->m->procs->shared;
-	struct anon_share *sh;
-
-	if (!replace_one(mm, addr, old, new))
-		return false;
-	sh = shared ? g_hash_table_lookup(shared, GUINT_TO_POINTER(old)) : NULL;
-	if (!sh)
-		return true;
-	for (unsigned k = 0; k < sh->nr; k++) {
-		bool moved = replace_one(mm_find(mm->m, sh->pid[k]), addr, old, new);
-
-		g_assert(moved);
-	}
-	g_hash_table_steal(shared, GUINT_TO_POINTER(old));
-	g_hash_table_insert(shared, GUINT_TO_POINTER(new), sh);
 	return true;
 }
 

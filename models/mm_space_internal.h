@@ -345,6 +345,30 @@ void anon_share_check(struct machine *m, GHashTable *mappings, GString *out);
  * 0, or -MM_ENOMEM. */
 int do_wp_page(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr);
 
+/* mm_space.c's helpers for madvise.c and mprotect.c. */
+static inline bool prot_valid(int prot)
+{
+	return !(prot & ~(PROT_READ | PROT_WRITE));
+}
+
+static inline uint64_t page_align(uint64_t len)
+{
+	return (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+/* What a VMA change sets: a protection (prot >= 0) and vm_flags. */
+struct vma_change {
+	int prot;               /* -1: unchanged */
+	unsigned set, clear;    /* vm_flags */
+};
+/* vma_modify (mm/vma.c), do_mprotect_pkey's and madvise_update_vma's walk:
+ * as the kernel does, the VMAs before a hole are changed and the hole
+ * makes it -ENOMEM; THP mappings the new VMA edges cut are split first
+ * (-ENOMEM, nothing changed, if that fails).  *ptes: the present entries
+ * of the VMAs whose protection changed. */
+int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t end,
+		     const struct vma_change *c, unsigned long *ptes);
+
 /* huge_memory.c: the THP side of faults, zaps and VMA changes. */
 /* do_huge_pmd_anonymous_page and its PUD twin for a fault at addr that
  * found no page: 0 if a THP now maps addr (*installed its pages if this
