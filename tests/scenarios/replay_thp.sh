@@ -1,5 +1,5 @@
 #!/bin/sh
-# THP advice in a replayed trace (replay_thp.lua on the hand-written
+# THP advice in a replayed trace (replay_thp_run.lua on the hand-written
 # tests/replay/thp-madvise.strace), worked out by hand:
 # - under "madvise": the MADV_HUGEPAGE mapping's four 2 MiB blocks fault
 #   THPs as they are written; the partial MADV_DONTNEED splits the first
@@ -18,7 +18,7 @@ set -eu
 . "$MMSIM_SRCDIR/tests/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-t=$MMSIM_SRCDIR/tests/scenarios/replay_thp.lua
+t=$MMSIM_SRCDIR/tests/scenarios/replay_thp_run.lua
 run() { "$MMSIM" --out "$dir/out" "$t" "$@" 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }; }
 expect() {     # expect SETTING LINE
 	got=$(run -D thp="$1")
