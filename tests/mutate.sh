@@ -6,7 +6,8 @@
 # catch (a failure, a hang past the timeout, or a build error) is "caught";
 # one they all pass is "survived": a decision no test pins.
 #
-#   sh tests/mutate.sh [PATTERN]     (make mutate; PATTERN picks lines by file)
+#   sh tests/mutate.sh [PATTERN]     (make mutate MUTATE=PATTERN; PATTERN, an
+#                                    extended regex, picks lines by file)
 #
 # Line format, fields split by " | ":
 #   FILE | TEXT | REPLACEMENT | TESTS | WHY
@@ -38,7 +39,7 @@ while IFS= read -r line; do
 	new=$(printf '%s' "$line" | awk -F ' \\| ' '{print $3}')
 	tests=$(printf '%s' "$line" | awk -F ' \\| ' '{print $4}')
 	why=$(printf '%s' "$line" | awk -F ' \\| ' '{print $5}')
-	case $file in *$pattern*) ;; *) continue ;; esac
+	printf '%s\n' "$file" | grep -Eq -- "$pattern" || continue
 	count=$(grep -cF -- "$old" "$file")
 	if [ "$count" -ne 1 ]; then
 		stale=$((stale + 1))
