@@ -615,6 +615,12 @@ static void test_rmap_and_exit(void)
 	}
 	g_assert_false(rmap_walk_anon(m, pgtable, &who, &where));
 	g_assert_false(rmap_walk_anon(m, m->mm.nr_frames, &who, &where));
+	/* A migration's rewrite of a mapping needs the page it names there:
+	 * q's page at b is not p's, so nothing changes. */
+	pfn_t pa = follow_page(p, a), qb = follow_page(q, b);
+
+	g_assert_false(rmap_replace_anon(p, a, qb, pgtable));
+	g_assert_cmpuint(follow_page(p, a), ==, pa);
 	assert_mm_ok(m);
 
 	exit_mmap(&c0, p);
