@@ -31,7 +31,8 @@ compare_import() {
 		{ k = $1 " " $2 " " $3; if (got[k] != $4) { print k ": model " got[k] ", captured " $4; bad = 1 } }
 		END { exit bad }' "$2.model-blocks" "$2.blocks" >&2 ||
 		{ echo "pagetypeinfo block counts differ" >&2; return 1; }
-	want=$(tar -xzOf "$1" ./proc/zoneinfo | pages_free)
+	zone_free=$(tar -xzOf "$1" ./proc/zoneinfo | pages_free)
+	want=$zone_free
 	got=$(section 3 "$2" | pages_free)
 	buddy=$(awk '{ for (i = 5; i <= NF; i++) s += $i * 2 ^ (i - 5) } END { printf "%d\n", s }' "$2.buddyinfo")
 	# A capture whose zoneinfo never agreed with its buddyinfo (a busy
@@ -43,7 +44,7 @@ compare_import() {
 	thp_got=$(sed -n 's/^thp_kb //p' "$2")
 	slab_want=$(tar -xzOf "$1" ./proc/meminfo | awk '/^Slab:/ { print $2 }')
 	slab_got=$(sed -n 's/^slab_kb //p' "$2")
-	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $(tar -xzOf "$1" ./proc/zoneinfo | pages_free), buddyinfo $buddy); THPs $thp_got kB (AnonHugePages $thp_want kB); slabs $slab_got kB (Slab $slab_want kB)"
+	echo "buddyinfo identical; block counts identical; free pages $got (zoneinfo $zone_free, buddyinfo $buddy); THPs $thp_got kB (AnonHugePages $thp_want kB); slabs $slab_got kB (Slab $slab_want kB)"
 	test "$got" -eq "$want" && test "$got" -eq "$buddy" ||
-		{ echo "free pages differ: model $got, zoneinfo $(tar -xzOf "$1" ./proc/zoneinfo | pages_free), buddyinfo $buddy" >&2; return 1; }
+		{ echo "free pages differ: model $got, zoneinfo $zone_free, buddyinfo $buddy" >&2; return 1; }
 }
