@@ -208,7 +208,10 @@ static int l_machine(lua_State *L)
 		topology_uniform(&t, sockets, nps, cps, mem);
 	}
 	lua_pop(L, 1);
-	if (lua_getfield(L, 1, "node_mem") == LUA_TTABLE) {
+	switch (lua_getfield(L, 1, "node_mem")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TTABLE: {
 		lua_Integer n = luaL_len(L, -1);
 
 		if ((unsigned)n != t.nr_nodes)
@@ -219,6 +222,11 @@ static int l_machine(lua_State *L)
 			t.node_mem[i - 1] = check_size(L, -1, "node_mem");
 			lua_pop(L, 1);
 		}
+		break;
+	}
+	default:
+		return luaL_error(L, "node_mem must be a list of sizes, one per node (not a %s)",
+				  luaL_typename(L, -1));
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "movable_per_node") != LUA_TNIL) {

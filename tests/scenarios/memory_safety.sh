@@ -38,6 +38,9 @@ for i = 1, 1000 do t[i] = "1G" end
 mmsim.machine{ node_mem = t }
 LUA
 run node_mem 1 "node_mem.lua:3: node_mem lists 1000 nodes, the machine has 1"
+# A size where the list goes was ignored: the machine kept the preset's 8 GiB.
+printf 'mmsim.machine{ preset = "test", node_mem = "1G" }\n' > "$dir/node_mem_str.lua"
+run node_mem_str 1 "node_mem_str.lua:1: node_mem must be a list of sizes, one per node (not a string)"
 
 cat > "$dir/kvfree.lua" <<'LUA'
 local m1 = mmsim.machine{ preset = "test" }
