@@ -155,10 +155,20 @@ static const struct machine_option options[] = {
 	{ "horizon_ns", OPT_TIME, ARG(horizon_ns),
 	  .def = "10000",
 	  .doc = "how far a thread's own work may run ahead when nothing observes it "
-		  "(sim/engine.h): outside shared locks in C code and in bulk page calls "
-		  "(`p:touch`, `p:munmap`, `p:madvise`, `p:exit`); at least the quantum; "
+		  "(sim/engine.h): outside shared locks, in a C workload whose threads share "
+		  "nothing else (the jemalloc churn), and in any thread's calls of many page "
+		  "operations (a range of faults, an munmap, an madvise, a fork, an exit: "
+		  "`p:touch`, `p:munmap`, `p:madvise`, `p:fork`, `p:exit`); at least the quantum; "
 		  "fast-forward (`m:run{timing = false}`) runs every thread 100 µs ahead, or this "
 		  "if more" },
+	{ "engine_hints", OPT_BOOL, ARG(engine_hints),
+	  .def = "`true`",
+	  .doc = "`false`: the engine ignores what it is told of the threads (what each "
+		  "workload kind's threads share, which model calls are bulk page work), so "
+		  "every thread settles at the quantum, and the jemalloc churn touches again the "
+		  "pages it knows present: the reference run for the hints, byte-identical where "
+		  "no two threads wait for one lock, zone->lock's wait within 3% where they do "
+		  "(docs/FIDELITY.md)" },
 	{ "costs", OPT_OWN, NO_ARG,
 	  .def = "see below",
 	  .doc = "`{name = ns, ...}` overrides of the cost model" },

@@ -154,6 +154,7 @@ static int l_machine(lua_State *L)
 	engine_opts_default(&eo);
 	a.quantum_ns = (uint64_t)eo.quantum_ns;
 	a.horizon_ns = (uint64_t)eo.horizon_ns;
+	a.engine_hints = eo.hints;
 	if (lua_getfield(L, 1, "snapshot") != LUA_TNIL) {
 		if (lua_getfield(L, 1, "settings") != LUA_TNIL)
 			return luaL_error(L, "mmsim.machine: 'settings' cannot be given with 'snapshot' "
@@ -291,6 +292,7 @@ static int l_machine(lua_State *L)
 		return luaL_error(L, "memory_block_size must be a multiple of the 128 MiB section");
 	eo.quantum_ns = (double)a.quantum_ns;
 	eo.horizon_ns = (double)a.horizon_ns;
+	eo.hints = a.engine_hints;
 	lsim_machine_costs(L, 1, &eo);
 
 	struct machine_params p = a.p;

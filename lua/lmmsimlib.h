@@ -38,6 +38,7 @@ uint32_t kmem_replay_owner(void);
 struct machine_args {
 	struct machine_params p;
 	uint64_t quantum_ns, horizon_ns;    /* engine_opts' */
+	bool engine_hints;
 	uint64_t sample_interval, memory_block_size;
 	bool gb_yield_attempt;
 };

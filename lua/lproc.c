@@ -74,20 +74,6 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)a;
 }
 
-/* Around a call of many page operations, on a simulated thread: its
- * work runs to the engine's horizon until it returns to Lua. */
-static void bulk_begin(struct mm_ctx *ctx)
-{
-	if (ctx->env == &engine_env)
-		engine_set_local(ctx, true);
-}
-
-static void bulk_end(struct mm_ctx *ctx)
-{
-	if (ctx->env == &engine_env)
-		engine_set_local(ctx, false);
-}
-
 /* A process object for mm (NULL: nil, "ENOMEM"), kept with the machine's
  * userdata, which is on the stack at machine_idx. */
 static int push_process(lua_State *L, struct lmachine *lm, int machine_idx,
@@ -134,11 +120,9 @@ static int l_fork(lua_State *L)
 		return luaL_error(L, "fork: takes no arguments (the child copies the whole "
 				  "address space)");
 	ctx = call_ctx(L, p->m, 0, &buf);
-	bulk_begin(ctx);
 	mmget(p->mm);
 	child = dup_mm(ctx, p->mm);
 	mmput(p->mm);
-	bulk_end(ctx);
 	lua_getiuservalue(L, 1, 1);
 	return push_process(L, p->lm, -1, child);
 }
@@ -182,11 +166,9 @@ static int l_munmap(lua_State *L)
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "munmap");
 	int err;
 
-	bulk_begin(ctx);
 	mmget(p->mm);
 	err = do_munmap(ctx, p->mm, addr, len);
 	mmput(p->mm);
-	bulk_end(ctx);
 	return push_result(L, err, "munmap");
 }
 
@@ -203,11 +185,9 @@ static int l_madvise(lua_State *L)
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "madvise");
 	int adv = advice[luaL_checkoption(L, 4, NULL, names)], err;
 
-	bulk_begin(ctx);
 	mmget(p->mm);
 	err = do_madvise(ctx, p->mm, addr, len, adv);
 	mmput(p->mm);
-	bulk_end(ctx);
 	return push_result(L, err, "madvise");
 }
 
@@ -233,11 +213,9 @@ static int l_touch(lua_State *L)
 	uint64_t addr = check_addr(L, 2), len = check_size(L, 3, "touch"), faulted = 0;
 	int err;
 
-	bulk_begin(ctx);
 	mmget(p->mm);
 	err = touch_range(ctx, p->mm, addr, len, &faulted);
 	mmput(p->mm);
-	bulk_end(ctx);
 	if (err == -MM_ENOMEM) {
 		lua_pushnil(L);
 		lua_pushliteral(L, "ENOMEM");
@@ -263,9 +241,7 @@ static int l_exit(lua_State *L)
 				  "workload such as m:start_jemalloc_churn's: let it reach its end, "
 				  "or w:stop() it where it has one)", (int)mm_users(p->mm));
 
-	bulk_begin(ctx);
 	exit_mmap(ctx, p->mm);
-	bulk_end(ctx);
 	p->mm = NULL;
 	return 0;
 }

@@ -84,7 +84,7 @@ static void thread_main(struct mm_ctx *ctx, void *arg)
 
 	*(struct mm_ctx **)lua_getextraspace(t->co) = ctx;
 	/* Its tables are shared with other threads behind the engine's back. */
-	engine_set_local(ctx, false);
+	engine_set_sharing(ctx, ENGINE_SHARES_STATE);
 	rc = lua_resume(t->co, NULL, 0, &nres);
 	if (rc == LUA_OK)
 		return;

@@ -21,8 +21,8 @@ static int hugepage_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t s
 /* madvise_walk_vmas: the advice on every live VMA in the range, -ENOMEM
  * at the end if part of it was not mapped.  Each step looks the VMA up
  * again, since zapping frees pages between steps. */
-int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
-	       int advice)
+static int __do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
+			int advice)
 {
 	struct mmu_gather tlb;
 	uint64_t end;
@@ -80,5 +80,16 @@ int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_
 	}
 	tlb_finish_mmu(&tlb);
 	return unmapped ? -MM_ENOMEM : 0;
+}
+
+int do_madvise(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, uint64_t len,
+	       int advice)
+{
+	int ret;
+
+	mm_bulk_begin(ctx);
+	ret = __do_madvise(ctx, mm, start, len, advice);
+	mm_bulk_end(ctx);
+	return ret;
 }
 

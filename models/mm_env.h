@@ -125,6 +125,11 @@ struct mm_env {
 	 * lock, a deadlock the kernel threads' own wake-ups would hide): the
 	 * engine has ended it and the kernel thread returns. */
 	bool (*kthread_should_stop)(struct mm_ctx *ctx);
+	/* Optional: a call of many page operations (a range of faults, an
+	 * munmap, an madvise, a fork, an exit) begins (true) or ends: nothing
+	 * but the model observes its work until it returns, so the engine may
+	 * run it further ahead of the clock than its caller's own code. */
+	void (*bulk)(struct mm_ctx *ctx, bool begin);
 };
 
 /* The execution context of one simulated CPU (a thread running on it). */
@@ -199,6 +204,20 @@ static inline void cond_resched(struct mm_ctx *ctx)
 static inline void schedule_timeout(struct mm_ctx *ctx, uint64_t ns)
 {
 	ctx->env->schedule_timeout(ctx, ns);
+}
+
+/* Around the body of each call of many page operations (mm_env's bulk):
+ * the calls mark themselves, so no caller has to. */
+static inline void mm_bulk_begin(struct mm_ctx *ctx)
+{
+	if (ctx->env->bulk)
+		ctx->env->bulk(ctx, true);
+}
+
+static inline void mm_bulk_end(struct mm_ctx *ctx)
+{
+	if (ctx->env->bulk)
+		ctx->env->bulk(ctx, false);
 }
 
 static inline bool kthread_should_stop(struct mm_ctx *ctx)

@@ -384,7 +384,7 @@ int vm_mmap_fixed(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint6
  * at the edges and turn those inside into this call's placeholders; then,
  * the lock downgraded (mmap_write_downgrade), zap, remove them and free
  * the page tables. */
-int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len)
+static int __do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len)
 {
 	struct mmu_gather tlb;
 	unsigned token, i;
@@ -429,6 +429,16 @@ int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t 
 	unmap_region(&tlb, token, addr, end);
 	tlb_finish_mmu(&tlb);
 	return 0;
+}
+
+int do_munmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len)
+{
+	int ret;
+
+	mm_bulk_begin(ctx);
+	ret = __do_munmap(ctx, mm, addr, len);
+	mm_bulk_end(ctx);
+	return ret;
 }
 
 static bool vma_change_needed(const struct vm_area_struct *vma, const struct vma_change *c)
@@ -495,7 +505,7 @@ int vma_modify_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t start, u
 
 /* exit_mmap: every VMA becomes a placeholder, is zapped and removed, the
  * page tables are freed level by level and the PGD last. */
-void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
+static void __exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 {
 	struct mmu_gather tlb;
 	unsigned token = new_token(mm);
@@ -521,6 +531,13 @@ void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
 	free_task_objects(ctx, mm->m, mm->kobjs);
 	mm->kobjs = NULL;
 	mm_struct_free(mm);
+}
+
+void exit_mmap(struct mm_ctx *ctx, struct mm_struct *mm)
+{
+	mm_bulk_begin(ctx);
+	__exit_mmap(ctx, mm);
+	mm_bulk_end(ctx);
 }
 
 void mmu_notifier_register(struct mm_struct *mm, struct mmu_notifier *sub)

@@ -511,7 +511,7 @@ static int dup_mmap(struct mm_ctx *ctx, struct mm_struct *mm, struct mm_struct *
 	return ret;
 }
 
-struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *oldmm)
+static struct mm_struct *__dup_mm(struct mm_ctx *ctx, struct mm_struct *oldmm)
 {
 	struct mm_struct *mm = mm_alloc(ctx, oldmm->m);
 	int ret;
@@ -529,6 +529,16 @@ struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *oldmm)
 		exit_mmap(ctx, mm);
 		return NULL;
 	}
+	return mm;
+}
+
+struct mm_struct *dup_mm(struct mm_ctx *ctx, struct mm_struct *oldmm)
+{
+	struct mm_struct *mm;
+
+	mm_bulk_begin(ctx);
+	mm = __dup_mm(ctx, oldmm);
+	mm_bulk_end(ctx);
 	return mm;
 }
 

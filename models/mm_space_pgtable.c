@@ -365,8 +365,8 @@ static uint64_t touch_present_run(struct mm_struct *mm, struct pte_table *pt, ui
 	return a;
 }
 
-int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
-		uint64_t *faulted)
+static int __touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+			 uint64_t *faulted)
 {
 	uint64_t start = addr & ~(PAGE_SIZE - 1), end = addr + len, n = 0, pt_end = 0;
 	/* The PTE table of the page, looked up once for the pages it maps
@@ -422,6 +422,17 @@ int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_
 	}
 	if (faulted)
 		*faulted = n;
+	return ret;
+}
+
+int touch_range(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t addr, uint64_t len,
+		uint64_t *faulted)
+{
+	int ret;
+
+	mm_bulk_begin(ctx);
+	ret = __touch_range(ctx, mm, addr, len, faulted);
+	mm_bulk_end(ctx);
 	return ret;
 }
 

@@ -33,6 +33,7 @@ void engine_opts_default(struct engine_opts *o)
 {
 	o->quantum_ns = ENGINE_DEFAULT_QUANTUM_NS;
 	o->horizon_ns = ENGINE_DEFAULT_HORIZON_NS;
+	o->hints = true;
 	costs_default(&o->costs);
 }
 
@@ -149,7 +150,7 @@ static double settle_limit(const struct sim_thread *t)
 
 	if (!e->timing)
 		return t->nr_held ? INFINITY : e->ff_horizon;
-	if (!t->local || t->nr_held + t->nr_sleeping_held > t->nr_private_held)
+	if (!t->local || !e->quantum || t->nr_held + t->nr_sleeping_held > t->nr_private_held)
 		return e->quantum;
 	/* Not with a private lock held: taken ahead, it would be seen held
 	 * by threads asking before that (a pageset section is short). */
@@ -158,14 +159,42 @@ static double settle_limit(const struct sim_thread *t)
 	return e->horizon;
 }
 
-void engine_set_local(struct mm_ctx *ctx, bool local)
+/* t->local from its sharing and bulk calls; turning it off settles a
+ * debt of a quantum or more. */
+static void thread_update_local(struct sim_thread *t)
 {
-	struct sim_thread *t = ctx_thread(ctx);
+	bool local = t->e->hints && (t->sharing == ENGINE_SHARES_NOTHING || t->bulk);
 
+	if (local == t->local)
+		return;
 	t->local = local;
 	thread_limit_reset(t);
 	if (t->debt >= settle_limit(t))
 		thread_settle(t);
+}
+
+void engine_set_sharing(struct mm_ctx *ctx, enum engine_sharing sharing)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	t->sharing = sharing;
+	thread_update_local(t);
+}
+
+bool engine_hints(const struct mm_ctx *ctx)
+{
+	return ((const struct sim_thread *)ctx->engine)->e->hints;
+}
+
+static void engine_bulk(struct mm_ctx *ctx, bool begin)
+{
+	struct sim_thread *t = ctx_thread(ctx);
+
+	if (begin)
+		t->bulk++;
+	else
+		t->bulk--;
+	thread_update_local(t);
 }
 
 /* The debt at which t must settle or may be preempted, from its state now
@@ -268,6 +297,7 @@ const struct mm_env engine_env = {
 	.spb_section = engine_spb_section,
 	.schedule_timeout = engine_schedule_timeout,
 	.kthread_should_stop = engine_kthread_should_stop,
+	.bulk = engine_bulk,
 };
 
 /* Set from a signal handler: every engine stops at its threads' next
@@ -594,6 +624,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	e->horizon = o->quantum_ns ? MAX(o->horizon_ns, o->quantum_ns) : 0;
 	e->ff_horizon = MAX(e->horizon, ENGINE_FF_HORIZON_NS);
 	e->timing = true;
+	e->hints = o->hints;
 	e->costs = o->costs;
 	*err = load_platform(e->nr_cpus);
 	if (*err) {
@@ -687,7 +718,7 @@ static void spawn(struct engine *e, unsigned cpu, const char *name, engine_threa
 	t->park = sg_sem_init(0);
 	t->run = sg_sem_init(0);
 	t->observer = observer;
-	t->local = true;
+	t->local = e->hints;
 	t->wake_at = -INFINITY;
 	thread_limit_reset(t);
 	t->state = THREAD_NEW;

@@ -68,6 +68,11 @@ struct engine_opts {
 	 * settles (at least the quantum; with quantum 0, 0 too).  Every
 	 * thread's in fast-forward is ENGINE_FF_HORIZON_NS, or this if more. */
 	double horizon_ns;
+	/* false: every thread's work settles at the quantum, whatever its
+	 * sharing and its bulk calls, and workloads skip no work on what
+	 * they know (engine_hints): the run that the hints must not change
+	 * beyond the engine's accuracy (tests/scenarios/engine_hints.sh). */
+	bool hints;
 	struct costs costs;
 };
 
@@ -148,13 +153,25 @@ void engine_work(struct mm_ctx *ctx, uint64_t ns);
  * other threads run meanwhile, and the thread then waits its turn.  A
  * safepoint; not with a spinlock held (aborts). */
 void engine_sleep(struct mm_ctx *ctx, uint64_t ns);
-/* Whether the thread's own work outside shared locks runs to the horizon
- * (true, a thread's default) or settles at the quantum (false): a thread
- * that shares state the engine does not see (a Lua thread's tables) turns
- * it on only inside calls whose work nothing but the model observes (a
- * range of faults, an munmap).  Turning it off settles a debt of a quantum
- * or more. */
-void engine_set_local(struct mm_ctx *ctx, bool local);
+/* What a thread's own code, between its model calls, shares with other
+ * threads behind the engine's back.  Declared once, when the thread
+ * starts; the engine decides from it how far the thread's work outside
+ * shared locks runs ahead of the clock. */
+enum engine_sharing {
+	/* Nothing but through the model and the engine's mailboxes: its
+	 * work runs to the horizon.  A thread's default. */
+	ENGINE_SHARES_NOTHING,
+	/* State other threads write (a Lua thread's tables, a random
+	 * generator drawn in the order the threads ask): it settles at the
+	 * quantum, except inside the model's calls of many page operations
+	 * (mm_env's bulk: a range of faults, an munmap, an madvise, a fork,
+	 * an exit), which mark themselves. */
+	ENGINE_SHARES_STATE,
+};
+void engine_set_sharing(struct mm_ctx *ctx, enum engine_sharing sharing);
+/* engine_opts' hints: whether a workload may skip work on what it knows
+ * (the jemalloc churn's touches of pages an mmu_notifier says present). */
+bool engine_hints(const struct mm_ctx *ctx);
 /* Sleep off the thread's debt now.  A safepoint. */
 void engine_settle(struct mm_ctx *ctx);
 /* Move the running thread to CPU cpu (sched_setaffinity to one CPU): its

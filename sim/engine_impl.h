@@ -52,7 +52,11 @@ struct sim_thread {
 	unsigned nr_held;           /* spinlocks held */
 	unsigned nr_sleeping_held;  /* sleeping locks held (lock_class_sleeps) */
 	unsigned nr_private_held;   /* of those, taken as private (spinlock.c) */
-	bool local;                 /* engine_set_local */
+	/* Its work outside shared locks runs to the horizon: hints on, and
+	 * it shares nothing or is inside bulk calls (thread_update_local). */
+	bool local;
+	enum engine_sharing sharing;
+	unsigned bulk;              /* bulk calls it is inside (mm_env's bulk) */
 	struct lock_impl *blocked_on;
 	double blocked_since;
 	struct sim_thread *next_waiter;
@@ -109,6 +113,7 @@ struct engine {
 	double horizon;
 	double ff_horizon;
 	bool timing;                /* false: fast-forward */
+	bool hints;                 /* engine_opts' */
 	uint64_t nr_simgrid_calls;
 	struct costs costs;
 	sg_host_t *hosts;           /* by CPU */

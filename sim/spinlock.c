@@ -95,8 +95,9 @@ static inline void take(struct sim_thread *t, struct spinlock *l, struct lock_im
 	else
 		t->nr_held++;
 	/* thread_limit_update's answer when all t holds is private and this
-	 * is a spinlock: no settle, no preemption while it is held. */
-	if (priv && !sleeps && e->timing && t->local &&
+	 * is a spinlock: no settle, no preemption while it is held (but at
+	 * quantum 0, which settles everything at once). */
+	if (priv && !sleeps && e->timing && e->quantum && t->local &&
 	    t->nr_held + t->nr_sleeping_held == t->nr_private_held)
 		t->limit = INFINITY;
 	else

@@ -6,11 +6,12 @@
 #include <glib.h>
 #include <stdio.h>
 
-void workload_init(struct workload *w, void (*destroy)(struct workload *w),
-		   void (*release)(void *arg), void *release_arg)
+void workload_init(struct workload *w, enum engine_sharing sharing,
+		   void (*destroy)(struct workload *w), void (*release)(void *arg),
+		   void *release_arg)
 {
 	*w = (struct workload){ .refs = 1, .destroy = destroy, .release = release,
-				.release_arg = release_arg };
+				.release_arg = release_arg, .sharing = sharing };
 }
 
 static void thread_exit(void *arg)
@@ -24,8 +25,10 @@ static void thread_exit(void *arg)
 
 static void thread_main(struct mm_ctx *ctx, void *arg)
 {
-	engine_set_local(ctx, false);
-	((struct workload_thread *)arg)->fn(ctx, arg);
+	struct workload_thread *t = arg;
+
+	engine_set_sharing(ctx, t->w->sharing);
+	t->fn(ctx, arg);
 }
 
 bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, unsigned n,

@@ -17,6 +17,9 @@ struct workload {
 	/* The process the threads work in, or NULL: each thread holds an
 	 * mm_users reference (mmget) while it runs. */
 	struct mm_struct *mm;
+	/* What its threads' own code shares (engine_set_sharing): declared
+	 * once, by the workload kind, at workload_init. */
+	enum engine_sharing sharing;
 };
 
 /* The first member of each thread's argument. */
@@ -25,22 +28,17 @@ struct workload_thread {
 	engine_thread_fn fn;        /* workload_spawn's */
 };
 
-/* One reference, the creator's. */
-void workload_init(struct workload *w, void (*destroy)(struct workload *w),
-		   void (*release)(void *arg), void *release_arg);
+/* One reference, the creator's; its threads share what sharing says. */
+void workload_init(struct workload *w, enum engine_sharing sharing,
+		   void (*destroy)(struct workload *w), void (*release)(void *arg),
+		   void *release_arg);
 /* Start a thread "<name><cpu>" on each of the n cpus, running fn with the
  * i-th of the n arguments at args, size bytes each (its workload_thread
  * filled in here); each holds a reference until it ends or is killed.
  * false and a g_malloc'ed *err if a thread could not start
  * (engine_spawn_check): the creator's reference is dropped then, and the
- * threads started before it run on.  The threads start with the local
- * flag off (engine_set_local): they settle at the quantum, because they may
- * share state the engine does not see (one random generator whose draws
- * decide what they do next), except inside calls of many page operations
- * (a range of faults, an madvise, an munmap, an exit) that they wrap in
- * engine_set_local(ctx, true) ... (ctx, false), as the Lua threads'
- * p:touch and the like do.  Threads that share nothing else, or only
- * through mailboxes (sim/mailbox.h), turn it on for good. */
+ * threads started before it run on.  Each thread starts with the
+ * workload's sharing (engine_set_sharing). */
 bool workload_spawn(struct engine *e, struct workload *w, const unsigned *cpus, unsigned n,
 		    const char *name, engine_thread_fn fn, void *args, size_t size, char **err);
 /* Drop a reference: the last one releases and destroys the workload. */

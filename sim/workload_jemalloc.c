@@ -684,9 +684,6 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 	struct mm_struct *mm = o->mm;
 	uint64_t held = 0;
 
-	/* Nothing it shares goes around the mailboxes (the random generator's
-	 * draws are independent of their order). */
-	engine_set_local(ctx, true);
 	if (!jc->running++)
 		mmu_notifier_register(mm, &jc->notifier);
 	while (mm_now(ctx) < o->until_ns) {
@@ -697,7 +694,8 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 
 		if (mapped) {
 			engine_safepoint(ctx);
-			if (dirty && !jc->pages_unknown && touch_range_resident(ctx, mm))
+			if (dirty && !jc->pages_unknown && engine_hints(ctx) &&
+			    touch_range_resident(ctx, mm))
 				err = 0;
 			else
 				err = touch_range(ctx, mm, addr, len, &faulted);
@@ -768,7 +766,9 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 	struct jemalloc_churn *jc = g_new0(struct jemalloc_churn, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->nr_sizes >= 1);
-	workload_init(&jc->base, churn_destroy, o->release, o->release_arg);
+	/* Nothing its threads share goes around the mailboxes, but the random
+	 * generator, whose draws are alike whatever their order. */
+	workload_init(&jc->base, ENGINE_SHARES_NOTHING, churn_destroy, o->release, o->release_arg);
 	jc->base.mm = o->mm;
 	jc->o = *o;
 	jc->sizes = g_memdup2(o->sizes, o->nr_sizes * sizeof(*o->sizes));

@@ -81,7 +81,7 @@ struct kernel_noise *kernel_noise_start(struct engine *e, const struct kernel_no
 	struct kernel_noise *kn = g_new0(struct kernel_noise, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->rate > 0 && o->nr_orders >= 1);
-	workload_init(&kn->base, noise_destroy, o->release, o->release_arg);
+	workload_init(&kn->base, ENGINE_SHARES_STATE, noise_destroy, o->release, o->release_arg);
 	kn->o = *o;
 	kn->o.cpus = NULL;
 	kn->threads = g_new0(struct noise_thread, o->nr_cpus);

@@ -78,9 +78,7 @@ static void release(struct mm_ctx *ctx, struct kernel_slab *ks, struct slab_thre
 		err = mm_exit_thread(ctx, t->daemon, (unsigned)handle);
 		break;
 	case RELEASE_UNMAP:
-		engine_set_local(ctx, true);
 		err = do_munmap(ctx, t->daemon, handle, PMD_BYTES);
-		engine_set_local(ctx, false);
 		break;
 	}
 	if (err)
@@ -209,17 +207,13 @@ static void slab_thread(struct mm_ctx *ctx, void *arg)
 			}
 			if (!err) {
 				engine_safepoint(ctx);
-				engine_set_local(ctx, true);
 				err = touch_range(ctx, p, a, PAGE_SIZE, &faulted);
-				engine_set_local(ctx, false);
 				if (count(ks, !err && faulted == 1)) {
 					ks->stats.pgtables++;
 					keep(ks, t, KSLAB_PGTABLE, now, a, RELEASE_UNMAP);
 				} else {
 					engine_safepoint(ctx);
-					engine_set_local(ctx, true);
 					do_munmap(ctx, p, a, PMD_BYTES);
-					engine_set_local(ctx, false);
 				}
 			} else {
 				count(ks, false);
@@ -253,7 +247,7 @@ struct kernel_slab *kernel_slab_start(struct engine *e, const struct kernel_slab
 
 	g_assert(o->nr_cpus >= 1 && o->rate > 0 && o->buffer_bytes >= 1 &&
 		 o->buffer_bytes <= PAGE_SIZE);
-	workload_init(&ks->base, slab_destroy, o->release, o->release_arg);
+	workload_init(&ks->base, ENGINE_SHARES_STATE, slab_destroy, o->release, o->release_arg);
 	ks->o = *o;
 	ks->o.cpus = NULL;
 	ks->rx = (struct net_rx){ .m = o->m, .skbuff = kmem_cache_find(o->m, "skbuff_head_cache"),

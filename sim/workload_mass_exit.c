@@ -112,9 +112,7 @@ static void process(struct mm_ctx *ctx, void *arg)
 		addr = vm_mmap(ctx, mm, o->bytes, PROT_READ | PROT_WRITE, &err);
 		if (!err) {
 			engine_safepoint(ctx);
-			engine_set_local(ctx, true);
 			err = touch_range(ctx, mm, addr, o->bytes, &faulted);
-			engine_set_local(ctx, false);
 		}
 		s->pgtable_pages += mm_pgtable_pages(mm);
 	}
@@ -144,9 +142,7 @@ static void process(struct mm_ctx *ctx, void *arg)
 	waited = engine_thread_waited_ns(ctx, LOCK_CLASS_ZONE);
 	if (mm) {
 		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
 		exit_mmap(ctx, mm);
-		engine_set_local(ctx, false);
 	}
 	me->exit_waited += engine_thread_waited_ns(ctx, LOCK_CLASS_ZONE) - waited;
 	s->exit_ns[t->i] = mm_now(ctx) - s->exit_start_ns;
@@ -180,7 +176,7 @@ struct mass_exit *mass_exit_start(struct engine *e, const struct mass_exit_opts 
 	unsigned n = o->nr_cpus;
 
 	g_assert(n >= 1 && o->bytes > 0);
-	workload_init(&me->base, me_destroy, o->release, o->release_arg);
+	workload_init(&me->base, ENGINE_SHARES_STATE, me_destroy, o->release, o->release_arg);
 	me->o = *o;
 	me->o.cpus = NULL;
 	me->e = e;

@@ -139,7 +139,7 @@ struct network *network_start(struct engine *e, const struct network_opts *o, ch
 
 	g_assert(o->nr_cpus >= 1 && (o->rate_fn || o->rate > 0) && o->rx.skbuff &&
 		 o->rx.buffer_bytes >= 1 && o->rx.buffer_bytes <= PAGE_SIZE);
-	workload_init(&n->base, network_destroy, o->release, o->release_arg);
+	workload_init(&n->base, ENGINE_SHARES_STATE, network_destroy, o->release, o->release_arg);
 	n->o = *o;
 	n->o.cpus = NULL;
 	n->threads = g_new0(struct net_thread, o->nr_cpus);

@@ -63,7 +63,7 @@ struct page_cache_readers *page_cache_readers_start(struct engine *e,
 	struct page_cache_readers *r = g_new0(struct page_cache_readers, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->pages_per_ns > 0 && o->file_pages > 0);
-	workload_init(&r->base, readers_destroy, o->release, o->release_arg);
+	workload_init(&r->base, ENGINE_SHARES_STATE, readers_destroy, o->release, o->release_arg);
 	r->o = *o;
 	r->o.cpus = NULL;
 	r->next_file = 1;

@@ -49,15 +49,11 @@ static void task(struct mm_ctx *ctx, void *arg)
 			break;
 		}
 		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
 		err = touch_range(ctx, mm, addr, o->size, &faulted);
-		engine_set_local(ctx, false);
 		check(err, "touch");
 		pf->stats.faults += faulted;
 		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
 		int unmapped = do_munmap(ctx, mm, addr, o->size);
-		engine_set_local(ctx, false);
 		check(unmapped, "munmap");
 		if (err) {
 			pf->stats.failed++;
@@ -67,9 +63,7 @@ static void task(struct mm_ctx *ctx, void *arg)
 	}
 	if (!pf->shared || !--pf->shared_users) {
 		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
 		exit_mmap(ctx, mm);
-		engine_set_local(ctx, false);
 	}
 	pf->stats.tasks_done++;
 	pf->stats.end_ns = mm_now(ctx);
@@ -89,7 +83,7 @@ struct page_fault1 *page_fault1_start(struct engine *e, const struct page_fault1
 	struct page_fault1 *pf = g_new0(struct page_fault1, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->size > 0);
-	workload_init(&pf->base, pf_destroy, o->release, o->release_arg);
+	workload_init(&pf->base, ENGINE_SHARES_STATE, pf_destroy, o->release, o->release_arg);
 	pf->o = *o;
 	pf->o.cpus = NULL;
 	pf->tasks = g_new0(struct workload_thread, o->nr_cpus);

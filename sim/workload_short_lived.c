@@ -24,18 +24,14 @@ static void one_process(struct mm_ctx *ctx, struct short_lived *sl, struct mm_st
 	addr = vm_mmap(ctx, mm, o->size, PROT_READ | PROT_WRITE, &err);
 	if (!err) {
 		engine_safepoint(ctx);
-		engine_set_local(ctx, true);
 		err = touch_range(ctx, mm, addr, o->size, &faulted);
-		engine_set_local(ctx, false);
 		sl->stats.faults += faulted;
 	}
 	if (err)
 		sl->stats.failed++;
 	engine_sleep(ctx, o->life_ns);
 	engine_safepoint(ctx);
-	engine_set_local(ctx, true);
 	exit_mmap(ctx, mm);
-	engine_set_local(ctx, false);
 }
 
 static void procs_thread(struct mm_ctx *ctx, void *arg)
@@ -71,7 +67,7 @@ struct short_lived *short_lived_start(struct engine *e, const struct short_lived
 	struct short_lived *sl = g_new0(struct short_lived, 1);
 
 	g_assert(o->nr_cpus >= 1 && o->size > 0);
-	workload_init(&sl->base, sl_destroy, o->release, o->release_arg);
+	workload_init(&sl->base, ENGINE_SHARES_STATE, sl_destroy, o->release, o->release_arg);
 	sl->o = *o;
 	sl->o.cpus = NULL;
 	sl->threads = g_new0(struct workload_thread, o->nr_cpus);

@@ -1075,7 +1075,7 @@ static void sync_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct sync_run *r = arg;
 
-	engine_set_local(ctx, r->local);
+	engine_set_sharing(ctx, r->local ? ENGINE_SHARES_NOTHING : ENGINE_SHARES_STATE);
 	sync_rounds(ctx, &r->lock[ctx->cpu], SITE_RMQUEUE_PCPLIST);
 }
 
