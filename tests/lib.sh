@@ -30,6 +30,19 @@ check_cases() {
 	done
 }
 
+# pins_hold LINES CONDITION WHAT: each line of LINES (a case's word, then
+# key=value pairs) satisfies the awk CONDITION over f["key"]: pinned
+# figures obey what was worked out by hand for any run.
+pins_hold() {
+	echo "$1" | awk -v what="$3" '{
+			split("", f)
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] + 0 }
+		}
+		!('"$2"') { print "FAIL: " $1 ": " what; bad = 1 }
+		END { exit bad }' || exit 1
+	echo "ok: every case: $3"
+}
+
 # The script made of a test machine and the lines given fails with a
 # message matching the last argument.
 fails() {
