@@ -52,6 +52,14 @@ static inline bool zone_has_spb(const struct zone *z)
 	return z->superpageblocks != NULL;
 }
 
+/* The machine's zones have superpageblocks (zone_boot_free sets them up
+ * under policy spb): what kevacuate, the superpageblock map and the
+ * superpageblocks file need. */
+static inline bool machine_has_superpageblocks(const struct machine *m)
+{
+	return m->policy == POLICY_SPB;
+}
+
 /* pfn_to_superpageblock(): NULL if the zone has no array or pfn is outside it. */
 static inline struct superpageblock *pfn_to_superpageblock(struct zone *zone, pfn_t pfn)
 {

@@ -15,7 +15,7 @@ void machine_boot(struct engine *e, struct machine *m)
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		engine_spawn_daemon(e, cpu, name, vmstat_worker, m);
 	}
-	if (m->policy == POLICY_SPB)
+	if (machine_has_superpageblocks(m))
 		pageblock_evacuate_init(m);
 	for (unsigned cpu = 0; cpu < m->nr_cpus; cpu++) {
 		unsigned nid = topology_cpu_to_node(&m->topo, cpu);
@@ -29,7 +29,7 @@ void machine_boot(struct engine *e, struct machine *m)
 		}
 		snprintf(name, sizeof(name), "kcompactd%u", nid);
 		engine_spawn_daemon(e, cpu, name, kcompactd, m);
-		if (m->policy == POLICY_SPB) {
+		if (machine_has_superpageblocks(m)) {
 			snprintf(name, sizeof(name), "kevacuate%u", nid);
 			engine_spawn_daemon(e, cpu, name, kevacuate_thread, m);
 		}

@@ -484,7 +484,7 @@ static void sample(const struct report *rep, struct machine *m, struct engine *e
 		s->gigantic = m->nr_gigantic;
 		gb_yield(m, &s->y);
 		spb_count_states(m, &s->spb);
-		s->policy_spb = m->policy == POLICY_SPB;
+		s->policy_spb = machine_has_superpageblocks(m);
 		s->nr_nodes = m->nr_nodes;
 		s->faults = m->vm_events[PGFAULT];
 		s->alloc_latency = m->alloc_latency;
@@ -881,9 +881,9 @@ static void write_gib_maps(const struct report *rep, struct machine *m,
 		plot_note(rep, "memory_map_gib", "a machine of 64 GiB or less (name it in "
 			  "'-- plots:' to draw it)", false);
 	}
-	if (rep->plots & 1u << PLOT_SPB_MAP && m->policy != POLICY_SPB)
+	if (rep->plots & 1u << PLOT_SPB_MAP && !machine_has_superpageblocks(m))
 		plot_note(rep, "spb_map", "the policy is not spb", false);
-	if (rep->plots & 1u << PLOT_SPB_MAP && m->policy == POLICY_SPB) {
+	if (rep->plots & 1u << PLOT_SPB_MAP && machine_has_superpageblocks(m)) {
 		spb_state_map(m, s);
 		write_file(rep, "spbmap.dat", s);
 		plot_note(rep, "spb_map", NULL, results_plot_as(rep->r, "gib_map", "spbmap.dat", "spb_map",
@@ -1129,7 +1129,7 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 		write_file(rep, name, out);
 		g_free(name);
 	}
-	if (m->policy == POLICY_SPB) {
+	if (machine_has_superpageblocks(m)) {
 		proc_superpageblocks(m, out);
 		write_file(rep, "superpageblocks", out);
 	}
@@ -1185,7 +1185,7 @@ static void write_engine_files(const struct report *rep, const struct machine *m
 	const struct lock_sample *zone = &s->lock[LOCK_CLASS_ZONE], *pcp = &s->lock[LOCK_CLASS_PCP];
 	lockstat_print(e, out);
 	write_file(rep, "lock_stat", out);
-	if (m->policy == POLICY_SPB) {
+	if (machine_has_superpageblocks(m)) {
 		static const struct spb_walk_stats none;
 
 		spb_walk_print(engine_spb_walk(e) ? engine_spb_walk(e) : &none, out);
