@@ -16,6 +16,17 @@ void check_fail(struct check_report *r, const char *fmt, ...)
 	g_string_append_c(r->s, '\n');
 }
 
+char *check_report_finish(struct check_report *r)
+{
+	if (r->n == 0) {
+		g_string_free(r->s, TRUE);
+		return NULL;
+	}
+	if (r->n > MAX_REPORTS)
+		g_string_append_printf(r->s, "... and %u more violations\n", r->n - MAX_REPORTS);
+	return g_string_free(r->s, FALSE);
+}
+
 /* A pageblock's type as the report prints it: a corrupted one may be out
  * of the names' range. */
 static const char *check_migratetype_name(int mt)

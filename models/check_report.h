@@ -18,6 +18,9 @@ struct check_report {
 /* Record one violation, a line of the report. */
 G_GNUC_PRINTF(2, 3)
 void check_fail(struct check_report *r, const char *fmt, ...);
+/* The report (its violations beyond MAX_REPORTS counted on a last line),
+ * or NULL, freed, if there were none. */
+char *check_report_finish(struct check_report *r);
 /* One free list: links consistent both ways, entries are buddy heads of
  * the list's order, aligned, inside the zone (and inside sb if given), on
  * the list of their pageblock's type.  Returns the entries seen. */

@@ -157,11 +157,5 @@ char *check_invariants(struct machine *m)
 	/* Cut short, the check has not passed. */
 	if (fatal_signal_pending())
 		check_fail(&r, "check cut short by a signal");
-	if (r.n == 0) {
-		g_string_free(r.s, TRUE);
-		return NULL;
-	}
-	if (r.n > MAX_REPORTS)
-		g_string_append_printf(r.s, "... and %u more violations\n", r.n - MAX_REPORTS);
-	return g_string_free(r.s, FALSE);
+	return check_report_finish(&r);
 }

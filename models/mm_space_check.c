@@ -1,14 +1,12 @@
 /* The address space checker (mm_check_invariants): VMAs, page tables,
  * owner records and counters agree with each other and with the memmap. */
+#include "check_report.h"
 #include "mm_space_internal.h"
 #include "page_alloc.h"
 
-#define MAX_REPORTS 20
-
 struct check {
 	struct mm_struct *mm;
-	GString *out;
-	unsigned errors;
+	struct check_report r;
 	unsigned long rss, lazy, tables, thp_pmd, thp_pud;
 	/* For mm_check_all: shared order-0 page -> the mappings found, which
 	 * anon_share_check compares with its sharers (looking each sharer's
@@ -19,14 +17,13 @@ struct check {
 static void G_GNUC_PRINTF(2, 3) fail(struct check *c, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
-	if (c->errors++ >= MAX_REPORTS)
-		return;
-	g_string_append_printf(c->out, "pid %u: ", c->mm->pid);
 	va_start(ap, fmt);
-	g_string_append_vprintf(c->out, fmt, ap);
+	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_string_append_c(c->out, '\n');
+	check_fail(&c->r, "pid %u: %s", c->mm->pid, msg);
+	g_free(msg);
 }
 
 /* pfn must be an allocated order-0 block with this owner record. */
@@ -185,7 +182,7 @@ static void check_table(struct check *c, void *t, int level, uint64_t base, bool
 
 static char *check_space(struct mm_struct *mm, GHashTable *mappings)
 {
-	struct check c = { .mm = mm, .out = g_string_new(NULL), .mappings = mappings };
+	struct check c = { .mm = mm, .r = { .s = g_string_new(NULL) }, .mappings = mappings };
 
 	check_vmas(&c);
 	check_table(&c, mm->pgd, PGTABLE_PGD, 0, false);
@@ -195,9 +192,7 @@ static char *check_space(struct mm_struct *mm, GHashTable *mappings)
 	if (c.thp_pmd != mm->nr_thp_pmd || c.thp_pud != mm->nr_thp_pud)
 		fail(&c, "THP mappings counted %lu PMD %lu PUD, tables hold %lu %lu",
 		     mm->nr_thp_pmd, mm->nr_thp_pud, c.thp_pmd, c.thp_pud);
-	if (c.errors > MAX_REPORTS)
-		g_string_append_printf(c.out, "... %u more\n", c.errors - MAX_REPORTS);
-	return g_string_free(c.out, c.errors == 0);
+	return check_report_finish(&c.r);
 }
 
 char *mm_check_invariants(struct mm_struct *mm)

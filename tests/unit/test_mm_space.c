@@ -5,6 +5,7 @@
 #include "helpers.h"
 #include "recorder.h"
 #include "models/mm_space.h"
+#include "models/mm_space_internal.h"
 #include "models/page_alloc.h"
 #include "models/pcp.h"
 
@@ -105,6 +106,42 @@ static unsigned long pgalloc(struct machine *m)
 /* First touch of one page: the PUD, PMD and PTE tables and the page
  * itself, with the owner records the reverse map reads; the PGD came with
  * the process. */
+/* The address-space checker reports the first MAX_REPORTS (20)
+ * violations in full and counts the rest: 25 lazy-free marks on empty
+ * entries of one PTE table give 20 lines and "... and 5 more violations". */
+static void test_check_report_cap(void)
+{
+	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	struct pte_table *pt;
+	unsigned lines = 0;
+	uint64_t a;
+	char *report;
+	int err;
+
+	a = mmap_anon(mm, 2 * MiB, PROT_READ | PROT_WRITE, &err);
+	g_assert_cmpint(err, ==, 0);
+	g_assert_cmpint(touch_range(&c, mm, a, PAGE_SIZE, NULL), ==, 0);
+	pt = pte_table_lookup(mm, a);
+	g_assert_nonnull(pt);
+	for (unsigned i = 1; i <= 25; i++)
+		pte_set_lazyfree(pt, level_index(a + i * PAGE_SIZE, PGTABLE_PTE), true);
+	report = mm_check_invariants(mm);
+	g_assert_nonnull(report);
+	for (const char *q = report; (q = strchr(q, '\n')); q++)
+		lines++;
+	g_assert_cmpuint(lines, ==, 21);
+	g_assert_nonnull(strstr(report, "lazy-free mark on the empty entry"));
+	g_assert_nonnull(strstr(report, "\n... and 5 more violations\n"));
+	g_free(report);
+	for (unsigned i = 1; i <= 25; i++)
+		pte_set_lazyfree(pt, level_index(a + i * PAGE_SIZE, PGTABLE_PTE), false);
+	exit_mmap(&c, mm);
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 static void test_first_touch(void)
 {
 	struct machine *m = machine_of(1 * GiB, POLICY_UPSTREAM);
@@ -856,6 +893,7 @@ int main(int argc, char **argv)
 		.locked = rec_locked, .unlocking = rec_unlocking,
 	};
 	g_test_add_func("/mm_space/first-touch", test_first_touch);
+	g_test_add_func("/mm_space/check-report-cap", test_check_report_cap);
 	g_test_add_func("/mm_space/513-pages-two-pte-tables", test_513_pages);
 	g_test_add_func("/mm_space/munmap-frees-tables", test_munmap_frees_tables);
 	g_test_add_func("/mm_space/madv-dontneed", test_madv_dontneed);
