@@ -53,16 +53,21 @@ void khugepaged_do_scan(struct mm_ctx *ctx, struct machine *m, unsigned long pag
 
 	if (!scan)
 		scan = m->khugepaged = g_new0(struct khugepaged_scan, 1);
-	while (left && laps < 2) {
-		struct mm_struct *mm = mm_from(m, scan->pid);
+	while (left) {
+		struct mm_struct *mm;
 		struct vm_area_struct *vma;
 		uint64_t h;
 
+		/* At the head of the list (pass_through_head): a call that
+		 * starts there makes one pass, one that starts inside the
+		 * list finishes it and makes one more. */
+		if (!scan->pid && !scan->entered && ++laps == 2)
+			break;
+		mm = mm_from(m, scan->pid);
 		if (!mm) {
-			/* The end of the list: the next pass starts again. */
+			/* The end of the list: back to its head. */
 			scan->pid = 0;
 			scan->entered = false;
-			laps++;
 			continue;
 		}
 		if (!scan->entered || mm->pid != scan->pid) {

@@ -6,6 +6,7 @@
 #include "helpers.h"
 #include "recorder.h"
 #include "models/huge_memory.h"
+#include "models/khugepaged.h"
 #include "models/huge_memory_internal.h"
 #include "models/invariants.h"
 #include "models/mempolicy.h"
@@ -415,6 +416,63 @@ static void test_pud_split_pmd(void)
 	machine_destroy(m);
 }
 
+/* thp_folio_of at the first page past an order-9 folio whose head is
+ * 1 GiB-aligned: a 1 GiB folio split to PMDs, its second 2 MiB unmapped
+ * and freed, leaves no folio there, though the lookup of the PUD-aligned
+ * head finds the first piece (it ends one page before). */
+static void test_folio_lookup_edge(void)
+{
+	struct machine *m = thp_machine(4 * GiB, THP_ALWAYS, THP_ALWAYS, THP_DEPOSIT_FULL,
+					PUD_SPLIT_PMD);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	uint64_t a = aligned_region(mm, 1 * GiB), faulted;
+	pfn_t base;
+
+	g_assert_cmpint(touch_range(&c, mm, a, PG, &faulted), ==, 0);
+	base = follow_page(mm, a);
+	g_assert_cmpuint(base % HPAGE_PUD_NR, ==, 0);
+	g_assert_cmpint(do_munmap(&c, mm, a + 2 * MiB, 2 * MiB), ==, 0);
+	g_assert_cmpuint(deferred_split_scan(&c, m, 0, 128), ==, 512);
+	g_assert_cmpuint(thp_folio_of(m, base)->order, ==, HPAGE_PMD_ORDER);
+	g_assert_nonnull(thp_folio_of(m, base + HPAGE_PMD_NR - 1));
+	g_assert_null(thp_folio_of(m, base + HPAGE_PMD_NR));
+	assert_all_ok(m);
+	exit_mmap(&c, mm);
+	assert_all_ok(m);
+	machine_destroy(m);
+}
+
+/* khugepaged_do_scan's passes, as pass_through_head counts them: a call
+ * that starts at the head of the process list makes one pass (a 4 MiB
+ * area, 2 MiB-aligned: two blocks, 1024 pages' worth); one that starts
+ * inside the list finishes it and makes one more (512 + 1024). */
+static void test_khugepaged_passes(void)
+{
+	struct machine *m = thp_machine(1 * GiB, THP_ALWAYS, THP_NEVER, THP_DEPOSIT_FULL,
+					PUD_SPLIT_PMD);
+	struct mm_ctx c = cpu_ctx(0);
+	struct mm_struct *mm = mm_alloc(&c, m);
+	struct khugepaged_result r = { 0 };
+	uint64_t a;
+	int err;
+
+	a = mmap_anon(mm, 4 * MiB, RW, &err);
+	g_assert_cmpint(err, ==, 0);
+	g_assert_cmpuint(a % (2 * MiB), ==, 0);
+	khugepaged_do_scan(&c, m, 1 << 20, KHUGEPAGED_MAX_PTES_NONE, &r);
+	g_assert_cmpuint(r.scanned, ==, 1024);
+	r.scanned = 0;
+	khugepaged_do_scan(&c, m, 512, KHUGEPAGED_MAX_PTES_NONE, &r);
+	g_assert_cmpuint(r.scanned, ==, 512);
+	r.scanned = 0;
+	khugepaged_do_scan(&c, m, 1 << 20, KHUGEPAGED_MAX_PTES_NONE, &r);
+	g_assert_cmpuint(r.scanned, ==, 512 + 1024);
+	g_assert_cmpuint(r.collapsed + r.failed, ==, 0);
+	exit_mmap(&c, mm);
+	machine_destroy(m);
+}
+
 /* MADV_COLLAPSE, whatever `thp` says: 100 pages touched in a 2 MiB block
  * become one THP, those 100 copied and 412 zeroed, the old pages freed;
  * the PTE table stays as the deposit (with thp_deposit none it is freed
@@ -697,7 +755,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/huge_memory/pud-deposits", test_pud_deposits);
 	g_test_add_func("/huge_memory/pud-fallback", test_pud_fallback);
 	g_test_add_func("/huge_memory/pud-split-pmd", test_pud_split_pmd);
+	g_test_add_func("/huge_memory/folio-lookup-edge", test_folio_lookup_edge);
 	g_test_add_func("/huge_memory/collapse", test_collapse);
+	g_test_add_func("/huge_memory/khugepaged-passes", test_khugepaged_passes);
 	g_test_add_func("/huge_memory/collapse-pud", test_collapse_pud);
 	g_test_add_func("/huge_memory/pud-defrag", test_pud_defrag);
 	g_test_add_func("/huge_memory/pud-mempolicy", test_pud_mempolicy);

@@ -7,6 +7,7 @@
 #include "models/page_cache.h"
 #include "models/watermark.h"
 #include "models/compaction.h"
+#include "models/kvmalloc.h"
 #include "models/pcp.h"
 
 /* The DMA32 zone of a 128 MiB node is pfns 4096-32767 (28672 pages, 56
@@ -356,6 +357,38 @@ static void test_costly_noretry_gives_up(void)
 	machine_destroy(m);
 }
 
+/* kvmalloc_node's kmalloc attempt asks for get_order(size): a power of
+ * two of pages is that order exactly, one byte more the next; past
+ * MAX_PAGE_ORDER (4 MiB) it goes to vmalloc, a page at a time. */
+static void test_kvmalloc_order(void)
+{
+	static const struct { size_t size; unsigned order, vmalloc_pages; } cases[] = {
+		{ 16 << 10, 2, 0 },
+		{ (16 << 10) + 1, 3, 0 },
+		{ 4 * MiB, MAX_PAGE_ORDER, 0 },
+		{ 4 * MiB + 1, 0, 1025 },
+	};
+	struct machine *m = policy_machine(1 * GiB, POLICY_UPSTREAM, -1);
+	struct mm_ctx c = mm_ctx_null(0);
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct kvmalloc_area a;
+
+		g_assert_cmpint(kvmalloc_node(&c, m, cases[i].size, 0, false, &a), ==, 0);
+		if (cases[i].vmalloc_pages) {
+			g_assert_true(a.block == PFN_NONE);
+			g_assert_cmpuint(a.nr_pages, ==, cases[i].vmalloc_pages);
+		} else {
+			g_assert_true(a.block != PFN_NONE);
+			g_assert_cmpuint(a.order, ==, cases[i].order);
+			g_assert_cmpuint(page_order(&m->mm, a.block), ==, cases[i].order);
+		}
+		kvfree(&c, m, &a);
+	}
+	assert_invariants(m);
+	machine_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -368,5 +401,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/page_alloc/remote-spill-counts-numa", test_remote_spill_counts_numa);
 	g_test_add_func("/page_alloc/direct-reclaim-amounts", test_direct_reclaim_amounts);
 	g_test_add_func("/page_alloc/costly-noretry-gives-up", test_costly_noretry_gives_up);
+	g_test_add_func("/page_alloc/kvmalloc-order", test_kvmalloc_order);
 	return g_test_run();
 }
