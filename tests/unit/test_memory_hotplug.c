@@ -254,6 +254,23 @@ static void test_offline_pinned(void)
 	machine_destroy(m);
 }
 
+/* The node with the CPUs keeps memory: on a machine of one node its whole
+ * memory is refused for that reason (node_has_cpus), before the size
+ * check could refuse it as a whole zone. */
+static void test_offline_cpu_node(void)
+{
+	struct machine *m = policy_machine(1 * GiB, POLICY_UPSTREAM, -1);
+	struct mm_ctx ctx = mm_ctx_null(0);
+	struct offline_stats st;
+	char *err = NULL;
+
+	g_assert_cmpint(offline_pages(&ctx, m, 0, 1 * GiB, OFFLINE_TIMEOUT_NS, &st, &err), ==,
+			-MM_EINVAL);
+	g_assert_nonnull(strstr(err, "node 0 has CPUs: its last 1024 MiB cannot go offline"));
+	g_free(err);
+	machine_destroy(m);
+}
+
 /* Bad input is refused with a message naming the numbers, and nothing
  * changes; offline then online_memory_block gives the block back. */
 static void test_offline_bad_input_and_online(void)
@@ -454,6 +471,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/memory_hotplug/offline-movable", test_offline_movable);
+	g_test_add_func("/memory_hotplug/offline-cpu-node", test_offline_cpu_node);
 	g_test_add_func("/memory_hotplug/offline-unmovable", test_offline_unmovable);
 	g_test_add_func("/memory_hotplug/offline-boot-reserved", test_offline_boot_reserved);
 	g_test_add_func("/memory_hotplug/offline-pinned", test_offline_pinned);
