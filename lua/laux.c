@@ -140,6 +140,24 @@ lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
 	return v;
 }
 
+bool opt_bool_field(lua_State *L, int t, const char *k, bool def)
+{
+	bool v = def;
+
+	switch (lua_getfield(L, t, k)) {
+	case LUA_TNIL:
+		break;
+	case LUA_TBOOLEAN:
+		v = lua_toboolean(L, -1);
+		break;
+	default:
+		luaL_error(L, "field '%s' must be true or false, not %s", k,
+			   luaL_tolstring(L, -1, NULL));
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
 /* The same, the message naming the caller level up the stack (1: the
  * Lua code calling the C function). */
 void check_known_keys_at(lua_State *L, int t, const char *const *keys, const char *what,

@@ -46,8 +46,7 @@ static int l_kvmalloc(lua_State *L)
 	ctx = call_ctx(L, m, 2, &buf);
 	lua_getfield(L, 2, "size");
 	uint64_t size = check_size(L, -1, "kvmalloc");
-	lua_getfield(L, 2, "noretry");
-	noretry = lua_toboolean(L, -1);
+	noretry = opt_bool_field(L, 2, "noretry", false);
 	int node = opt_node_field(L, m, 2, ctx);
 	uint64_t mem = topology_total_mem(&m->topo);
 	if (size == 0 || size > mem)

@@ -355,6 +355,10 @@ static void read_option(lua_State *L, int t, const struct machine_option *o,
 		store(a, o, &d);
 		return;
 	case OPT_BOOL:
+		/* A string such as "no" is true to Lua: refused, not taken. */
+		if (!lua_isboolean(L, -1))
+			luaL_error(L, "mmsim.machine: %s must be true or false, not %s", o->name,
+				   luaL_tolstring(L, -1, NULL));
 		b = lua_toboolean(L, -1);
 		store(a, o, &b);
 		return;

@@ -408,9 +408,8 @@ static int l_alloc(lua_State *L)
 	lua_Integer order = opt_range_field(L, 2, "order", 0, 0, MAX_PAGE_ORDER);
 	lua_getfield(L, 2, "type");
 	int mt = luaL_checkoption(L, -1, "unmovable", type_names);
-	lua_getfield(L, 2, "atomic");
-	bool atomic = lua_toboolean(L, -1);
-	lua_pop(L, 2);
+	bool atomic = opt_bool_field(L, 2, "atomic", false);
+	lua_pop(L, 1);
 	gfp = atomic ? GFP_ATOMIC : GFP_KERNEL;
 	if (mt == MIGRATE_MOVABLE)
 		gfp = (gfp & ~__GFP_RECLAIM) | GFP_HIGHUSER_MOVABLE;

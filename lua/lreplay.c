@@ -24,16 +24,12 @@ uint32_t kmem_replay_owner(void)
 static bool opt_skip_bad(lua_State *L, int idx, const char *what)
 {
 	static const char *const keys[] = { "skip_bad", NULL };
-	bool skip;
 
 	if (lua_isnoneornil(L, idx))
 		return false;
 	luaL_checktype(L, idx, LUA_TTABLE);
 	check_known_keys(L, idx, keys, what);
-	lua_getfield(L, idx, "skip_bad");
-	skip = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	return skip;
+	return opt_bool_field(L, idx, "skip_bad", false);
 }
 
 static void push_counts(lua_State *L, const struct trace_counts *c)

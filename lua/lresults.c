@@ -251,9 +251,7 @@ static int l_gb_yield(lua_State *L)
 	if (opts) {
 		luaL_checktype(L, opts, LUA_TTABLE);
 		check_known_keys(L, opts, keys, "gb_yield");
-		lua_getfield(L, opts, "attempt");
-		attempt = lua_toboolean(L, -1);
-		lua_pop(L, 1);
+		attempt = opt_bool_field(L, opts, "attempt", false);
 		if (lua_getfield(L, opts, "node") != LUA_TNIL)
 			node = (int)opt_range_field(L, opts, "node", 0, 0, m->nr_nodes - 1);
 		lua_pop(L, 1);

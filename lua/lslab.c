@@ -37,10 +37,8 @@ static struct mm_ctx *alloc_opts(lua_State *L, struct machine *m, int idx, const
 	if (opts) {
 		luaL_checktype(L, opts, LUA_TTABLE);
 		check_known_keys(L, opts, alloc_keys, what);
-		lua_getfield(L, opts, "atomic");
-		if (lua_toboolean(L, -1))
+		if (opt_bool_field(L, opts, "atomic", false))
 			*gfp = GFP_ATOMIC;
-		lua_pop(L, 1);
 	}
 	return call_ctx(L, m, opts, buf);
 }
@@ -90,9 +88,7 @@ static int l_kmem_cache_create(lua_State *L)
 	const char *name = luaL_checkstring(L, -1);
 	lua_Integer size = opt_range_field(L, 2, "size", 0, 1, PAGE_SIZE << MAX_PAGE_ORDER);
 	lua_Integer align = opt_range_field(L, 2, "align", 8, 1, PAGE_SIZE);
-	lua_getfield(L, 2, "reclaimable");
-	unsigned flags = lua_toboolean(L, -1) ? SLAB_RECLAIM_ACCOUNT : 0;
-	lua_pop(L, 1);
+	unsigned flags = opt_bool_field(L, 2, "reclaimable", false) ? SLAB_RECLAIM_ACCOUNT : 0;
 	if (!kmem_cache_create(m, name, (unsigned)size, (unsigned)align, flags))
 		return luaL_error(L, "kmem_cache_create: cannot make cache '%s'", name);
 	lua_pushstring(L, name);

@@ -265,11 +265,10 @@ static int l_start_page_fault1(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	check_known_keys(L, 2, keys, what);
 	o.cpus = field_cpus(L, 2, lm, &o.nr_cpus, what);
-	lua_getfield(L, 2, "threads");
-	o.threads = lua_toboolean(L, -1);
+	o.threads = opt_bool_field(L, 2, "threads", false);
 	lua_getfield(L, 2, "size");
 	o.size = check_size(L, -1, what);
-	lua_pop(L, 2);
+	lua_pop(L, 1);
 	o.loops = (uint64_t)opt_range_field(L, 2, "loops", 0, 0, LUA_MAXINTEGER);
 	o.until_ns = (uint64_t)opt_range_field(L, 2, "until_ns", 0, 0, LUA_MAXINTEGER);
 	if (!o.loops && !o.until_ns)

@@ -331,6 +331,8 @@ function M.kmem(m, o)
   mmsim.check_options(o, { "csv", "cpus", "speed", "skip_bad", "movable", "until_ns", "batch" },
     "replay.kmem")
   assert(o.csv, "replay.kmem: csv (the kmem events file) is required")
+  assert(o.movable == nil or type(o.movable) == "boolean",
+    "replay.kmem: movable must be true or false, not " .. tostring(o.movable))
   local speed = check_speed(o.speed, "replay.kmem")
   local list = o.cpus or 1
   if type(list) == "number" then

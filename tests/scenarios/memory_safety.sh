@@ -41,6 +41,10 @@ run node_mem 1 "node_mem.lua:3: node_mem lists 1000 nodes, the machine has 1"
 # A size where the list goes was ignored: the machine kept the preset's 8 GiB.
 printf 'mmsim.machine{ preset = "test", node_mem = "1G" }\n' > "$dir/node_mem_str.lua"
 run node_mem_str 1 "node_mem_str.lua:1: node_mem must be a list of sizes, one per node (not a string)"
+# A string where a boolean goes was taken as true: "no" turned NUMA
+# balancing on.
+printf 'mmsim.machine{ preset = "test", numa_balancing = "no" }\n' > "$dir/bool_str.lua"
+run bool_str 1 "bool_str.lua:1: mmsim.machine: numa_balancing must be true or false, not no"
 
 cat > "$dir/kvfree.lua" <<'LUA'
 local m1 = mmsim.machine{ preset = "test" }
