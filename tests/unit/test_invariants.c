@@ -324,6 +324,22 @@ static void whole_free_block_owned(struct machine *m)
 	m->mm.pb_cpu[pfn_to_pb(movable10(zone_of(m, ZONE_NORMAL))->head)] = 2;
 }
 
+/* The same at exactly pageblock order: the free half of an order-10 block
+ * split by taking the other half (the first take is the free half that
+ * make()'s 512 pages left). */
+static void whole_free_pageblock_owned(struct machine *m)
+{
+	struct zone *z = zone_of(m, ZONE_NORMAL);
+	pfn_t p;
+
+	for (int i = 0; i < 2; i++) {
+		p = __rmqueue_smallest(z, pageblock_order, MIGRATE_MOVABLE);
+		page_set(&m->mm, p, PG_KIND_ALLOC, pageblock_order, MIGRATE_MOVABLE);
+	}
+	g_assert_cmpuint(page_order(&m->mm, p ^ (1u << pageblock_order)), ==, pageblock_order);
+	m->mm.pb_cpu[pfn_to_pb(p ^ (1u << pageblock_order))] = 2;
+}
+
 static void pcp_entry_wrong_type(struct machine *m)
 {
 	pfn_t b = pcp0_block(m);
@@ -431,6 +447,8 @@ static const struct corruption corruptions[] = {
 	{ "pcp-buddy-flag-off-list", PCP, pcp_buddy_flag_off_list,
 	  "is PagePCPBuddy but not on a per-CPU list", 0 },
 	{ "whole-free-block-owned", PCP, whole_free_block_owned, "is still owned by a CPU", 0 },
+	{ "whole-free-pageblock-owned", PCP, whole_free_pageblock_owned,
+	  "is still owned by a CPU", 0 },
 	{ "pcp-entry-wrong-type", PCP, pcp_entry_wrong_type, "is not a per-CPU block of order 9", 0 },
 	{ "pcp-entry-outside-zone", PCP, pcp_entry_outside_zone,
 	  "on CPU 0's pageset is outside the zone", 2 },

@@ -357,6 +357,44 @@ static void test_costly_noretry_gives_up(void)
 	machine_destroy(m);
 }
 
+/* Each node's vmstat file (/sys/devices/system/node/nodeN/vmstat) counts
+ * its own zones' free pages, node 0's too: of two nodes of 1 GiB with a
+ * block taken from node 1, node 0 shows its own free pages and node 1 512
+ * fewer than its own. */
+static void test_node_vmstat(void)
+{
+	struct topology t;
+	struct machine_params p;
+	struct mm_ctx c = mm_ctx_null(0);
+	char *err = NULL;
+	unsigned long free[2] = { 0, 0 };
+	pfn_t block;
+
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	p.thp = false;
+	topology_uniform(&t, 2, 1, 2, 1 * GiB);
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	block = __alloc_pages(&c, m, GFP_KERNEL, pageblock_order, 1, 0, 0);
+	g_assert_true(block != PFN_NONE);
+	for_each_zone(m, z)
+		free[z->node] += zone_page_state(z, NR_FREE_PAGES);
+	for (unsigned nid = 0; nid < 2; nid++) {
+		GString *out = g_string_new(NULL);
+		char *want = g_strdup_printf("nr_free_pages %lu\n", free[nid]);
+
+		proc_node_vmstat(m, nid, out);
+		if (!g_str_has_prefix(out->str, want))
+			g_error("node %u's vmstat does not start with %s:\n%s", nid, want, out->str);
+		g_free(want);
+		g_string_free(out, TRUE);
+	}
+	g_assert_cmpuint(free[1] + (1u << pageblock_order), <=, free[0]);
+	__free_pages(&c, m, block);
+	machine_destroy(m);
+}
+
 /* kvmalloc_node's kmalloc attempt asks for get_order(size): a power of
  * two of pages is that order exactly, one byte more the next; past
  * MAX_PAGE_ORDER (4 MiB) it goes to vmalloc, a page at a time. */
@@ -402,5 +440,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/page_alloc/direct-reclaim-amounts", test_direct_reclaim_amounts);
 	g_test_add_func("/page_alloc/costly-noretry-gives-up", test_costly_noretry_gives_up);
 	g_test_add_func("/page_alloc/kvmalloc-order", test_kvmalloc_order);
+	g_test_add_func("/page_alloc/node-vmstat", test_node_vmstat);
 	return g_test_run();
 }
