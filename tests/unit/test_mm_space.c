@@ -8,6 +8,7 @@
 #include "models/mm_space_internal.h"
 #include "models/page_alloc.h"
 #include "models/pcp.h"
+#include "models/swap.h"
 
 #include <string.h>
 
@@ -106,6 +107,35 @@ static unsigned long pgalloc(struct machine *m)
 /* First touch of one page: the PUD, PMD and PTE tables and the page
  * itself, with the owner records the reverse map reads; the PGD came with
  * the process. */
+/* A page joins and leaves the LRU under its own node's lru_lock: node 1's
+ * page on a machine of two nodes takes node 1's lock both ways. */
+static void test_lru_lock_per_node(void)
+{
+	struct topology t;
+	struct machine_params p;
+	struct mm_ctx c = cpu_ctx(0);
+	char *err = NULL;
+	struct machine *m;
+	pfn_t page;
+
+	machine_params_default(&p);
+	p.boot_reserve = false;
+	p.thp = false;
+	topology_uniform(&t, 2, 1, 2, 1 * GiB);
+	m = machine_create(&t, &p, &err);
+	g_assert_null(err);
+	memset(&rec, 0, sizeof(rec));
+	page = __alloc_pages(&c, m, GFP_KERNEL, 0, 1, 0, 0);
+	g_assert_true(page != PFN_NONE);
+	g_assert_cmpuint(pfn_zone(m, page)->node, ==, 1);
+	folio_add_lru(&c, m, page);
+	lru_add_drain(&c, m);
+	g_assert_true(rec.site_lock[SITE_FOLIO_BATCH_MOVE_LRU] == &m->node_data[1].__lruvec.lru_lock);
+	folios_put_refs(&c, m, &page, 1);
+	g_assert_true(rec.site_lock[SITE_FOLIOS_PUT] == &m->node_data[1].__lruvec.lru_lock);
+	machine_destroy(m);
+}
+
 /* The address-space checker reports the first MAX_REPORTS (20)
  * violations in full and counts the rest: 25 lazy-free marks on empty
  * entries of one PTE table give 20 lines and "... and 5 more violations". */
@@ -894,6 +924,7 @@ int main(int argc, char **argv)
 	};
 	g_test_add_func("/mm_space/first-touch", test_first_touch);
 	g_test_add_func("/mm_space/check-report-cap", test_check_report_cap);
+	g_test_add_func("/mm_space/lru-lock-per-node", test_lru_lock_per_node);
 	g_test_add_func("/mm_space/513-pages-two-pte-tables", test_513_pages);
 	g_test_add_func("/mm_space/munmap-frees-tables", test_munmap_frees_tables);
 	g_test_add_func("/mm_space/madv-dontneed", test_madv_dontneed);
