@@ -140,19 +140,22 @@ lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
 	return v;
 }
 
+bool check_bool(lua_State *L, int idx, const char *what)
+{
+	if (!lua_isboolean(L, idx))
+		luaL_error(L, "%s must be true or false, not %s", what, luaL_tolstring(L, idx, NULL));
+	return lua_toboolean(L, idx);
+}
+
 bool opt_bool_field(lua_State *L, int t, const char *k, bool def)
 {
 	bool v = def;
 
-	switch (lua_getfield(L, t, k)) {
-	case LUA_TNIL:
-		break;
-	case LUA_TBOOLEAN:
-		v = lua_toboolean(L, -1);
-		break;
-	default:
-		luaL_error(L, "field '%s' must be true or false, not %s", k,
-			   luaL_tolstring(L, -1, NULL));
+	if (lua_getfield(L, t, k) != LUA_TNIL) {
+		char what[96];
+
+		g_snprintf(what, sizeof(what), "field '%s'", k);
+		v = check_bool(L, -1, what);
 	}
 	lua_pop(L, 1);
 	return v;

@@ -128,8 +128,11 @@ lua_Integer opt_int_field(lua_State *L, int t, const char *k, lua_Integer def);
 /* The same, refused outside min-max with the range in the message. */
 lua_Integer opt_range_field(lua_State *L, int t, const char *k, lua_Integer def,
 			    lua_Integer min, lua_Integer max);
-/* An optional boolean field of the table at t: anything but true, false
- * or nil is refused (Lua takes a string such as "no" as true). */
+/* The boolean at idx: anything else is refused, "WHAT must be true or
+ * false, not V" (Lua takes a string such as "no" as true). */
+bool check_bool(lua_State *L, int idx, const char *what);
+/* An optional boolean field of the table at t (check_bool's rule, nil
+ * giving def). */
 bool opt_bool_field(lua_State *L, int t, const char *k, bool def);
 /* The CPU a call runs on: a simulated thread's own, or for scenario code
  * outside threads the `cpu` field of the table at t (0 for no table),

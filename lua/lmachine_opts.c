@@ -354,14 +354,14 @@ static void read_option(lua_State *L, int t, const struct machine_option *o,
 		}
 		store(a, o, &d);
 		return;
-	case OPT_BOOL:
-		/* A string such as "no" is true to Lua: refused, not taken. */
-		if (!lua_isboolean(L, -1))
-			luaL_error(L, "mmsim.machine: %s must be true or false, not %s", o->name,
-				   luaL_tolstring(L, -1, NULL));
-		b = lua_toboolean(L, -1);
+	case OPT_BOOL: {
+		char what[96];
+
+		g_snprintf(what, sizeof(what), "mmsim.machine: %s", o->name);
+		b = check_bool(L, -1, what);
 		store(a, o, &b);
 		return;
+	}
 	case OPT_SIZE:
 		u64 = check_size(L, -1, o->name);
 		store(a, o, &u64);
