@@ -162,7 +162,7 @@ static bool running;
  * thread's, an interruption, a deadlock); the engine is timed again
  * afterwards either way. */
 static void run_to(lua_State *L, struct lmachine *lm, uint64_t until, bool timing,
-		   double ff_horizon)
+		   double ff_horizon, bool page_level)
 {
 	char *err = NULL;
 	int rc;
@@ -170,6 +170,7 @@ static void run_to(lua_State *L, struct lmachine *lm, uint64_t until, bool timin
 	running = true;
 	engine_set_timing(lm->e, timing);
 	engine_set_ff_horizon(lm->e, ff_horizon);
+	engine_set_page_level(lm->e, page_level);
 	rc = engine_run(lm->e, until, &err);
 	engine_set_timing(lm->e, true);
 	running = false;
@@ -211,15 +212,17 @@ static void warmup_timer(struct mm_ctx *ctx, void *arg)
  * should end; {warmup = W} makes the first W of the run phase "warmup"
  * and the rest phase "measure", the summary's headline window;
  * {timing = false} fast-forwards (engine.h), in phase "fast_forward", with
- * {horizon = H} its threads' horizon (ENGINE_FF_HORIZON_NS). */
+ * {horizon = H} its threads' horizon (ENGINE_FF_HORIZON_NS) and {level = "page"}
+ * its workloads at page level (engine_set_page_level; "object", the default,
+ * steps every object). */
 static int l_run(lua_State *L)
 {
 	static const char *const keys[] = { "until", "duration", "expected_end", "warmup",
-					    "timing", "horizon", NULL };
+					    "timing", "horizon", "level", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct engine *e = lmachine_engine(L, lm);
 	uint64_t until = 0, expected = 0, warmup = 0, horizon = 0;
-	bool timing = true;
+	bool timing = true, page_level = false;
 
 	if (lua_thread_ctx(L) || running)
 		return luaL_error(L, "run: called from a simulated thread");
@@ -250,7 +253,17 @@ static int l_run(lua_State *L)
 		}
 		if (lua_getfield(L, 2, "horizon") != LUA_TNIL)
 			horizon = check_time(L, -1, "run: horizon");
-		lua_pop(L, 6);
+		if (lua_getfield(L, 2, "level") != LUA_TNIL) {
+			const char *level = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+
+			if (strcmp(level, "page") && strcmp(level, "object"))
+				return luaL_error(L, "run: 'level' must be \"object\" or \"page\", "
+						  "got %s", luaL_tolstring(L, -1, NULL));
+			page_level = !strcmp(level, "page");
+		}
+		lua_pop(L, 7);
+		if (timing && page_level)
+			return luaL_error(L, "run: level \"page\" is fast-forward's (timing = false)");
 		if (timing && horizon)
 			return luaL_error(L, "run: 'horizon' is fast-forward's (timing = false)");
 		/* Both set phases; a fast-forward measures no contention anyway. */
@@ -292,7 +305,8 @@ static int l_run(lua_State *L)
 	}
 	if (!timing)
 		lresults_phase(lm, "fast_forward", engine_clock(e));
-	run_to(L, lm, until, timing, horizon ? (double)horizon : ENGINE_FF_HORIZON_NS);
+	run_to(L, lm, until, timing, horizon ? (double)horizon : ENGINE_FF_HORIZON_NS,
+	       page_level);
 	/* Observers end with the last workload thread: a run with none (an
 	 * idle machine's clock moved on) still passes the warm-up's end. */
 	if (warmup && lm->warmup_pending && engine_clock(e) >= start + warmup) {

@@ -31,9 +31,11 @@
 -- memory) and results.slab.* (slab pages pinned by under 10% live objects).
 --
 -- To age the machine for longer, -D age=2h runs that long first in
--- fast-forward (m:run{timing = false}: no lock waits, README), then the
--- timed duration; the 1 GiB yield at the switch is printed and the
--- invariant checker runs there.
+-- fast-forward (m:run{timing = false}: no lock waits, README) at page level
+-- (m:run's level = "page": one jemalloc thread in 8 steps its objects, the
+-- others replay its page events; -D age_level=object steps them all), then
+-- the timed duration at object level; the 1 GiB yield at the switch is
+-- printed and the invariant checker runs there.
 --
 --   ./run scenarios/aging.lua -D age=10s -D duration=20ms
 --
@@ -85,6 +87,7 @@ local p = mmsim.params{
   age = "0",            -- aged this long before the timed duration...
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
   age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
+  age_level = "page",   -- fast-forward's workloads: "page" (page events) or "object" (m:run's level)
   pace = "compressed",  -- or "real": the rates of REAL below
   gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
   time_scale = 0,       -- the kernel's periods divided by this; 0: the pace's (1000 compressed, 1 real)
@@ -142,7 +145,8 @@ if age > 0 then
   local horizon = mmsim.time(p.age_horizon)
   if horizon == 0 and real then horizon = mmsim.time(REAL.horizon) end
   m:run{ ["until"] = age, timing = p.age_timing,
-    horizon = not p.age_timing and horizon > 0 and horizon or nil }
+    horizon = not p.age_timing and horizon > 0 and horizon or nil,
+    level = not p.age_timing and p.age_level or nil }
   m:check_invariants()
   local y = m:gb_yield()
   print(string.format("aged %s (%s): of %d possible 1 GiB regions, %d free, %d movable-only",

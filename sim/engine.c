@@ -453,6 +453,8 @@ uint64_t engine_clock(struct engine *e)
 void engine_set_timing(struct engine *e, bool timing)
 {
 	e->timing = timing;
+	if (timing)
+		e->page_level = false;
 	for (unsigned i = 0; i < e->threads->len; i++)
 		thread_limit_reset(e->threads->pdata[i]);
 }
@@ -467,6 +469,22 @@ void engine_set_ff_horizon(struct engine *e, double ns)
 bool engine_timing(const struct engine *e)
 {
 	return e->timing;
+}
+
+void engine_set_page_level(struct engine *e, bool page_level)
+{
+	g_assert(!page_level || !e->timing);
+	e->page_level = page_level;
+}
+
+bool engine_page_level(const struct mm_ctx *ctx)
+{
+	return ((const struct sim_thread *)ctx->engine)->e->page_level;
+}
+
+uint64_t engine_ff_horizon(const struct mm_ctx *ctx)
+{
+	return (uint64_t)((const struct sim_thread *)ctx->engine)->e->ff_horizon;
 }
 
 uint64_t engine_simgrid_calls(const struct engine *e)

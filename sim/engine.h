@@ -201,6 +201,16 @@ void engine_set_timing(struct engine *e, bool timing);
  * ENGINE_FF_HORIZON_NS unless set): call it between runs. */
 void engine_set_ff_horizon(struct engine *e, double ns);
 bool engine_timing(const struct engine *e);
+/* Page-level workloads from now on (fast-forward only; call it between
+ * runs): a workload with a page-level mode produces its page events
+ * without stepping each of its objects (the jemalloc churn: most threads
+ * replay the page events of a few whose objects are stepped); the model
+ * sees the same events at the same rates (tests/scenarios/page_level.sh
+ * holds them to it). */
+void engine_set_page_level(struct engine *e, bool page_level);
+bool engine_page_level(const struct mm_ctx *ctx);
+/* Fast-forward's horizon, ns (engine_set_ff_horizon). */
+uint64_t engine_ff_horizon(const struct mm_ctx *ctx);
 /* SimGrid calls the threads made so far (sleeps, semaphore waits and
  * posts, spawns): each one switches actors. */
 uint64_t engine_simgrid_calls(const struct engine *e);

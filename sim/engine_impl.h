@@ -114,6 +114,7 @@ struct engine {
 	double ff_horizon;
 	bool timing;                /* false: fast-forward */
 	bool hints;                 /* engine_opts' */
+	bool page_level;            /* workloads step page events, not objects */
 	uint64_t nr_simgrid_calls;
 	struct costs costs;
 	sg_host_t *hosts;           /* by CPU */

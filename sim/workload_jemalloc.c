@@ -110,6 +110,10 @@ enum churn_msg_kind {
 	MSG_FREE,       /* to the owner: the object was freed by thread `by` */
 	MSG_PURGE,      /* to a thread: purge [addr, addr + len) of `arena` */
 	MSG_PURGED,     /* to the owner: that run is clean */
+	/* Page level, from leader `arena` to its followers: */
+	MSG_MIRROR_MAP,         /* it mapped extent number `by`, [addr, addr + len) */
+	MSG_MIRROR_TOUCH,       /* it touched [addr, addr + len) */
+	MSG_MIRROR_PURGE,       /* [addr, addr + len) was purged */
 };
 
 struct churn_msg {
@@ -118,12 +122,26 @@ struct churn_msg {
 	struct object obj;
 };
 
+/* Page level: an extent a leader mapped while followers replay it. */
+struct mirror_extent {
+	uint64_t addr, len;
+	unsigned nr;                    /* in mapping order: its followers' own[nr] */
+};
+
 struct churn_thread {
 	struct workload_thread base;
 	unsigned index;
 	struct arena arena;
 	struct object_fifo mine;
+	uint64_t held;                  /* bytes in mine */
 	struct engine_mailbox *mailbox;
+	/* Page level (engine_page_level): a leader steps its objects and
+	 * posts the page events in extents it maps meanwhile to its
+	 * followers, which replay them in extents of their own. */
+	GArray *mirror;                 /* leader: struct mirror_extent, by address */
+	GArray *own;                    /* follower: uint64_t, its copy of extent nr (0: none) */
+	bool following;                 /* follower: replaying, its own arena set aside */
+	bool leading;                   /* leader: posting its page events */
 };
 
 struct jemalloc_churn {
@@ -141,6 +159,7 @@ struct jemalloc_churn {
 	struct mmu_notifier notifier;   /* registered while threads run */
 	unsigned running;
 	bool pages_unknown;
+	unsigned leaders;               /* page level: threads 0 to leaders - 1 */
 	struct purge_slot {
 		uint64_t addr, end;
 	} *purging;                     /* purges under way, one a thread (end 0: free slot) */
@@ -559,7 +578,21 @@ static uint64_t decay_cutoff(const struct jemalloc_churn *jc, int64_t now)
 	return (uint64_t)(now - (int64_t)jc->o.decay_ns);
 }
 
-static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t addr, uint64_t len)
+/* Page level: post kind for [addr, addr + len) of leader's to its
+ * followers; extent number nr for a map. */
+static void mirror_post(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned leader,
+			enum churn_msg_kind kind, uint64_t addr, uint64_t len, unsigned nr)
+{
+	struct churn_msg m = { .kind = kind, .by = nr, .obj = { addr, len, leader } };
+
+	if (leader >= jc->leaders || !engine_page_level(ctx))
+		return;
+	for (unsigned f = leader + jc->leaders; f < jc->o.nr_cpus; f += jc->leaders)
+		engine_mailbox_post(ctx, jc->threads[f].mailbox, &m);
+}
+
+static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned owner,
+			uint64_t addr, uint64_t len)
 {
 	unsigned slot = 0;
 
@@ -573,11 +606,12 @@ static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, uint64_t 
 	if (err && err != -MM_ENOMEM)
 		g_error("jemalloc churn: madvise: error %d", err);
 	jc->stats.purged_pages += len / PAGE_SIZE;
+	mirror_post(ctx, jc, owner, MSG_MIRROR_PURGE, addr, len, 0);
 }
 
 /* The owner purges the runs dirty for the decay time or longer. */
-static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct arena *a,
-			int64_t now)
+static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned owner,
+			struct arena *a, int64_t now)
 {
 	uint64_t cutoff = decay_cutoff(jc, now);
 
@@ -585,7 +619,7 @@ static void arena_purge(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct ar
 	     pos = order_next(&a->runs, pos + 1, has_dirty_since, cutoff)) {
 		struct run *r = index_find(&a->index, a->runs.slot[pos]);
 
-		purge_range(ctx, jc, r->addr, r->end - r->addr);
+		purge_range(ctx, jc, owner, r->addr, r->end - r->addr);
 		r->dirty = false;
 		order_set(&a->runs, pos, summary_of(r));
 	}
@@ -623,7 +657,134 @@ static void release(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_
 
 	arena_free(a, obj.addr, obj.len, now);
 	if (purge_due(jc, a, now))
-		arena_purge(ctx, jc, a, now);
+		arena_purge(ctx, jc, t->index, a, now);
+}
+
+/* Touch [addr, addr + len) of t's arena, taken from a free run (dirty:
+ * from a dirty one), or know its pages present: 0 or -MM_ENOMEM.  A
+ * leader's touch goes to its followers at page level. */
+static int churn_touch(struct mm_ctx *ctx, struct jemalloc_churn *jc, const struct churn_thread *t,
+		       uint64_t addr, uint64_t len, bool dirty)
+{
+	struct mm_struct *mm = jc->o.mm;
+	uint64_t faulted = 0;
+	int err;
+
+	engine_safepoint(ctx);
+	if (dirty && !jc->pages_unknown && engine_hints(ctx) && touch_range_resident(ctx, mm))
+		return 0;
+	mirror_post(ctx, jc, t->index, MSG_MIRROR_TOUCH, addr, len, 0);
+	err = touch_range(ctx, mm, addr, len, &faulted);
+	if (err && err != -MM_ENOMEM)
+		g_error("jemalloc churn: touch: error %d", err);
+	jc->stats.faulted_pages += faulted;
+	/* Freed dirty, its pages in part absent. */
+	if (err)
+		jc->pages_unknown = true;
+	return err;
+}
+
+/* Page level: a leader maps an extent that its followers copy. */
+static void mirror_add(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	struct mirror_extent x = { t->arena.cur_addr, t->arena.cur_len, 0 };
+	unsigned i = 0;
+
+	if (t->index >= jc->leaders || !engine_page_level(ctx))
+		return;
+	if (!t->mirror)
+		t->mirror = g_array_new(FALSE, FALSE, sizeof(struct mirror_extent));
+	x.nr = t->mirror->len;
+	while (i < t->mirror->len && g_array_index(t->mirror, struct mirror_extent, i).addr < x.addr)
+		i++;
+	g_array_insert_val(t->mirror, i, x);
+	mirror_post(ctx, jc, t->index, MSG_MIRROR_MAP, x.addr, x.len, x.nr);
+}
+
+/* A follower's copy of its leader's extent nr. */
+static void mirror_map(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t,
+		       const struct churn_msg *m)
+{
+	uint64_t addr;
+	int err = 0;
+
+	engine_safepoint(ctx);
+	addr = vm_mmap(ctx, jc->o.mm, m->obj.len, PROT_READ | PROT_WRITE, &err);
+	if (err && err != -MM_ENOMEM)
+		g_error("jemalloc churn: mmap of %" G_GUINT64_FORMAT " bytes: error %d",
+			m->obj.len, err);
+	if (!t->own)
+		t->own = g_array_new(FALSE, TRUE, sizeof(uint64_t));
+	if (m->by >= t->own->len)
+		g_array_set_size(t->own, m->by + 1);
+	g_array_index(t->own, uint64_t, m->by) = err ? 0 : addr;
+	if (!err)
+		t->arena.extents++;
+}
+
+/* The pieces of leader l's [addr, end) that follower f has copies of, in
+ * address order. */
+struct mirror_iter {
+	const struct churn_thread *l, *f;
+	uint64_t addr, end;
+};
+
+/* The next piece, in f's address space: false when none is left. */
+static bool mirror_next(struct mirror_iter *it, uint64_t *addr, uint64_t *len)
+{
+	const GArray *x = it->l->mirror;
+
+	while (x && it->addr < it->end) {
+		/* The first extent ending after it->addr (they do not overlap). */
+		size_t lo = 0, hi = x->len;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			const struct mirror_extent *e = &g_array_index(x, struct mirror_extent, mid);
+
+			if (e->addr + e->len <= it->addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == x->len)
+			return false;
+		const struct mirror_extent *e = &g_array_index(x, struct mirror_extent, lo);
+		uint64_t start = MAX(it->addr, e->addr), stop = MIN(it->end, e->addr + e->len);
+		uint64_t own = it->f->own && e->nr < it->f->own->len ?
+			g_array_index(it->f->own, uint64_t, e->nr) : 0;
+
+		if (start >= it->end)
+			return false;
+		it->addr = stop;
+		if (own) {
+			*addr = own + (start - e->addr);
+			*len = stop - start;
+			return true;
+		}
+	}
+	return false;
+}
+
+static struct mirror_iter mirror_iter(const struct jemalloc_churn *jc, const struct churn_thread *f,
+				      uint64_t addr, uint64_t len)
+{
+	return (struct mirror_iter){ &jc->threads[f->index % jc->leaders], f, addr, addr + len };
+}
+
+/* A follower replays its leader's touch or purge in its copies. */
+static void mirror_replay(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t,
+			  const struct churn_msg *m)
+{
+	struct mirror_iter it = mirror_iter(jc, t, m->obj.addr, m->obj.len);
+	uint64_t addr, len;
+
+	while (mirror_next(&it, &addr, &len)) {
+		if (m->kind == MSG_MIRROR_PURGE)
+			purge_range(ctx, jc, t->index, addr, len);
+		else if (churn_touch(ctx, jc, t, addr, len, false))
+			jc->stats.failed++;
+	}
 }
 
 /* Act on the messages due at the thread's time. */
@@ -641,12 +802,19 @@ static void take_messages(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct 
 				arena_purge_by(ctx, jc, t, (int64_t)due, m.by);
 			break;
 		case MSG_PURGE:
-			purge_range(ctx, jc, m.obj.addr, m.obj.len);
+			purge_range(ctx, jc, m.obj.arena, m.obj.addr, m.obj.len);
 			m.kind = MSG_PURGED;
 			engine_mailbox_post(ctx, jc->threads[m.obj.arena].mailbox, &m);
 			break;
 		case MSG_PURGED:
 			add_run(&t->arena, m.obj.addr, m.obj.addr + m.obj.len, false, 0);
+			break;
+		case MSG_MIRROR_MAP:
+			mirror_map(ctx, jc, t, &m);
+			break;
+		case MSG_MIRROR_TOUCH:
+		case MSG_MIRROR_PURGE:
+			mirror_replay(ctx, jc, t, &m);
 			break;
 		}
 	}
@@ -676,35 +844,92 @@ static void churn_invalidate(struct mmu_notifier *sub, uint64_t start, uint64_t 
 	jc->pages_unknown = true;
 }
 
+/* Page level ends for follower t: its arena takes on a copy of its
+ * leader's, in the copies of the extents it replayed (after what was its
+ * own; the objects and runs in the leader's mailboxes at that time are
+ * not copied).  Its pages were touched and purged as the leader's, late
+ * by up to the mailboxes' latency: the churn touches every page from then
+ * on. */
+static void follow_end(struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	const struct churn_thread *l = &jc->threads[t->index % jc->leaders];
+	const struct arena *la = &l->arena;
+	struct mirror_iter it;
+	uint64_t addr, len;
+
+	t->following = false;
+	jc->pages_unknown = true;
+	for (size_t pos = 0; pos < la->runs.end; pos++) {
+		const struct run *r = la->runs.slot[pos] ? index_find(&la->index, la->runs.slot[pos]) :
+			NULL;
+
+		for (it = mirror_iter(jc, t, r ? r->addr : 0, r ? r->end - r->addr : 0);
+		     mirror_next(&it, &addr, &len);)
+			add_run(&t->arena, addr, addr + len, r->dirty, r->dirty ? r->since : 0);
+	}
+	for (size_t i = 0; i < l->mine.len; i++) {
+		const struct object *obj = &l->mine.buf[(l->mine.head + i) % l->mine.cap];
+
+		for (it = mirror_iter(jc, t, obj->addr, obj->len); mirror_next(&it, &addr, &len);) {
+			fifo_push(&t->mine, (struct object){ addr, len, t->index });
+			t->held += len;
+		}
+	}
+	t->arena.cur_len = 0;
+	it = mirror_iter(jc, t, la->cur_addr, la->cur_len);
+	if (la->cur_len && mirror_next(&it, &addr, &len) && len == la->cur_len) {
+		t->arena.cur_addr = addr;
+		t->arena.cur_len = len;
+		t->arena.cur_used = la->cur_used;
+	}
+	t->arena.grow = MAX(t->arena.grow, la->grow);
+	t->arena.last_purge = la->last_purge;
+}
+
+/* The threads a leader's objects stand for at page level, itself included. */
+static unsigned stands_for(struct mm_ctx *ctx, const struct jemalloc_churn *jc,
+			   const struct churn_thread *t)
+{
+	if (!engine_page_level(ctx))
+		return 1;
+	return 1 + (jc->o.nr_cpus - 1 - t->index) / jc->leaders;
+}
+
 static void churn_thread(struct mm_ctx *ctx, void *arg)
 {
 	struct churn_thread *t = arg;
 	struct jemalloc_churn *jc = (struct jemalloc_churn *)t->base.w;
 	const struct jemalloc_churn_opts *o = &jc->o;
 	struct mm_struct *mm = o->mm;
-	uint64_t held = 0;
 
 	if (!jc->running++)
 		mmu_notifier_register(mm, &jc->notifier);
 	while (mm_now(ctx) < o->until_ns) {
+		/* Each page-level run mirrors the extents mapped in it only:
+		 * the earlier copies are the followers' own by then. */
+		if (t->index >= jc->leaders && engine_page_level(ctx)) {
+			/* A follower: its leader's page events, its own objects set aside. */
+			if (!t->following && t->own)
+				g_array_set_size(t->own, 0);
+			t->following = true;
+			take_messages(ctx, jc, t);
+			engine_work(ctx, engine_ff_horizon(ctx));
+			continue;
+		}
+		if (!t->leading && engine_page_level(ctx) && t->mirror)
+			g_array_set_size(t->mirror, 0);
+		t->leading = engine_page_level(ctx);
 		take_messages(ctx, jc, t);
-		uint64_t len = pick_size(jc), addr = 0, faulted;
+		if (t->following)
+			follow_end(jc, t);
+		uint64_t len = pick_size(jc), addr = 0, extents = t->arena.extents;
 		bool dirty, mapped = arena_alloc(ctx, mm, &t->arena, len, &addr, &dirty);
 		int err = -MM_ENOMEM;
 
-		if (mapped) {
-			engine_safepoint(ctx);
-			if (dirty && !jc->pages_unknown && engine_hints(ctx) &&
-			    touch_range_resident(ctx, mm))
-				err = 0;
-			else
-				err = touch_range(ctx, mm, addr, len, &faulted);
-			if (err && err != -MM_ENOMEM)
-				g_error("jemalloc churn: touch: error %d", err);
-			/* Freed dirty, its pages in part absent. */
-			if (err)
-				jc->pages_unknown = true;
-		}
+		if (t->arena.extents != extents)
+			mirror_add(ctx, jc, t);
+		if (mapped)
+			err = churn_touch(ctx, jc, t, addr, len, dirty);
 		take_messages(ctx, jc, t);
 		if (err) {
 			jc->stats.failed++;
@@ -712,10 +937,11 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 				arena_free(&t->arena, addr, len, (int64_t)mm_now(ctx));
 		} else {
 			struct object obj = { .addr = addr, .len = len, .arena = t->index };
+			unsigned n = stands_for(ctx, jc, t);
 
-			jc->stats.objects++;
+			jc->stats.objects += n;
 			if (o->report)
-				report_count_objects(o->report, 1);
+				report_count_objects(o->report, n);
 			if (o->nr_cpus > 1 && rng_double(o->rng) < o->remote_share) {
 				/* Another thread, uniformly: 1 to n - 1 past this one's. */
 				unsigned j = (unsigned)rng_range(o->rng, o->nr_cpus - 1);
@@ -725,13 +951,13 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 				engine_mailbox_post(ctx, t->mailbox, &m);
 			} else {
 				fifo_push(&t->mine, obj);
-				held += len;
+				t->held += len;
 			}
 		}
-		while (held > o->live_bytes) {
+		while (t->held > o->live_bytes) {
 			struct object old = fifo_pop(&t->mine);
 
-			held -= old.len;
+			t->held -= old.len;
 			release(ctx, jc, t, old, (int64_t)mm_now(ctx));
 		}
 		engine_work(ctx, (uint64_t)((double)o->work_ns * (0.5 + rng_double(o->rng))));
@@ -750,6 +976,10 @@ static void churn_destroy(struct workload *w)
 	struct jemalloc_churn *jc = (struct jemalloc_churn *)w;
 
 	for (unsigned i = 0; i < jc->o.nr_cpus; i++) {
+		if (jc->threads[i].mirror)
+			g_array_free(jc->threads[i].mirror, TRUE);
+		if (jc->threads[i].own)
+			g_array_free(jc->threads[i].own, TRUE);
 		arena_destroy(&jc->threads[i].arena);
 		g_free(jc->threads[i].mine.buf);
 		engine_mailbox_free(jc->threads[i].mailbox);
@@ -776,6 +1006,8 @@ struct jemalloc_churn *jemalloc_churn_start(struct engine *e, const struct jemal
 	jc->o.cpus = NULL;
 	for (unsigned i = 0; i < o->nr_sizes; i++)
 		jc->total_weight += o->sizes[i].weight;
+	jc->leaders = o->page_leaders ? o->page_leaders :
+		(o->nr_cpus + JEMALLOC_PAGE_FOLLOWERS - 1) / JEMALLOC_PAGE_FOLLOWERS;
 	jc->threads = g_new0(struct churn_thread, o->nr_cpus);
 	jc->purging = g_new0(struct purge_slot, o->nr_cpus);
 	jc->notifier.invalidate_range_start = churn_invalidate;

@@ -33,6 +33,11 @@ struct jemalloc_churn_opts {
 	uint64_t decay_ns;              /* dirty_decay_ms */
 	uint64_t work_ns;               /* the application's mean work per object */
 	uint64_t until_ns;              /* no new object from this simulated time on */
+	/* Page level (engine_page_level): threads whose objects are stepped,
+	 * the first ones; each other thread replays the page events of
+	 * leader index % page_leaders in extents of its own.  0: one per
+	 * JEMALLOC_PAGE_FOLLOWERS threads. */
+	unsigned page_leaders;
 	struct rng *rng;                /* shared by every thread; outlives them */
 	struct report *report;          /* counts the run's objects, or NULL */
 	/* Called when the last reference goes (the caller's and the
@@ -41,8 +46,14 @@ struct jemalloc_churn_opts {
 	void *release_arg;
 };
 
+/* Threads per leader at page level, by default. */
+#define JEMALLOC_PAGE_FOLLOWERS 8
+
 struct jemalloc_churn_stats {
+	/* objects: at page level, a leader's count for each thread it
+	 * stands for. */
 	uint64_t objects, remote_frees, purged_pages, failed;
+	uint64_t faulted_pages;         /* by the threads' touches */
 	uint64_t extents;               /* summed over the threads that finished */
 	uint64_t rss_pages;             /* the process's, when the last thread finished */
 };

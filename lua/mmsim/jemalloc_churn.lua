@@ -25,6 +25,7 @@
 --     decay = "100ms",         -- dirty_decay_ms
 --     work = "20us",           -- the application's work per object
 --     until_ns = 50e6,         -- stop at this simulated time (required)
+--     page_leaders = 0,        -- page level: threads stepping objects (0: one per 8)
 --   })
 --   m:run()
 --   print(jc.stats.objects, jc.stats.remote_frees, jc.stats.purged_pages)
@@ -33,13 +34,25 @@
 -- this module reads the options. They draw from math.random's own stream:
 -- a single thread gives the figures the Lua version of this loop gave
 -- for the same seed (tests/scenarios/jemalloc_churn_c.sh).
+--
+-- In a fast-forward at page level (m:run{timing = false, level = "page"})
+-- only the first page_leaders threads step their objects; every other
+-- thread replays, on its own CPU and in extents of its own, the page
+-- events of leader (its index mod page_leaders): the extents it maps, the
+-- ranges it touches and the runs purged from it. Every thread's arena
+-- behaves alike, so the kernel sees the same faults and purges at the
+-- same rates without most objects being stepped; stats.objects counts a
+-- leader's objects once for each thread it stands for. When the timed
+-- run comes, each follower's arena becomes a copy of its leader's, in its
+-- own extents. tests/scenarios/page_level.sh holds the two levels to each
+-- other.
 local M = {}
 
 local PAGE = 4096
 
 function M.start(m, o)
   o = o or {}
-  mmsim.check_options(o, { "cpus", "sizes", "live_mib", "remote_share", "decay", "work", "until_ns" }, "jemalloc_churn.start")
+  mmsim.check_options(o, { "cpus", "sizes", "live_mib", "remote_share", "decay", "work", "until_ns", "page_leaders" }, "jemalloc_churn.start")
   assert(o.until_ns, "jemalloc_churn: until_ns is required")
   local sizes = {}
   for i, s in ipairs(o.sizes or {
@@ -59,6 +72,7 @@ function M.start(m, o)
     live_bytes = (o.live_mib or 64) * 1024 * 1024, remote_share = o.remote_share or 0.3,
     decay_ns = mmsim.time(o.decay or "100ms"), work_ns = mmsim.time(o.work or "20us"),
     until_ns = math.tointeger(o.until_ns) or error("jemalloc_churn: until_ns must be an integer"),
+    page_leaders = o.page_leaders,
   }
   return { stats = churn, process = proc }
 end

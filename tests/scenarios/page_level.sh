@@ -1,0 +1,105 @@
+#!/bin/sh
+# Page level (m:run{timing = false, level = "page"}) against object level,
+# the same seeds and parameters, means over seeds:
+# 1. the jemalloc churn alone (4 CPUs, 4 GiB, 200 ms, decay 10 ms, one
+#    leader and three followers), 8 seeds: pages faulted, purged and
+#    resident within 5%;
+# 2. the aged machine (page_level_run.lua: aging.lua's workloads on 2 x 4
+#    GiB, 16 CPUs, 200 ms, two leaders for ten churn threads), 8 seeds:
+#    the churn's pages within 5%; the kernel's slab pages live and its
+#    objects freed within 5%; 1 GiB regions free and movable-only,
+#    unmovable and non-movable pageblocks, and each zone's pageblocks of
+#    each type (those with 10 or more) within 10%; the invariants hold;
+# 3. a run switching levels (page, timed, page, timed), 4 seeds: the first
+#    timed part goes on at object level from the page level's state and
+#    faults and purges what a run at object level throughout does (within
+#    10%); the invariants hold after each part.  A page-level part after
+#    an object-level one is not compared: the followers' own arenas wait
+#    through it (lua/mmsim/jemalloc_churn.lua).
+set -eu
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+src=$MMSIM_SRCDIR/tests/scenarios
+
+# Means of the key=value fields of lines starting "level=LEVEL" in FILE.
+means() {
+	awk -v lv="level=$1" '$1 == lv { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		sum[kv[1]] += kv[2]; n[kv[1]]++ } }
+		END { for (k in sum) printf "%s %.1f\n", k, sum[k] / n[k] }' "$2"
+}
+# within FILE PCT KEY...: page's mean within PCT% of object's for each KEY.
+within() {
+	f=$1 pct=$2
+	shift 2
+	means object "$f" > "$dir/o"
+	means page "$f" > "$dir/p"
+	for k in "$@"; do
+		o=$(awk -v k="$k" '$1 == k { print $2 }' "$dir/o")
+		p=$(awk -v k="$k" '$1 == k { print $2 }' "$dir/p")
+		echo "$k: object $o, page $p"
+		awk -v o="$o" -v p="$p" -v pct="$pct" 'BEGIN { d = p - o; if (d < 0) d = -d;
+			exit !(o > 0 && d <= o * pct / 100) }' ||
+			{ echo "FAIL: $k differs by more than $pct%"; exit 1; }
+	done
+}
+
+cat > "$dir/churn.lua" <<'LUA'
+local p = mmsim.params{ level = "object" }
+local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G" }
+local jc = require("mmsim.jemalloc_churn").start(m, { cpus = { 0, 1, 2, 3 }, decay = "10ms",
+  until_ns = 200e6 })
+m:run{ ["until"] = 200e6, timing = false, level = p.level }
+local s = jc.stats
+print(string.format("level=%s faulted=%d purged=%d rss=%d", p.level, s.faulted_pages,
+  s.purged_pages, jc.process:stats().rss))
+LUA
+for seed in 1 2 3 4 5 6 7 8; do
+	for level in object page; do
+		"$MMSIM" --seed $seed --out "$dir/r" "$dir/churn.lua" -D level=$level
+	done
+done > "$dir/churn.out"
+within "$dir/churn.out" 5 faulted purged rss
+
+for seed in 1 2 3 4 5 6 7 8; do
+	for level in object page; do
+		"$MMSIM" --seed $seed --out "$dir/r" "$src/page_level_run.lua" -D level=$level
+	done
+done > "$dir/aged.out"
+within "$dir/aged.out" 5 faulted purged rss slab_pages kernel_freed
+within "$dir/aged.out" 10 free_now movable_only unmovable_pageblocks nonmovable_pageblocks
+# Each zone's pageblocks by type: "blocks NODE:ZONE:N,N,..." lines.
+awk '$1 == "blocks" { lv = (n++ % 2) ? "page" : "object";
+	for (i = 2; i <= NF; i++) { split($i, z, ":"); c = split(z[3], t, ",");
+		for (j = 1; j <= c; j++) if (t[j] != "") print "level=" lv, z[1] "." z[2] "." j "=" t[j] } }' \
+	"$dir/aged.out" > "$dir/blocks.out"
+keys=$(means object "$dir/blocks.out" | awk '$2 >= 10 { print $1 }')
+# shellcheck disable=SC2086
+within "$dir/blocks.out" 10 $keys
+
+cat > "$dir/switch.lua" <<'LUA'
+local p = mmsim.params{ level = "page" }
+local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G" }
+local jc = require("mmsim.jemalloc_churn").start(m, { cpus = { 0, 1, 2, 3 }, decay = "10ms",
+  until_ns = 400e6 })
+local last = { faulted = 0, purged = 0 }
+local function part(what, opts)
+  m:run(opts)
+  m:check_invariants()
+  local s = jc.stats
+  print(string.format("part=%s level=%s faulted=%d purged=%d", what, p.level,
+    s.faulted_pages - last.faulted, s.purged_pages - last.purged))
+  last = { faulted = s.faulted_pages, purged = s.purged_pages }
+end
+part("ff", { ["until"] = 200e6, timing = false, level = p.level })
+part("timed", { ["until"] = 250e6 })
+part("ff2", { ["until"] = 350e6, timing = false, level = p.level })
+part("timed2", { ["until"] = 400e6 })
+LUA
+for seed in 1 2 3 4; do
+	for level in object page; do
+		"$MMSIM" --seed $seed --out "$dir/r" "$dir/switch.lua" -D level=$level > "$dir/parts"
+		test "$(grep -c '^part=' "$dir/parts")" = 4
+		awk '$1 == "part=timed" { sub(/^part=timed /, ""); print }' "$dir/parts"
+	done
+done > "$dir/switch.out"
+within "$dir/switch.out" 10 faulted purged
