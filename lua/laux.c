@@ -76,7 +76,8 @@ uint64_t check_size(lua_State *L, int idx, const char *what)
 uint64_t check_time(lua_State *L, int idx, const char *what)
 {
 	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "min", 60e9 },
+		{ "h", 3600e9 },
 	};
 	double v = -1;
 
@@ -95,7 +96,7 @@ uint64_t check_time(lua_State *L, int idx, const char *what)
 			if (end != s && !strcmp(end, units[i].unit))
 				v = x * units[i].ns;
 		if (v < 0)
-			luaL_error(L, "%s: cannot read time \"%s\" (a number and ns, us, ms or s; %s)",
+			luaL_error(L, "%s: cannot read time \"%s\" (a number and ns, us, ms, s, min or h; %s)",
 				   what, s, TIME_RANGE);
 	} else {
 		luaL_error(L, "%s: expected a time such as \"10ms\" or a number of ns, got %s",

@@ -247,8 +247,11 @@ static struct run *index_remove(struct run_index *x, uint64_t key)
 	size_t i = index_slot(x, key);
 	struct run *r;
 
-	while (x->e[i].key != key)
+	while (x->e[i].key != key) {
+		/* A key missing would loop for ever: the arena is corrupt. */
+		g_assert(x->e[i].key);
 		i = (i + 1) & x->mask;
+	}
 	r = x->e[i].run;
 	for (size_t j = (i + 1) & x->mask; x->e[j].key; j = (j + 1) & x->mask) {
 		size_t home = index_slot(x, x->e[j].key);

@@ -7,7 +7,13 @@
 #   pace (-D pace=real: rates from their sources, scenarios/aging.lua),
 #   aged 1 and 3 s: the issue's goal is one simulated hour in under 10
 #   minutes and 4 GiB, which these short runs extrapolate to;
-#   MMSIM_BENCH_HOUR=1 also ages it the whole hour (hours of CPU today).
+#   MMSIM_BENCH_HOUR=1 also ages it the whole hour (hours of CPU today);
+# - at real pace, page level (aging.lua's default, m:run's level = "page")
+#   against object level (-D age_level=object), one after the other: the
+#   defaults aged 20 and 60 s, 1 TiB and 128 CPUs aged 1 and 3 s;
+# - the statistical check of page level against object level
+#   (tests/scenarios/page_level.sh, which make check runs) on the aged
+#   machine for longer: 2 x 16 GiB, 16 CPUs at real pace, 60 s, 3 seeds.
 # Per simulated second: the difference of the two runs' times over the
 # difference of their ages, which leaves out the machine's set-up and the
 # results folder.  Wall time, CPU time (the host is shared: CPU time is the
@@ -45,14 +51,32 @@ bench() {
 		-v rss="$(sed -n 's/.*peak RSS \([0-9.]* MiB\).*/\1/p' "$dir/$name-2.err")" \
 		'{ w = ($3 - $1) / (a2 - a1); c = ($4 - $2) / (a2 - a1)
 		   printf "%-14s aged %g s: %.1f s wall, %.1f s CPU; %g s: %.1f s wall, %.1f s CPU, " \
-			  "peak RSS %s; per simulated second %.1f s wall, %.1f s CPU; one hour: " \
-			  "%.1f h wall, %.1f h CPU\n", n, a1, $1, $2, a2, $3, $4, rss, w, c, w, c }'
+			  "peak RSS %s; per simulated second %.3f s wall, %.3f s CPU; one hour: " \
+			  "%.2f h wall, %.2f h CPU\n", n, a1, $1, $2, a2, $3, $4, rss, w, c, w, c }'
 	grep -E '^(aged|real pace)' "$dir/$name-2.out" | sed 's/^/               /'
 }
 
 bench 16cpu-ff 0.1 0.3
 bench 16cpu-timed 0.1 0.3 -D age_timing=true
-bench 1tib-128cpu-real 1 3 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=real
+bench 16cpu-real-object 20 60 -D pace=real -D gb_yield_attempt=false -D age_level=object
+bench 16cpu-real-page 20 60 -D pace=real -D gb_yield_attempt=false
+bench 1tib-128cpu-real-object 1 3 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=real \
+	-D gb_yield_attempt=false -D age_level=object
+bench 1tib-128cpu-real 1 3 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=real \
+	-D gb_yield_attempt=false
+
+# The aged default machine at real pace, page level against object level:
+# the 1 GiB yield at the switch and the churn's purges, means over seeds.
+for seed in 1 2 3; do
+	for level in object page; do
+		"$mmsim" --seed $seed --out "$dir/check" "$src/scenarios/aging.lua" -D pace=real \
+			-D age=60s -D duration=1ms -D gb_yield_attempt=false -D age_level=$level \
+			> "$dir/check.out" 2> "$dir/check.err" || { cat "$dir/check.err" >&2; exit 1; }
+		sed -n "s/^aged 60s (fast-forward): of \([0-9]*\) possible 1 GiB regions, \([0-9]*\) free, \([0-9]*\) movable-only/$level \1 \2 \3/p" "$dir/check.out"
+	done
+done | awk '{ n[$1]++; p[$1] += $2; f[$1] += $3; m[$1] += $4 }
+	END { for (l in n) printf "real pace, aged 60 s, %s level, 3 seeds: 1 GiB regions " \
+		"%.1f possible, %.1f free, %.1f movable-only\n", l, p[l] / n[l], f[l] / n[l], m[l] / n[l] }'
 if [ "${MMSIM_BENCH_HOUR:-0}" = 1 ]; then
 	echo "1tib-128cpu-real aged 3600 s: $(run hour 3600 -D mem_per_node=512G \
 		-D cpus_per_socket=64 -D pace=real | awk '{ printf "%.0f s wall, %.0f s CPU", $1, $2 }'), $(

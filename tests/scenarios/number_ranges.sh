@@ -28,6 +28,11 @@ expect 'mmsim.time("1e30ns")' "mmsim.time: time 1e30ns is out of range"
 expect 'mmsim.time("inf s")' "mmsim.time: cannot read time"
 expect 'mmsim.time("-5ns")' "mmsim.time: cannot read time"
 expect 'mmsim.time(1/0)' "mmsim.time: time inf is out of range"
+expect 'mmsim.time("2hours")' "mmsim.time: cannot read time \"2hours\" (a number and ns, us, ms, s, min or h"
+# Minutes and hours: aging.lua -D age=24h (it said "cannot read time").
+printf '%s\n' 'assert(mmsim.time("24h") == 86400000000000 and mmsim.time("1.5min") == 90000000000)' \
+	> "$dir/hours.lua"
+"$MMSIM" --out "$dir/hours" "$dir/hours.lua" > /dev/null 2> "$dir/err" || { cat "$dir/err"; fail "24h"; }
 expect 'mmsim.time(0/0)' "mmsim.time: time .*nan is out of range"
 expect 'mmsim.machine{mem_per_node = "1G", sockets = 2^32 + 1}' "field 'sockets' is 4294967297: valid range 1 to 64"
 expect 'mmsim.machine{mem_per_node = "1G", cpus_per_socket = -1}' "field 'cpus_per_socket' is -1: valid range 1 to 4096"
