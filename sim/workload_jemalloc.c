@@ -916,7 +916,7 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 				g_array_set_size(t->own, 0);
 			t->following = true;
 			take_messages(ctx, jc, t);
-			engine_work(ctx, engine_ff_horizon(ctx));
+			engine_work(ctx, MIN(engine_ff_horizon(ctx), o->until_ns - mm_now(ctx)));
 			continue;
 		}
 		if (!t->leading && engine_page_level(ctx) && t->mirror)
