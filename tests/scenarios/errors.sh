@@ -93,7 +93,7 @@ printf 'local m = mmsim.machine{preset = "test"}\nm:run{["until"] = "1ms", warmu
 	> "$dir/warmup.lua"
 expect warmup "warmup.lua:2: run: the warmup (1000000 ns) leaves nothing of the run to measure"
 printf 'local m = mmsim.machine{preset = "test"}\nm:run{untill = "1ms"}\n' > "$dir/runkey.lua"
-expect runkey "runkey.lua:2: run: unknown field 'untill' (known: until, duration, expected_end, warmup, timing, horizon)"
+expect runkey "runkey.lua:2: run: unknown field 'untill' (known: until, duration, expected_end, warmup, timing, horizon, level)"
 printf 'local m = mmsim.machine{preset = "test"}\nm:run{duration = "2ms", warmup = "1ms", timing = false}\n' \
 	> "$dir/ffwarm.lua"
 expect ffwarm "ffwarm.lua:2: run: a fast-forward (timing = false) has no warmup"
