@@ -510,6 +510,18 @@ static void arena_free(struct arena *a, uint64_t addr, uint64_t len, int64_t now
 		add_run(a, addr, end, true, since);
 }
 
+/* Map an extent of len bytes at *addr; false if memory ran out. */
+static bool extent_mmap(struct mm_ctx *ctx, struct mm_struct *mm, uint64_t len, uint64_t *addr)
+{
+	int err = 0;
+
+	engine_safepoint(ctx);
+	*addr = vm_mmap(ctx, mm, len, PROT_READ | PROT_WRITE, &err);
+	if (err && err != -MM_ENOMEM)
+		g_error("jemalloc churn: mmap of %" G_GUINT64_FORMAT " bytes: error %d", len, err);
+	return !err;
+}
+
 /* First fit among the free runs, the first dirty (resident) one that fits
  * before any clean one; then the current extent; then a new, larger
  * extent.  false if the extent could not be mapped. */
@@ -548,17 +560,12 @@ static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *
 	}
 	if (!a->cur_len || a->cur_used + len > a->cur_len) {
 		uint64_t size = extent_size(a->grow);
-		int err = 0;
+		uint64_t addr;
 
 		while (size < len)
 			size = extent_size(++a->grow);
-		engine_safepoint(ctx);
-		uint64_t addr = vm_mmap(ctx, mm, size, PROT_READ | PROT_WRITE, &err);
-		if (err == -MM_ENOMEM)
+		if (!extent_mmap(ctx, mm, size, &addr))
 			return false;
-		if (err)
-			g_error("jemalloc churn: mmap of %" G_GUINT64_FORMAT " bytes: error %d",
-				size, err);
 		a->grow++;
 		a->extents++;
 		a->cur_addr = addr;
@@ -709,19 +716,14 @@ static void mirror_map(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct chu
 		       const struct churn_msg *m)
 {
 	uint64_t addr;
-	int err = 0;
+	bool mapped = extent_mmap(ctx, jc->o.mm, m->obj.len, &addr);
 
-	engine_safepoint(ctx);
-	addr = vm_mmap(ctx, jc->o.mm, m->obj.len, PROT_READ | PROT_WRITE, &err);
-	if (err && err != -MM_ENOMEM)
-		g_error("jemalloc churn: mmap of %" G_GUINT64_FORMAT " bytes: error %d",
-			m->obj.len, err);
 	if (!t->own)
 		t->own = g_array_new(FALSE, TRUE, sizeof(uint64_t));
 	if (m->by >= t->own->len)
 		g_array_set_size(t->own, m->by + 1);
-	g_array_index(t->own, uint64_t, m->by) = err ? 0 : addr;
-	if (!err)
+	g_array_index(t->own, uint64_t, m->by) = mapped ? addr : 0;
+	if (mapped)
 		t->arena.extents++;
 }
 
