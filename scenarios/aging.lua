@@ -104,6 +104,7 @@ local p = mmsim.params{
   pace = "compressed",  -- or "real": the rates of REAL below
   gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
   time_scale = 0,       -- the kernel's periods divided by this; 0: the pace's (1000 compressed, 1 real)
+  sample_interval = "0", -- timeseries.csv's period; 0: 5 ms, or a 10,000th of age + duration if longer
 }
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
 local REAL = {
@@ -118,9 +119,14 @@ local REAL = {
 assert(p.pace == "compressed" or p.pace == "real", "aging: pace must be compressed or real")
 local real = p.pace == "real"
 mmsim.time_compressed(not real)
+-- A day sampled every 5 ms would be 17 M rows (2 GB) that no plot can show.
+local sample_interval = mmsim.time(p.sample_interval)
+if sample_interval == 0 then
+  sample_interval = math.max(mmsim.time("5ms"), (mmsim.time(p.age) + mmsim.time(p.duration)) // 10000)
+end
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
-  policy = p.policy, sample_interval = "5ms", gb_yield_attempt = p.gb_yield_attempt,
+  policy = p.policy, sample_interval = sample_interval, gb_yield_attempt = p.gb_yield_attempt,
   -- The compressed rates are about 1000 times a real machine's (readers,
   -- jemalloc's decay): kcompactd, the vmstat worker, the defrag worker's
   -- back-off and khugepaged run 1000 times as often too.

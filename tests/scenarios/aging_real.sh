@@ -8,6 +8,8 @@
 # - jemalloc decays in 10 s: nothing is purged in 2 s.
 # - The readers read 100 MiB/s each, one per socket: 400 MiB in 2 s, to a
 #   4 MiB chunk each (they read a chunk, then sleep its time).
+# - timeseries.csv has a row every 5 ms; aged 60 s (a 4-CPU machine, to
+#   save time), every 10,000th of the run (6.0001 ms), about 10,000 rows.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -30,4 +32,13 @@ awk -v p="$pc" 'BEGIN { w = 2 * 100 * 256 * 2.001; exit !(p >= w - 2048 && p <= 
 # Every pace records where the unmovable pages are (results.spread.*).
 grep -q '^run-time unmovable: in [0-9.]*% of pageblocks' "$dir/out" ||
 	{ echo "no results.spread line at the real pace"; exit 1; }
+rows() {
+	awk -F, -v want="$2" -v n="$3" 'NR == 3 && $1 != want { print "second row at " $1 " ms, want " want; exit 1 }
+		END { if (NR - 1 < n || NR - 1 > n * 1.05) { print NR - 1 " rows, want " n; exit 1 } }' "$1"
+}
+rows "$dir/r/timeseries.csv" 5 400
+"$MMSIM" --out "$dir/long" "$MMSIM_SRCDIR/scenarios/aging.lua" -D pace=real -D age=60s \
+	-D duration=1ms -D sockets=1 -D cpus_per_socket=4 -D mem_per_node=2G \
+	-D gb_yield_attempt=false > "$dir/long.out" 2> "$dir/long.err" || { cat "$dir/long.err"; exit 1; }
+rows "$dir/long/timeseries.csv" 6.0001 10000
 echo "ok: aging_real"
