@@ -195,6 +195,12 @@ static const struct machine_option options[] = {
 		  "CPUs' per-CPU areas below (docs/MODEL.md, section 6); they are present but not "
 		  "managed pages. `false` gives a wholly free machine, for figures worked out by "
 		  "hand. A node too small for them is an error" },
+	{ "page_owner", OPT_BOOL, ARG(p.page_owner),
+	  .def = "`false`",
+	  .doc = "the kernel's `page_owner=on`: each block's allocation time is recorded (8 "
+		  "bytes per frame allocated), for `m:page_owner_ages` and the results folder's "
+		  "`page_owner_ages`; migration and splits keep a block's time, as the kernel's "
+		  "records do" },
 	{ "snapshot", OPT_OWN, NO_ARG,
 	  .def = "none",
 	  .doc = "the path of a capture made by `./run capture` (a real machine's "

@@ -14,6 +14,7 @@
 #include "models/machine.h"
 #include "models/mm_space.h"
 #include "models/page_alloc.h"
+#include "models/page_owner.h"
 #include "models/slub.h"
 #include "models/page_cache.h"
 #include "models/pcp.h"
@@ -556,7 +557,41 @@ static int l_page(lua_State *L)
 		set_str(L, "type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 		set_int(L, "owner", page_owner(m, (pfn_t)pfn));
 		set_int(L, "offset", page_owner_offset(m, (pfn_t)pfn));
+		if (m->page_owner_ts && m->page_owner_ts[pfn])
+			set_int(L, "allocated_ns", (lua_Integer)(m->page_owner_ts[pfn] - 1));
 	}
+	return 1;
+}
+
+/* m:page_owner_ages([type]) -> {pages=, unrecorded=, mean_ns=, p10_ns=,
+ * p50_ns=, p90_ns=, max_ns=, buckets = {...}}: the pages allocated as type
+ * (default unmovable) now, by age; buckets[b] has those of age 2^(b-1) to
+ * 2^b us (buckets[1] those under 2 us) */
+static int l_page_owner_ages(lua_State *L)
+{
+	struct lmachine *lm = check_lmachine(L, 1);
+	int mt = luaL_checkoption(L, 2, "unmovable", type_names);
+	struct mm_ctx *ctx = lua_thread_ctx(L);
+	struct page_ages a;
+
+	if (!lm->m->page_owner_ts)
+		return luaL_error(L, "page_owner_ages: the machine was made without page_owner = true");
+	page_owner_ages(lm->m, ctx ? mm_now(ctx) : lm->e ? engine_clock(lm->e) : 0, mt, &a);
+	lua_createtable(L, 0, 8);
+	set_int(L, "pages", (lua_Integer)a.pages);
+	set_int(L, "unrecorded", (lua_Integer)a.unrecorded);
+	lua_pushnumber(L, a.mean_ns);
+	lua_setfield(L, -2, "mean_ns");
+	set_int(L, "p10_ns", (lua_Integer)a.p10_ns);
+	set_int(L, "p50_ns", (lua_Integer)a.p50_ns);
+	set_int(L, "p90_ns", (lua_Integer)a.p90_ns);
+	set_int(L, "max_ns", (lua_Integer)a.max_ns);
+	lua_createtable(L, PAGE_AGE_BUCKETS, 0);
+	for (int b = 0; b < PAGE_AGE_BUCKETS; b++) {
+		lua_pushinteger(L, (lua_Integer)a.buckets[b]);
+		lua_rawseti(L, -2, b + 1);
+	}
+	lua_setfield(L, -2, "buckets");
 	return 1;
 }
 
@@ -721,6 +756,7 @@ static const luaL_Reg machine_methods[] = {
 	{ "free", l_free },
 	{ "free_batch", l_free_batch },
 	{ "page", l_page },
+	{ "page_owner_ages", l_page_owner_ages },
 	{ "buddyinfo", l_buddyinfo },
 	{ "pagetypeinfo", l_pagetypeinfo },
 	{ "zoneinfo", l_zoneinfo },

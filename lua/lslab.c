@@ -207,11 +207,11 @@ static int l_slab_caches(lua_State *L)
 	return 1;
 }
 
-/* m:slab_stats() -> {slabs =, slab_pages =, sparse_slabs =, sparse_pages =,
- * dentries =, inodes =, frag_blocks =, xa_nodes =, stacks =, ...}: slabs of
- * every cache and their pages, those with under 10% of their objects in
- * use, the dentries and inodes cached,
- * the page fragment blocks held, the page cache's xarray leaf nodes, the
+/* m:slab_stats() -> {slabs =, slab_pages =, slab_pages_freed =, sparse_slabs =,
+ * sparse_pages =, dentries =, inodes =, frag_blocks =, xa_nodes =, stacks =,
+ * ...}: slabs of every cache and their pages (and the pages freed since
+ * boot), those with under 10% of their objects in use, the dentries and
+ * inodes cached, the page fragment blocks held, the page cache's xarray leaf nodes, the
  * kernel stacks and network fragments made, freed and alive. */
 static int l_slab_stats(lua_State *L)
 {
@@ -230,6 +230,7 @@ static int l_slab_stats(lua_State *L)
 	lua_createtable(L, 0, 17);
 	set_int(L, "slabs", (lua_Integer)sp.slabs);
 	set_int(L, "slab_pages", (lua_Integer)sp.pages);
+	set_int(L, "slab_pages_freed", (lua_Integer)sp.pages_freed);
 	set_int(L, "sparse_slabs", (lua_Integer)sp.sparse_slabs);
 	set_int(L, "sparse_pages", (lua_Integer)sp.sparse_pages);
 	set_int(L, "dentries", (lua_Integer)dentries);

@@ -275,6 +275,8 @@ struct machine *machine_create(const struct topology *t, const struct machine_pa
 		return NULL;
 	}
 	m->pbstat = pbstat_create(m->mm.nr_frames);  /* pbstat */
+	if (p->page_owner)
+		m->page_owner_ts = g_new0(uint64_t, m->mm.nr_frames);
 	kvmalloc_init(m);
 	m->node_data = g_new0(struct pglist_data, m->nr_nodes);
 	layout_nodes(m);
@@ -325,6 +327,7 @@ void machine_destroy(struct machine *m)
 	g_free(m->memblock_reserved);
 	memmap_destroy(&m->mm);
 	pbstat_destroy(m->pbstat);  /* pbstat */
+	g_free(m->page_owner_ts);
 	kvmalloc_destroy(m);
 	g_free(m);
 }

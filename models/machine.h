@@ -42,6 +42,7 @@ struct machine_params {
 	 * is left for models/snapshot.c to place, managed counts 0. */
 	bool populate;
 	bool vmap_stack;                /* CONFIG_VMAP_STACK (default on) */
+	bool page_owner;                /* page_owner=on (models/page_owner.h; default off) */
 	/* A time-compressed scenario's compression: the kernel's own periods
 	 * and timeouts (machine_period_ns) are divided by it.  1: as the
 	 * kernel has them. */

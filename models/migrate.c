@@ -17,6 +17,7 @@
 #include "mm_space.h"
 #include "page_alloc.h"
 #include "page_cache.h"
+#include "page_owner.h"
 
 #include <glib.h>
 
@@ -158,6 +159,7 @@ static enum migrate_status migrate_one(struct mm_ctx *ctx, struct machine *m, pf
 	}
 	*block_word_a(&m->mm, dst, 0) = owner;
 	*block_word_b(&m->mm, dst, 0) = offset;
+	folio_copy_owner(m, dst, src);
 	if (anon)
 		mm_charge(ctx, COST_MIGRATE_UNMAP, 1);
 	charge_copy(ctx, m, src, dst, 1);
@@ -594,6 +596,7 @@ unsigned long thp_migrate_folio(struct machine *m, pfn_t src, pfn_t dst, unsigne
 	for (pfn_t p = 0; p < (1u << order); p += 1u << block_order) {
 		*block_word_a(&m->mm, dst + p, block_order) = *block_word_a(&m->mm, src + p, block_order);
 		*block_word_b(&m->mm, dst + p, block_order) = *block_word_b(&m->mm, src + p, block_order);
+		folio_copy_owner(m, dst + p, src + p);
 	}
 	/* The record moves with the folio, under its new head. */
 	g_hash_table_steal(m->thp_state->folios, GUINT_TO_POINTER(src));

@@ -399,6 +399,7 @@ struct machine {
 	bool vmap_stack;
 	struct { unsigned long allocated, freed; } kstacks;
 	struct pbstat *pbstat;              /* pbstat: per-pageblock accounting (models/pbstat.h) */
+	uint64_t *page_owner_ts;            /* page_owner=on: per frame (models/page_owner.h), or NULL */
 	struct folio_batch *lru_add;        /* per CPU, made on first use (models/swap.c) */
 	/* While a capture is imported: the frames allocations are served
 	 * from (models/snapshot.c); NULL otherwise. */

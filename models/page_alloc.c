@@ -5,6 +5,7 @@
 #include "migrate.h"
 #include "mm_space.h"
 #include "page_isolation.h"
+#include "page_owner.h"
 #include "pbstat.h"  /* pbstat */
 #include "page_cache.h"
 #include "snapshot.h"
@@ -452,6 +453,7 @@ void split_page(struct machine *m, pfn_t pfn, unsigned order, unsigned new_order
 	uint32_t owner = page_owner(m, pfn), offset = page_owner_offset(m, pfn);
 
 	/* The pages stay allocated as the same type: pbstat is unchanged. */
+	split_page_owner(m, pfn, order, new_order);
 	for (pfn_t p = pfn; p < pfn + (1u << order); p += 1u << new_order) {
 		page_set(&m->mm, p, PG_KIND_ALLOC, new_order, mt);
 		*block_word_a(&m->mm, p, new_order) = owner;
@@ -516,6 +518,7 @@ static pfn_t __alloc_pages_noprof(struct mm_ctx *ctx, struct machine *m, gfp_t g
 		return PFN_NONE;
 	}
 	prep_new_page(m, pfn, order, ac.migratetype, owner, offset);
+	set_page_owner(ctx, m, pfn);
 	if (gfp & __GFP_ZERO)
 		mm_charge(ctx, folio_zero_cost(order), 1UL << order);
 	return pfn;
@@ -707,6 +710,7 @@ int alloc_contig_range(struct mm_ctx *ctx, struct machine *m, pfn_t start, pfn_t
 	cc.nr_freepages = 0;
 	for (pfn_t pfn = start; pfn < end; pfn += max_block) {
 		prep_new_page(m, pfn, MAX_PAGE_ORDER, mt, owner, (pfn - start) >> MAX_PAGE_ORDER);
+		set_page_owner(ctx, m, pfn);
 	}
 done:
 	undo_isolate_page_range(ctx, m, start, end);

@@ -50,7 +50,7 @@ struct kmem_cache {
 	struct kmem_cache_node *node;
 	GPtrArray *slabs;                 /* by id, NULL for a free id */
 	GArray *free_ids;
-	unsigned long active_objs, allocs, frees, order_fallbacks, slabs_freed;
+	unsigned long active_objs, allocs, frees, order_fallbacks, slabs_freed, pages_freed;
 };
 
 struct slub {
@@ -362,6 +362,7 @@ static void discard_slab(struct mm_ctx *ctx, struct machine *m, struct kmem_cach
 	g_ptr_array_index(s->slabs, slab->id) = NULL;
 	g_array_append_val(s->free_ids, slab->id);
 	s->slabs_freed++;
+	s->pages_freed += 1ul << slab->order;
 	__free_pages(ctx, m, slab->pfn);
 	g_free(slab);
 }
@@ -538,7 +539,8 @@ void slab_sparse_count(struct machine *m, unsigned permille, struct slab_sparse 
 	struct kmem_cache *s;
 
 	*out = (struct slab_sparse){ 0 };
-	for (unsigned c = 0; (s = kmem_cache_nth(m, c)); c++)
+	for (unsigned c = 0; (s = kmem_cache_nth(m, c)); c++) {
+		out->pages_freed += s->pages_freed;
 		for (unsigned i = 0; i < s->slabs->len; i++) {
 			const struct slab *slab = g_ptr_array_index(s->slabs, i);
 
@@ -551,6 +553,7 @@ void slab_sparse_count(struct machine *m, unsigned permille, struct slab_sparse 
 				out->sparse_pages += 1ul << slab->order;
 			}
 		}
+	}
 }
 
 void proc_slabinfo(struct machine *m, GString *out)

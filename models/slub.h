@@ -96,6 +96,7 @@ bool slab_owner(const struct machine *m, uint32_t owner);
  * permille/1000 of their objects in use (pinned nearly empty). */
 struct slab_sparse {
 	unsigned long slabs, pages, sparse_slabs, sparse_pages;
+	unsigned long pages_freed;      /* by every cache since boot (discard_slab) */
 };
 void slab_sparse_count(struct machine *m, unsigned permille, struct slab_sparse *out);
 

@@ -4,6 +4,7 @@
 #include "models/gbyield.h"
 #include "models/machine.h"
 #include "models/mmzone.h"
+#include "models/page_owner.h"
 #include "models/procfs.h"
 #include "models/slub.h"
 #include "models/superpageblock.h"
@@ -1132,6 +1133,10 @@ static void write_machine_files(const struct report *rep, struct machine *m,
 	if (machine_has_superpageblocks(m)) {
 		proc_superpageblocks(m, out);
 		write_file(rep, "superpageblocks", out);
+	}
+	if (m->page_owner_ts) {
+		page_owner_ages_show(m, s->now, out);
+		write_file(rep, "page_owner_ages", out);
 	}
 	/* Written once THP faults have been tried (the run used THPs). */
 	if (m->thp_state) {

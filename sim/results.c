@@ -270,7 +270,7 @@ static const char *const own_names[] = {
 	"scenario", "scenario/*",
 	"vmstat", "node*_vmstat", "lock_stat", "buddyinfo", "pagetypeinfo", "zoneinfo",
 	"numastat", "slabinfo", "superpageblocks", "transparent_hugepage", "schedstat",
-	"spb_walk", "cpu_wait.csv", "plots.txt",
+	"spb_walk", "cpu_wait.csv", "plots.txt", "page_owner_ages",
 	"memmap*.dat", "spbmap.dat",
 	/* Plots: their scripts' names, or results_plot_as's, in any format. */
 	"lock_timeseries.*", "cpu_wait.*", "gb_yield.*", "numa_migration.*", "phases.*",

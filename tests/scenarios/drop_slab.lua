@@ -1,7 +1,8 @@
 -- m:drop_slab(), 2 written to drop_caches: the THP deferred split queue is
 -- split whole (a THP cut by 4 KiB and one cut by 1 MiB: their unmapped
 -- pages freed, 1 + 256), and the unused dentries and inodes pruned; a
--- second call finds nothing; an argument is an error.
+-- second call finds nothing; an argument is an error.  Emptied slabs are
+-- freed: m:slab_stats().slab_pages_freed.
 local m = mmsim.machine{ preset = "test", thp = "always" }
 local function stat(name) return tonumber(m:vmstat():match("\n" .. name .. " (%d+)")) end
 local p = m:process()
@@ -27,4 +28,16 @@ for f = 1, 100 do m:open_file(f) end
 assert(m:slab_stats().dentries == 100)
 assert(m:drop_slab() >= 100)
 assert(m:slab_stats().dentries == 0 and m:slab_stats().inodes == 0)
+
+-- Slabs emptied beyond the node's min_partial go back to the page
+-- allocator: slab_pages_freed counts the pages slab_pages loses.
+m:kmem_cache_create{ name = "drop_test", size = 1024 }
+local objs = {}
+for i = 1, 4000 do objs[i] = m:kmem_cache_alloc("drop_test") end
+local held = m:slab_stats()
+for i = 1, 4000 do m:kmem_cache_free(objs[i]) end
+local emptied = m:slab_stats()
+assert(emptied.slab_pages < held.slab_pages and emptied.slab_pages_freed - held.slab_pages_freed ==
+  held.slab_pages - emptied.slab_pages, string.format("slab pages %d -> %d, freed %d -> %d",
+  held.slab_pages, emptied.slab_pages, held.slab_pages_freed, emptied.slab_pages_freed))
 print("drop_slab splits the deferred THPs and prunes the dentries")
