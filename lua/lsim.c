@@ -514,6 +514,14 @@ static int l_now(lua_State *L)
 	return 1;
 }
 
+/* mmsim.horizon() -> ns the threads of this run may run apart: fast-forward's
+ * horizon, 0 in a timed run */
+static int l_horizon(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)engine_ff_horizon(thread_ctx_or_error(L, "mmsim.horizon")));
+	return 1;
+}
+
 /* mmsim.time(t) -> ns: "10ms" and the like, as every time argument takes */
 static int l_time(lua_State *L)
 {
@@ -691,6 +699,7 @@ void lsim_open(lua_State *L, int module, int methods)
 		{ "sleep", l_sleep },
 		{ "work", l_work },
 		{ "now", l_now },
+		{ "horizon", l_horizon },
 		{ "cpu", l_cpu },
 		{ "migrate_thread", l_migrate_thread },
 		{ "time", l_time },

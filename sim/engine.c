@@ -484,7 +484,9 @@ bool engine_page_level(const struct mm_ctx *ctx)
 
 uint64_t engine_ff_horizon(const struct mm_ctx *ctx)
 {
-	return (uint64_t)((const struct sim_thread *)ctx->engine)->e->ff_horizon;
+	const struct engine *e = ((const struct sim_thread *)ctx->engine)->e;
+
+	return e->timing ? 0 : (uint64_t)e->ff_horizon;
 }
 
 uint64_t engine_simgrid_calls(const struct engine *e)

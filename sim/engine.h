@@ -209,7 +209,7 @@ bool engine_timing(const struct engine *e);
  * holds them to it). */
 void engine_set_page_level(struct engine *e, bool page_level);
 bool engine_page_level(const struct mm_ctx *ctx);
-/* Fast-forward's horizon, ns (engine_set_ff_horizon). */
+/* Fast-forward's horizon, ns (engine_set_ff_horizon); 0 in a timed run. */
 uint64_t engine_ff_horizon(const struct mm_ctx *ctx);
 /* SimGrid calls the threads made so far (sleeps, semaphore waits and
  * posts, spawns): each one switches actors. */

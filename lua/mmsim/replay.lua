@@ -325,8 +325,8 @@ end
 -- + the mean gap) / speed; movable = false leaves out movable allocations (the traced
 -- programs' own pages, which a scenario's workloads stand for).  batch:
 -- each wake-up also runs the events due within that much more time, early
--- (fewer sleeps; in fast-forward threads run apart by up to the engine's
--- horizon anyway).
+-- (fewer sleeps); in fast-forward at least the horizon's (mmsim.horizon():
+-- its threads run apart by that much anyway).
 function M.kmem(m, o)
   mmsim.check_options(o, { "csv", "cpus", "speed", "skip_bad", "movable", "until_ns", "batch" },
     "replay.kmem")
@@ -380,7 +380,8 @@ function M.kmem(m, o)
             local due = start + shift + math.floor(t / speed)
             if stop and due >= stop then break end
             if due > mmsim.now() then mmsim.sleep(due - mmsim.now()) end
-            pos, t = r:run(k, c, pos, math.floor((mmsim.now() + batch - start - shift) * speed))
+            local ahead = math.max(batch, mmsim.horizon())
+            pos, t = r:run(k, c, pos, math.floor((mmsim.now() + ahead - start - shift) * speed))
             if not t and stop then
               start, pos, t = start + period, 0, first
             end
