@@ -19,14 +19,18 @@
 --   ./run --sweep 'policy=upstream,pcp_buddy,spb' scenarios/aging.lua
 --
 -- The results folder has gb_yield.png (1 GiB regions free now / movable-only
--- over time, of those possible) and memory maps at a third, two thirds and
+-- over time, of those possible; timeseries.csv's rows every 5 ms, or every
+-- 10,000th of the run when that is longer) and memory maps at a third, two thirds and
 -- the end of the run (memory_map-*.png).  At the end (gb_yield_attempt) the
 -- run takes every 1 GiB page alloc_contig gets and gives them back: the
 -- summary's gb_yield.obtained is the yield measured, with the pages migrated
 -- and the simulated time it took (gb_yield.obtain_*), and
 -- results.end_memory.* says what the policy held then (free, page cache,
 -- anonymous, kernel: part of a difference in yield is a difference in
--- what the policies hold).  The summary also has results.spread.* (the share
+-- what the policies hold).  -D page_owner=true records when each block was
+-- allocated (the kernel's page_owner=on) and prints how old the unmovable
+-- pages are, at the switch and at the end (results folder: page_owner_ages).
+-- The summary also has results.spread.* (the share
 -- of pageblocks holding unmovable pages against the unmovable share of
 -- memory) and results.slab.* (slab pages pinned by under 10% live objects).
 --
@@ -105,6 +109,7 @@ local p = mmsim.params{
   gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
   time_scale = 0,       -- the kernel's periods divided by this; 0: the pace's (1000 compressed, 1 real)
   sample_interval = "0", -- timeseries.csv's period; 0: 5 ms, or a 10,000th of age + duration if longer
+  page_owner = false,   -- true: page_owner=on, and the unmovable pages' ages printed (m:page_owner_ages)
 }
 local root = arg[0]:gsub("scenarios/[^/]*$", "")
 local REAL = {
@@ -127,6 +132,7 @@ end
 local m = mmsim.machine{
   sockets = p.sockets, cpus_per_socket = p.cpus_per_socket, mem_per_node = p.mem_per_node,
   policy = p.policy, sample_interval = sample_interval, gb_yield_attempt = p.gb_yield_attempt,
+  page_owner = p.page_owner,
   -- The compressed rates are about 1000 times a real machine's (readers,
   -- jemalloc's decay): kcompactd, the vmstat worker, the defrag worker's
   -- back-off and khugepaged run 1000 times as often too.
@@ -160,6 +166,17 @@ local proc_interval = real and REAL.proc_interval or "500us"
 require("mmsim.short_lived").start(m, { cpus = procs, size = "16M", life = "200us",
   gap = proc_interval, until_ns = stop })
 
+-- With page_owner: how old the unmovable pages are (those that keep 1 GiB
+-- regions from being freed).
+local function print_ages(when)
+  if not p.page_owner then return end
+  local a = m:page_owner_ages("unmovable")
+  local function t(ns) return ns >= 1e9 and string.format("%.2f s", ns / 1e9)
+    or string.format("%.2f ms", ns / 1e6) end
+  print(string.format("unmovable pages %s: %d, by age: mean %s, a tenth under %s, half under %s, "
+    .. "nine tenths under %s", when, a.pages, t(a.mean_ns), t(a.p10_ns), t(a.p50_ns), t(a.p90_ns)))
+end
+
 if age > 0 then
   local horizon = mmsim.time(p.age_horizon)
   if horizon == 0 and real then horizon = mmsim.time(REAL.horizon) end
@@ -170,6 +187,7 @@ if age > 0 then
   local y = m:gb_yield()
   print(string.format("aged %s (%s): of %d possible 1 GiB regions, %d free, %d movable-only",
     p.age, p.age_timing and "timed" or "fast-forward", y.possible, y.free_now, y.movable_only))
+  print_ages("aged " .. p.age)
 end
 for i, label in ipairs({ "third", "two-thirds" }) do
   m:run{ ["until"] = age + (stop - age) * i // 3 }
@@ -187,6 +205,7 @@ if p.policy == "spb" then
   print(string.format("superpageblocks: %d empty, %d clean, %d tainted", s.empty, s.clean,
     s.tainted))
 end
+print_ages("at the end")
 print(string.format("page cache %d pages, jemalloc %d objects", m:info().file_pages,
   jc.stats.objects))
 require("mmsim.kernel_report").report(m)

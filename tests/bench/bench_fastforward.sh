@@ -13,7 +13,8 @@
 #   defaults aged 20 and 60 s, 1 TiB and 128 CPUs aged 1 and 3 s;
 # - the statistical check of page level against object level
 #   (tests/scenarios/page_level.sh, which make check runs) on the aged
-#   machine for longer: 2 x 16 GiB, 16 CPUs at real pace, 60 s, 3 seeds.
+#   machine for longer: 2 x 16 GiB, 16 CPUs at real pace, 60 s, 3 seeds,
+#   the 1 GiB yield and the unmovable pages' ages (page_owner).
 # Per simulated second: the difference of the two runs' times over the
 # difference of their ages, which leaves out the machine's set-up and the
 # results folder.  Wall time, CPU time (the host is shared: CPU time is the
@@ -66,17 +67,24 @@ bench 1tib-128cpu-real 1 3 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=re
 	-D gb_yield_attempt=false
 
 # The aged default machine at real pace, page level against object level:
-# the 1 GiB yield at the switch and the churn's purges, means over seeds.
+# the 1 GiB yield at the switch and the unmovable pages' ages (page_owner),
+# means over seeds.
 for seed in 1 2 3; do
 	for level in object page; do
 		"$mmsim" --seed $seed --out "$dir/check" "$src/scenarios/aging.lua" -D pace=real \
 			-D age=60s -D duration=1ms -D gb_yield_attempt=false -D age_level=$level \
-			> "$dir/check.out" 2> "$dir/check.err" || { cat "$dir/check.err" >&2; exit 1; }
-		sed -n "s/^aged 60s (fast-forward): of \([0-9]*\) possible 1 GiB regions, \([0-9]*\) free, \([0-9]*\) movable-only/$level \1 \2 \3/p" "$dir/check.out"
+			-D page_owner=true > "$dir/check.out" 2> "$dir/check.err" ||
+			{ cat "$dir/check.err" >&2; exit 1; }
+		echo "$level $(sed -n "s/^aged 60s (fast-forward): of \([0-9]*\) possible 1 GiB regions, \([0-9]*\) free, \([0-9]*\) movable-only/\1 \2 \3/p" \
+			"$dir/check.out") $(awk '/^unmovable pages aged 60s:/ { s["s"] = 1; s["ms"] = 1e-3
+				sub(/,$/, "", $5); print $5, $9 * s[substr($10, 1, length($10) - 1)], $18 * s[substr($19, 1, length($19) - 1)] }' "$dir/check.out")"
 	done
-done | awk '{ n[$1]++; p[$1] += $2; f[$1] += $3; m[$1] += $4 }
+done | awk 'NF == 7 { n[$1]++; p[$1] += $2; f[$1] += $3; m[$1] += $4; u[$1] += $5; a[$1] += $6; h[$1] += $7 }
+	NF != 7 { print "no yield or page_owner line: " $0; bad = 1 }
 	END { for (l in n) printf "real pace, aged 60 s, %s level, 3 seeds: 1 GiB regions " \
-		"%.1f possible, %.1f free, %.1f movable-only\n", l, p[l] / n[l], f[l] / n[l], m[l] / n[l] }'
+		"%.1f possible, %.1f free, %.1f movable-only; unmovable pages %.0f, mean age %.2f s, " \
+		"median %.2f s\n", l, p[l] / n[l], f[l] / n[l], m[l] / n[l], u[l] / n[l], a[l] / n[l],
+		h[l] / n[l]; exit bad }'
 if [ "${MMSIM_BENCH_HOUR:-0}" = 1 ]; then
 	echo "1tib-128cpu-real aged 3600 s: $(run hour 3600 -D mem_per_node=512G \
 		-D cpus_per_socket=64 -D pace=real | awk '{ printf "%.0f s wall, %.0f s CPU", $1, $2 }'), $(

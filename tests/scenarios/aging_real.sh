@@ -9,7 +9,8 @@
 # - The readers read 100 MiB/s each, one per socket: 400 MiB in 2 s, to a
 #   4 MiB chunk each (they read a chunk, then sleep its time).
 # - timeseries.csv has a row every 5 ms; aged 60 s (a 4-CPU machine, to
-#   save time), every 10,000th of the run (6.0001 ms), about 10,000 rows.
+#   save time), every 10,000th of the run (6.0001 ms), about 10,000 rows;
+#   with -D page_owner=true it prints the unmovable pages' ages.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -39,6 +40,14 @@ rows() {
 rows "$dir/r/timeseries.csv" 5 400
 "$MMSIM" --out "$dir/long" "$MMSIM_SRCDIR/scenarios/aging.lua" -D pace=real -D age=60s \
 	-D duration=1ms -D sockets=1 -D cpus_per_socket=4 -D mem_per_node=2G \
-	-D gb_yield_attempt=false > "$dir/long.out" 2> "$dir/long.err" || { cat "$dir/long.err"; exit 1; }
+	-D gb_yield_attempt=false -D page_owner=true > "$dir/long.out" 2> "$dir/long.err" || { cat "$dir/long.err"; exit 1; }
 rows "$dir/long/timeseries.csv" 6.0001 10000
+# -D page_owner=true: the unmovable pages' ages at the switch, none older
+# than the run, and the results folder's page_owner_ages.
+awk '/^unmovable pages aged 60s: [1-9][0-9]*, by age: mean / { n++ }
+	/^unmovable pages at the end: [1-9]/ { n++ } END { exit n != 2 }' "$dir/long.out" ||
+	{ cat "$dir/long.out"; echo "no unmovable ages"; exit 1; }
+awk '/^# page_owner: the pages allocated at/ { now = $7 }
+	$1 == "Unmovable" && $2 > 0 && $8 <= now { ok = 1 } END { exit !ok }' \
+	"$dir/long/page_owner_ages" || { cat "$dir/long/page_owner_ages"; exit 1; }
 echo "ok: aging_real"
