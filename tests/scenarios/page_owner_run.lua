@@ -10,10 +10,11 @@
 --   its node-0 original's;
 -- - the results folder's page_owner_ages has the same figures
 --   (page_owner.sh);
+-- - a THP split keeps the time in the pages it leaves (split_page_owner);
 -- - without page_owner the method is an error that says so.
 local m = mmsim.machine{ sockets = 2, cpus_per_socket = 1, mem_per_node = "256M",
   boot_reserve = false, page_owner = true }
-local a, b, t0, t1, ages, moved, before, after, t_before
+local a, b, t0, t1, ages, moved, before, after, t_before, thp_ns, split_ns, split_order
 m:spawn{ cpu = 0, name = "owner", fn = function()
   a = m:alloc{ order = 3, type = "unmovable" }
   t0 = mmsim.now()
@@ -30,6 +31,21 @@ m:spawn{ cpu = 0, name = "owner", fn = function()
   mmsim.sleep("100us")
   moved = p:move_pages(addr, "4K", 1)
   after = p:follow_page(addr)
+  -- A THP cut by madvise and split by drop_slab (split_page_owner).
+  local q = m:process{ node = 0 }
+  local base = q:mmap("4M")
+  base = (base + (2 << 20) - 1) & ~((2 << 20) - 1)
+  q:madvise(base, "2M", "hugepage")
+  q:touch(base, "2M")
+  local head = q:follow_page(base)
+  assert(m:page(head).order == 9, "no THP")
+  thp_ns = m:page(head).allocated_ns
+  mmsim.sleep("100us")
+  q:madvise(base + 4096, 4096, "dontneed")
+  assert(m:drop_slab() >= 1)
+  local page = q:follow_page(base + 8192)
+  split_order, split_ns = m:page(page).order, m:page(page).allocated_ns
+  q:exit()
 end }
 m:run{ duration = "4ms" }
 local ta, tb = m:page(a).allocated_ns, m:page(b).allocated_ns
@@ -50,8 +66,11 @@ assert(ages.buckets[12] == 8 and ages.buckets[11] == 1, "buckets " .. ages.bucke
 assert(moved.moved == 1 and after ~= before and m:page(after).node == 1, "move_pages moved nothing")
 assert(m:page(after).allocated_ns == t_before, "the moved page's time " ..
   tostring(m:page(after).allocated_ns) .. ", its original's " .. t_before)
+assert(split_order == 0 and split_ns == thp_ns, string.format("after the split: order %s, "
+  .. "time %s (the THP's %s)", tostring(split_order), tostring(split_ns), tostring(thp_ns)))
 local off = mmsim.machine{ sockets = 1, cpus_per_socket = 1, mem_per_node = "256M" }
 local ok, err = pcall(off.page_owner_ages, off)
 assert(not ok and err:find("made without page_owner = true"), tostring(err))
 print(string.format("page_owner: unmovable 9 pages, p10 %.3f ms, p50 %.3f ms, mean %.3f ms",
   ages.p10_ns / 1e6, ages.p50_ns / 1e6, ages.mean_ns / 1e6))
+
