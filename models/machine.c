@@ -22,6 +22,8 @@
 
 void machine_params_default(struct machine_params *p)
 {
+	/* Every field defined, those not named below (iw_table) zero. */
+	*p = (struct machine_params){ 0 };
 	p->min_free_kbytes = -1;
 	p->watermark_scale_factor = 10;
 	p->watermark_boost_factor = 15000;
@@ -44,6 +46,7 @@ void machine_params_default(struct machine_params *p)
 	p->boot_reserve = true;
 	p->populate = true;
 	p->vmap_stack = true;
+	p->page_owner = false;
 	p->host_bytes = 0;
 	p->host_what = NULL;
 }

@@ -69,6 +69,32 @@ static void test_refuses_too_large(void)
 
 /* Node 0 holds DMA and DMA32; node 1 starts at 5 GiB and holds only
  * Normal, and a Movable zone takes the top 1 GiB of each node. */
+/* The defaults set every field: page_owner was once left as the stack
+ * had it (UBSan: "load of value 107 ... _Bool"), so a machine could get
+ * its records, or not, by chance; iw_table too (weights of 107). */
+static void test_params_default_page_owner(void)
+{
+	struct topology t;
+	struct machine_params p;
+	char *err = NULL;
+
+	memset(&p, 0x6b, sizeof(p));
+	machine_params_default(&p);
+	g_assert_false(p.page_owner);
+	for (unsigned n = 0; n < MAX_NUMNODES; n++)
+		g_assert_cmpuint(p.iw_table[n], ==, 0);
+	topology_uniform(&t, 1, 1, 1, 256 * MiB);
+	struct machine *m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	g_assert_null(m->page_owner_ts);
+	machine_destroy(m);
+	p.page_owner = true;
+	m = machine_create(&t, &p, &err);
+	g_assert_nonnull(m);
+	g_assert_nonnull(m->page_owner_ts);
+	machine_destroy(m);
+}
+
 static void test_zone_layout(void)
 {
 	struct topology t;
@@ -280,6 +306,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/machine/presets", test_presets);
+	g_test_add_func("/machine/params_default_page_owner", test_params_default_page_owner);
 	g_test_add_func("/machine/64-nodes", test_64_nodes);
 	g_test_add_func("/machine/refuses-unaligned-memory", test_refuses_unaligned_memory);
 	g_test_add_func("/machine/refuses-too-large", test_refuses_too_large);
