@@ -71,8 +71,15 @@
 --
 -- A day at real pace, -D age=24h (times take min and h), costs about 2.3
 -- to 2.8 CPU hours on this machine at page level (0.098 CPU s per simulated
--- s over 20-60 s; the hour below, whole run, 0.116); it has not been run
--- for the whole day yet.  An hour (2026-12-06, seed 1, 2-vCPU host):
+-- s over 20-60 s; the hour below, whole run, 0.116).  A run of it (seed 1,
+-- 2026-12-06, the host busy with other work) was stopped at 10.0 simulated
+-- hours after 93 CPU min, at 3.4 GiB: its memory grows by about 330 MiB a
+-- simulated hour (BENCHMARKS.md, "A simulated day"), so a whole day needs
+-- about 8 GiB today.  No 1 GiB region was free after the first hour; the
+-- movable-only ones, hourly means of timeseries.csv, rose from 11.1 in the
+-- first hour to 14.1, 15.8, 16.5, 17.0, 17.1, 17.7, 17.6, 18.4 and 18.7 in
+-- the tenth (a sample's range 7-20).  An hour (2026-12-06, seed 1, 2-vCPU
+-- host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false
 --
