@@ -452,6 +452,7 @@ static int l_lock_stats(lua_State *L)
 	set_int(L, "threads", (lua_Integer)engine_nr_threads(e));
 	set_int(L, "time_ns", (lua_Integer)engine_clock(e));
 	set_int(L, "simgrid_calls", (lua_Integer)engine_simgrid_calls(e));
+	set_int(L, "lock_records", (lua_Integer)engine_lock_records(e));
 	return 1;
 }
 

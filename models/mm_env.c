@@ -20,6 +20,20 @@ void mm_signal_clear(void)
 	fatal_signal = 0;
 }
 
+static void (*lock_release)(struct spinlock *l);
+
+void mm_set_lock_release(void (*release)(struct spinlock *l))
+{
+	lock_release = release;
+}
+
+void spin_lock_destroy(struct spinlock *l)
+{
+	if (l->impl && lock_release)
+		lock_release(l);
+	l->impl = NULL;
+}
+
 void spin_lock_init(struct spinlock *l, enum lock_class_id cls)
 {
 	l->owner = -1;

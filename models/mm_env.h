@@ -150,6 +150,11 @@ struct mm_ctx {
 };
 
 void spin_lock_init(struct spinlock *l, enum lock_class_id cls);
+/* The lock's memory is about to be freed (a process's mmap and PTE-table
+ * locks at its exit): whatever the engine keeps for it goes too. */
+void spin_lock_destroy(struct spinlock *l);
+/* The engine's function for that (NULL: none, no engine). */
+void mm_set_lock_release(void (*release)(struct spinlock *l));
 
 static inline void mm_charge(struct mm_ctx *ctx, enum mm_cost kind, unsigned long count)
 {

@@ -102,6 +102,12 @@ void vma_merge_range(struct mm_struct *mm, unsigned lo, unsigned hi)
 	}
 }
 
+static void ptl_free(gpointer ptl)
+{
+	spin_lock_destroy(ptl);
+	g_free(ptl);
+}
+
 struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 {
 	struct mm_registry *reg = m->procs;
@@ -139,7 +145,7 @@ struct mm_struct *mm_alloc(struct mm_ctx *ctx, struct machine *m)
 	mm->pgd = pt_dir_new(pgd);
 	mm->nr_pgtables = 1;
 	spin_lock_init(&mm->mmap_lock, LOCK_CLASS_MMAP);
-	mm->ptlocks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	mm->ptlocks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, ptl_free);
 	g_tree_insert(reg->by_pid, GUINT_TO_POINTER(pid), mm);
 	return mm;
 }
@@ -167,6 +173,7 @@ static void mm_struct_free(struct mm_struct *mm)
 	g_free(mm->cpumask);
 	task_objects_forget(mm->kobjs);
 	g_hash_table_destroy(mm->ptlocks);
+	spin_lock_destroy(&mm->mmap_lock);
 	g_free(mm);
 }
 

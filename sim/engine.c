@@ -489,6 +489,11 @@ uint64_t engine_ff_horizon(const struct mm_ctx *ctx)
 	return e->timing ? 0 : (uint64_t)e->ff_horizon;
 }
 
+unsigned engine_lock_records(const struct engine *e)
+{
+	return e->locks->len;
+}
+
 uint64_t engine_simgrid_calls(const struct engine *e)
 {
 	return e->nr_simgrid_calls;
@@ -665,6 +670,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	}
 	e->threads = g_ptr_array_new();
 	e->locks = g_ptr_array_new();
+	mm_set_lock_release(engine_lock_release);
 	e->cpu_wait = g_new0(uint64_t, (gsize)NR_LOCK_CLASSES * e->nr_cpus);
 	thread_limit(e);
 	return e;
@@ -926,6 +932,7 @@ void engine_destroy(struct engine *e)
 		g_free(t);
 	}
 	g_ptr_array_free(e->threads, TRUE);
+	mm_set_lock_release(NULL);
 	for (unsigned i = 0; i < e->locks->len; i++)
 		g_free(e->locks->pdata[i]);
 	g_ptr_array_free(e->locks, TRUE);

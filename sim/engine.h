@@ -214,6 +214,8 @@ uint64_t engine_ff_horizon(const struct mm_ctx *ctx);
 /* SimGrid calls the threads made so far (sleeps, semaphore waits and
  * posts, spawns): each one switches actors. */
 uint64_t engine_simgrid_calls(const struct engine *e);
+/* Locks the engine keeps a record of: those used so far and not destroyed. */
+unsigned engine_lock_records(const struct engine *e);
 
 /* charge, touch, lock, trylock, unlock and now for threads of the engine;
  * ctx->engine is the thread's state.  Locks belong to threads: two

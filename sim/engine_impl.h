@@ -77,6 +77,8 @@ struct sim_thread {
 
 /* A spinlock's engine state (spinlock.impl), created on its first use. */
 struct lock_impl {
+	struct engine *e;
+	guint slot;                 /* in e->locks */
 	enum lock_class_id cls;
 	unsigned index;             /* among the locks of its class, in order of first use */
 	struct sim_thread *holder;  /* NULL when free; the woken waiter during a handoff */
@@ -122,7 +124,7 @@ struct engine {
 	struct cpu_rq *rq;          /* by CPU */
 	double slice;               /* sched.c: the scheduler's time slice, ns */
 	GPtrArray *threads;         /* struct sim_thread, in spawn order */
-	GPtrArray *locks;           /* struct lock_impl, in order of first use */
+	GPtrArray *locks;           /* struct lock_impl of the live locks (spin_lock_destroy) */
 	unsigned nr_locks[NR_LOCK_CLASSES];
 	/* Each class's locks' statistics summed, kept as they change: the
 	 * samplers read them without walking every lock ever taken. */
@@ -228,5 +230,6 @@ bool engine_trylock(struct mm_ctx *ctx, struct spinlock *l, enum lock_site site)
 void engine_unlock(struct mm_ctx *ctx, struct spinlock *l);
 /* "&zone->lock[1]" (g_free it) */
 char *lock_impl_describe(const struct lock_impl *li);
+void engine_lock_release(struct spinlock *l);
 
 #endif

@@ -20,12 +20,29 @@ static struct lock_impl *lock_impl_get(struct engine *e, struct spinlock *l)
 	if (G_LIKELY(li))
 		return li;
 	li = g_new0(struct lock_impl, 1);
+	li->e = e;
+	li->slot = e->locks->len;
 	li->cls = (enum lock_class_id)l->class_id;
 	li->index = e->nr_locks[li->cls]++;
 	li->last_cpu = -1;
 	g_ptr_array_add(e->locks, li);
 	l->impl = li;
 	return li;
+}
+
+/* spin_lock_destroy's: its figures are in its class's already.  A run of
+ * a day made 72,000 processes an hour, nine locks each. */
+void engine_lock_release(struct spinlock *l)
+{
+	struct lock_impl *li = l->impl, *last;
+	GPtrArray *locks = li->e->locks;
+
+	g_assert(!li->holder && !li->first_waiter);
+	last = g_ptr_array_index(locks, locks->len - 1);
+	last->slot = li->slot;
+	g_ptr_array_index(locks, li->slot) = last;
+	g_ptr_array_set_size(locks, locks->len - 1);
+	g_free(li);
 }
 
 char *lock_impl_describe(const struct lock_impl *li)
