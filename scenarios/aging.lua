@@ -73,9 +73,9 @@
 -- to 2.8 CPU hours on this machine at page level (0.098 CPU s per simulated
 -- s over 20-60 s; the hour below, whole run, 0.116).  A run of it (seed 1,
 -- 2026-12-06, the host busy with other work) was stopped at 10.0 simulated
--- hours after 93 CPU min, at 3.4 GiB: its memory grows by about 330 MiB a
--- simulated hour (BENCHMARKS.md, "A simulated day"), so a whole day needs
--- about 8 GiB today.  No 1 GiB region was free after the first hour; the
+-- hours after 93 CPU min, at 3.4 GiB: its memory grew by about 330 MiB a
+-- simulated hour, the engine keeping the locks of every exited short-lived
+-- process (fixed since: BENCHMARKS.md, "A simulated day").  No 1 GiB region was free after the first hour; the
 -- movable-only ones, hourly means of timeseries.csv, rose from 11.1 in the
 -- first hour to 14.1, 15.8, 16.5, 17.0, 17.1, 17.7, 17.6, 18.4 and 18.7 in
 -- the tenth (a sample's range 7-20).  An hour (2026-12-06, seed 1, 2-vCPU
