@@ -585,26 +585,58 @@ bool gfp_parse(const char *s, gfp_t *gfp)
 #define KMEM_COLUMNS 10
 static const char kmem_header[] = "ts,cpu,pid,comm,event,pfn,order,migratetype,gfp,extra";
 
-static bool kmem_line(struct reader *r, GArray *out, struct clock *clk)
+/* A capture holds a few distinct gfp strings in hundreds of thousands of
+ * lines: each is parsed once.  Values are the gfp + 1 (0: not known). */
+static bool kmem_gfp(GHashTable *seen, const char *s, gfp_t *gfp)
 {
-	char **f = g_strsplit(r->line->str, ",", -1);
+	gpointer v = g_hash_table_lookup(seen, s);
+
+	if (!v) {
+		if (!gfp_parse(s, gfp))
+			return false;
+		g_hash_table_insert(seen, g_strdup(s), GSIZE_TO_POINTER((gsize)*gfp + 1));
+		return true;
+	}
+	*gfp = (gfp_t)(GPOINTER_TO_SIZE(v) - 1);
+	return true;
+}
+
+/* The line's fields, cut in place at its commas: the reader reads the
+ * capture's hundreds of thousands of lines at every run's start. */
+static unsigned kmem_fields(char *s, char *f[KMEM_COLUMNS])
+{
+	unsigned n = 0;
+
+	if (!*s)
+		return 0;       /* as g_strsplit counts an empty line */
+	for (;;) {
+		char *c = strchr(s, ',');
+
+		if (n < KMEM_COLUMNS)
+			f[n] = s;
+		n++;
+		if (!c)
+			return n;
+		*c = '\0';
+		s = c + 1;
+	}
+}
+
+static bool kmem_line(struct reader *r, GArray *out, struct clock *clk, GHashTable *gfps)
+{
+	char *f[KMEM_COLUMNS];
+	unsigned nf = kmem_fields(r->line->str, f);
 	struct kmem_event ev = { 0 };
 	uint64_t abs, v;
-	bool ok = true, alloc;
+	bool alloc;
 
-	if (g_strv_length(f) != KMEM_COLUMNS) {
-		ok = reader_bad(r, "%u fields, not the %d of '%s'", g_strv_length(f), KMEM_COLUMNS,
-				kmem_header);
-		goto out;
-	}
-	if (!parse_time(f[0], &abs)) {
-		ok = reader_bad(r, "timestamp '%s' is not seconds", f[0]);
-		goto out;
-	}
-	if (!parse_u64(f[1], &v) || v > UINT16_MAX) {
-		ok = reader_bad(r, "cpu '%s' is not a CPU number", f[1]);
-		goto out;
-	}
+	if (nf != KMEM_COLUMNS)
+		return reader_bad(r, "%u fields, not the %d of '%s'", nf, KMEM_COLUMNS,
+				  kmem_header);
+	if (!parse_time(f[0], &abs))
+		return reader_bad(r, "timestamp '%s' is not seconds", f[0]);
+	if (!parse_u64(f[1], &v) || v > UINT16_MAX)
+		return reader_bad(r, "cpu '%s' is not a CPU number", f[1]);
 	ev.cpu = (uint16_t)v;
 	ev.line = r->lineno;
 	ev.ts_ns = clock_rel(clk, abs, false);
@@ -612,33 +644,22 @@ static bool kmem_line(struct reader *r, GArray *out, struct clock *clk)
 	alloc = !strcmp(f[4], "mm_page_alloc");
 	if (!alloc && strcmp(f[4], "mm_page_free") && strcmp(f[4], "mm_page_free_batched")) {
 		if (!g_str_has_prefix(f[4], "mm_"))
-			ok = reader_bad(r, "event '%s' is not a kmem tracepoint", f[4]);
-		else
-			r->counts->ignored++;
-		goto out;
+			return reader_bad(r, "event '%s' is not a kmem tracepoint", f[4]);
+		r->counts->ignored++;
+		return true;
 	}
 	ev.kind = alloc ? KMEM_ALLOC : KMEM_FREE;
-	if (!parse_u64(f[5], &ev.pfn)) {
-		ok = reader_bad(r, "pfn '%s' is not a number", f[5]);
-		goto out;
-	}
-	if (!parse_u64(f[6], &v) || v > MAX_PAGE_ORDER) {
-		ok = reader_bad(r, "order '%s' is not 0-%d", f[6], MAX_PAGE_ORDER);
-		goto out;
-	}
+	if (!parse_u64(f[5], &ev.pfn))
+		return reader_bad(r, "pfn '%s' is not a number", f[5]);
+	if (!parse_u64(f[6], &v) || v > MAX_PAGE_ORDER)
+		return reader_bad(r, "order '%s' is not 0-%d", f[6], MAX_PAGE_ORDER);
 	ev.order = (uint8_t)v;
-	if (alloc && (!parse_u64(f[7], &v) || v >= MIGRATE_TYPES)) {
-		ok = reader_bad(r, "migratetype '%s' is not 0-%d", f[7], MIGRATE_TYPES - 1);
-		goto out;
-	}
-	if (alloc && !gfp_parse(f[8], &ev.gfp)) {
-		ok = reader_bad(r, "gfp '%s' has a flag the reader does not know", f[8]);
-		goto out;
-	}
+	if (alloc && (!parse_u64(f[7], &v) || v >= MIGRATE_TYPES))
+		return reader_bad(r, "migratetype '%s' is not 0-%d", f[7], MIGRATE_TYPES - 1);
+	if (alloc && !kmem_gfp(gfps, f[8], &ev.gfp))
+		return reader_bad(r, "gfp '%s' has a flag the reader does not know", f[8]);
 	g_array_append_val(out, ev);
-out:
-	g_strfreev(f);
-	return ok;
+	return true;
 }
 
 /* Each free's allocation, by pfn, in file order. */
@@ -676,9 +697,12 @@ GArray *kmem_read(const char *path, bool skip_bad, struct trace_counts *counts, 
 		r.skip_bad = false;
 		reader_bad(&r, "not a kmem CSV: the first line must be '%s'", kmem_header);
 	} else {
+		GHashTable *gfps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
 		while (reader_next(&r))
-			if (!kmem_line(&r, out, &clk))
+			if (!kmem_line(&r, out, &clk, gfps))
 				break;
+		g_hash_table_destroy(gfps);
 	}
 	if (out->len > INT32_MAX)
 		reader_bad(&r, "more than %d events", INT32_MAX);
