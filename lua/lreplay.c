@@ -2,6 +2,7 @@
  * loop (allocations and frees paired by pfn), for lua/mmsim/replay.lua. */
 #include "laux.h"
 #include "lmmsimlib.h"
+#include "sim/ptrmap.h"
 #include "sim/trace.h"
 
 #include "models/mm_space.h"
@@ -227,8 +228,8 @@ struct lkmem_replay {
 	struct lmachine *lm;
 	struct lkmem_trace *t;
 	unsigned copies;
-	GHashTable **live;          /* per copy: allocation index -> sim pfn + 1 (0: failed) */
-	GHashTable **early;         /* per copy: allocations whose free ran first */
+	struct ptrmap *live;        /* per copy: allocation index + 1 -> sim pfn + 1 (0: failed) */
+	struct ptrmap *early;       /* per copy: allocations (index + 1) whose free ran first */
 	bool movable;               /* false: movable allocations (user pages) left out */
 	unsigned long allocated[NR_PAGE_ORDERS], freed[NR_PAGE_ORDERS], failed[NR_PAGE_ORDERS];
 	unsigned long unpaired, early_frees, skipped, recycled;
@@ -248,8 +249,8 @@ static int l_replay_gc(lua_State *L)
 	struct lkmem_replay *r = luaL_checkudata(L, 1, KMEM_REPLAY_MT);
 
 	for (unsigned k = 0; r->live && k < r->copies; k++) {
-		g_hash_table_destroy(r->live[k]);
-		g_hash_table_destroy(r->early[k]);
+		ptrmap_free(&r->live[k]);
+		ptrmap_free(&r->early[k]);
 	}
 	g_free(r->live);
 	g_free(r->early);
@@ -278,12 +279,8 @@ static int l_kmem_replay(lua_State *L)
 	r->t = t;
 	r->copies = (unsigned)copies;
 	r->movable = movable;
-	r->live = g_new(GHashTable *, r->copies);
-	r->early = g_new(GHashTable *, r->copies);
-	for (unsigned k = 0; k < r->copies; k++) {
-		r->live[k] = g_hash_table_new(NULL, NULL);
-		r->early[k] = g_hash_table_new(NULL, NULL);
-	}
+	r->live = g_new0(struct ptrmap, r->copies);
+	r->early = g_new0(struct ptrmap, r->copies);
 	return 1;
 }
 
@@ -302,7 +299,7 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 	struct machine *m = r->lm->m;
 	const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
 		e->pair >= 0 ? &g_array_index(r->t->ev, struct kmem_event, e->pair) : NULL;
-	gpointer key, val;
+	void *val;
 
 	if (!r->movable && a && gfp_migratetype(a->gfp) == MIGRATE_MOVABLE) {
 		r->skipped += e->kind == KMEM_ALLOC;
@@ -314,7 +311,7 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 		/* A block the capture never frees is freed when its
 		 * allocation comes round again, a pass of the capture later:
 		 * a repeated capture keeps one pass's long-lived blocks. */
-		if (g_hash_table_steal_extended(r->live[k], GUINT_TO_POINTER(idx), NULL, &val)) {
+		if (ptrmap_take(&r->live[k], (uint64_t)idx + 1, &val)) {
 			r->recycled++;
 			if (GPOINTER_TO_SIZE(val))
 				replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1), e->order);
@@ -327,13 +324,13 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 			r->failed[e->order]++;
 		else
 			r->allocated[e->order]++;
-		if (g_hash_table_remove(r->early[k], GUINT_TO_POINTER(idx))) {
+		if (ptrmap_take(&r->early[k], (uint64_t)idx + 1, &val)) {
 			r->early_frees++;
 			if (pfn != PFN_NONE)
 				replay_free(ctx, r, pfn, e->order);
 		} else {
-			g_hash_table_insert(r->live[k], GUINT_TO_POINTER(idx),
-					    GSIZE_TO_POINTER(pfn == PFN_NONE ? 0 : (gsize)pfn + 1));
+			ptrmap_put(&r->live[k], (uint64_t)idx + 1,
+				   GSIZE_TO_POINTER(pfn == PFN_NONE ? 0 : (gsize)pfn + 1));
 		}
 		return;
 	}
@@ -341,14 +338,13 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 		r->unpaired++;
 		return;
 	}
-	key = GINT_TO_POINTER(e->pair);
-	if (g_hash_table_steal_extended(r->live[k], key, NULL, &val)) {
+	if (ptrmap_take(&r->live[k], (uint64_t)e->pair + 1, &val)) {
 		if (GPOINTER_TO_SIZE(val))
 			replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1),
 				    g_array_index(r->t->ev, struct kmem_event, e->pair).order);
-	} else {
+	} else if (!ptrmap_find(&r->early[k], (uint64_t)e->pair + 1)) {
 		/* Its allocation's thread runs late: it frees the block at once. */
-		g_hash_table_add(r->early[k], key);
+		ptrmap_put(&r->early[k], (uint64_t)e->pair + 1, GINT_TO_POINTER(1));
 	}
 }
 
@@ -395,7 +391,7 @@ static int l_replay_stats(lua_State *L)
 		pf += (lua_Integer)r->freed[o] << o;
 	}
 	for (unsigned k = 0; k < r->copies; k++)
-		live += g_hash_table_size(r->live[k]);
+		live += (lua_Integer)ptrmap_size(&r->live[k]);
 	lua_createtable(L, 0, 8);
 	set_orders(L, "allocated", r->allocated);
 	set_orders(L, "freed", r->freed);

@@ -4,6 +4,7 @@
 #include "models/mm_space.h"
 #include "models/mmtypes.h"
 #include "sim/mailbox.h"
+#include "sim/ptrmap.h"
 #include "sim/workload.h"
 
 #include <glib.h>
@@ -41,19 +42,6 @@ struct run {
  * posts to itself); when that free makes a purge due, the owner takes the
  * runs to purge out of the arena and hands them to the freeing thread,
  * which purges them on its CPU and hands them back clean. */
-/* The runs by their start and by their end address: open addressing,
- * keys start and end | 1 (addresses are page aligned), 0 for empty. */
-struct index_entry {
-	uint64_t key;
-	struct run *run;
-};
-
-struct run_index {
-	struct index_entry *e;          /* a key and its run in one cache line */
-	size_t mask, used;
-	unsigned shift;                 /* 64 - log2(slots): a slot is a key's hash's top bits */
-};
-
 /* What a subtree of run_order holds: its largest dirty and clean run in
  * pages (0: none) and its oldest dirty time (INT64_MAX: none). */
 struct run_summary {
@@ -86,7 +74,7 @@ static size_t order_leaf(const struct run_order *o, size_t pos)
 
 struct arena {
 	struct run_order runs;
-	struct run_index index;
+	struct ptrmap index;            /* the runs by their ends */
 	struct run *spare;              /* freed runs for reuse */
 	GPtrArray *chunks;              /* of RUN_CHUNK runs each */
 	unsigned grow;                  /* the next extent's size class */
@@ -198,72 +186,20 @@ static struct object fifo_pop(struct object_fifo *q)
 	return obj;
 }
 
-static size_t index_slot(const struct run_index *x, uint64_t key)
+/* The arena's runs by their start and by their end address (end | 1:
+ * addresses are page aligned). */
+static struct run *index_find(const struct ptrmap *x, uint64_t key)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> x->shift);
+	return ptrmap_find(x, key);
 }
 
-static struct run *index_find(const struct run_index *x, uint64_t key)
+static struct run *index_remove(struct ptrmap *x, uint64_t key)
 {
-	for (size_t i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
-		if (x->e[i].key == key)
-			return x->e[i].run;
-	return NULL;
-}
+	void *r;
 
-static void index_put(struct run_index *x, uint64_t key, struct run *r);
-
-/* Twice the slots when half are used. */
-static void index_grow(struct run_index *x)
-{
-	struct run_index old = *x;
-
-	x->mask = old.e ? 2 * old.mask + 1 : 63;
-	x->shift = (unsigned)__builtin_clzll(x->mask + 1) + 1;
-	x->e = g_new0(struct index_entry, x->mask + 1);
-	x->used = 0;
-	for (size_t i = 0; old.e && i <= old.mask; i++)
-		if (old.e[i].key)
-			index_put(x, old.e[i].key, old.e[i].run);
-	g_free(old.e);
-}
-
-static void index_put(struct run_index *x, uint64_t key, struct run *r)
-{
-	size_t i;
-
-	if (2 * (x->used + 1) > x->mask + 1)
-		index_grow(x);
-	for (i = index_slot(x, key); x->e[i].key; i = (i + 1) & x->mask)
-		;
-	x->e[i] = (struct index_entry){ key, r };
-	x->used++;
-}
-
-/* Remove key, moving back the entries of its probe chain that the hole
- * would cut off; its run. */
-static struct run *index_remove(struct run_index *x, uint64_t key)
-{
-	size_t i = index_slot(x, key);
-	struct run *r;
-
-	while (x->e[i].key != key) {
-		/* A key missing would loop for ever: the arena is corrupt. */
-		g_assert(x->e[i].key);
-		i = (i + 1) & x->mask;
-	}
-	r = x->e[i].run;
-	for (size_t j = (i + 1) & x->mask; x->e[j].key; j = (j + 1) & x->mask) {
-		size_t home = index_slot(x, x->e[j].key);
-
-		/* j's entry may fill the hole at i if its home is not in (i, j]. */
-		if (((j - home) & x->mask) >= ((j - i) & x->mask)) {
-			x->e[i] = x->e[j];
-			i = j;
-		}
-	}
-	x->e[i].key = 0;
-	x->used--;
+	/* A run missing from the index: the arena is corrupt. */
+	if (!ptrmap_take(x, key, &r))
+		g_error("jemalloc arena: no run at %#" G_GINT64_MODIFIER "x", key);
 	return r;
 }
 
@@ -316,7 +252,7 @@ static void order_set(struct run_order *o, size_t pos, struct run_summary leaf)
  * holes, each leaf moved with its slot: in place if cap stays (new arrays
  * each time made a 64-thread run a quarter bigger through the heap's
  * fragments).  The records learn their new slots through the index. */
-static void order_rebuild(struct run_order *o, const struct run_index *x, size_t cap)
+static void order_rebuild(struct run_order *o, const struct ptrmap *x, size_t cap)
 {
 	uint64_t *slot = cap == o->cap ? o->slot : g_new0(uint64_t, cap);
 	struct run_summary *node = o->node;
@@ -354,7 +290,7 @@ static void order_rebuild(struct run_order *o, const struct run_index *x, size_t
 }
 
 /* r, starting at addr and summarised by leaf, at the end of the order. */
-static void order_add(struct run_order *o, const struct run_index *x, struct run *r, uint64_t addr,
+static void order_add(struct run_order *o, const struct ptrmap *x, struct run *r, uint64_t addr,
 		      struct run_summary leaf)
 {
 	/* Compacting leaves a quarter free at least. */
@@ -418,7 +354,6 @@ static inline size_t order_next(const struct run_order *o, size_t from, summary_
 
 static void arena_init(struct arena *a)
 {
-	index_grow(&a->index);
 	order_rebuild(&a->runs, &a->index, 64);
 	a->chunks = g_ptr_array_new_with_free_func(g_aligned_free);
 }
@@ -428,7 +363,7 @@ static void arena_destroy(struct arena *a)
 	g_ptr_array_free(a->chunks, TRUE);
 	g_free(a->runs.slot);
 	g_aligned_free(a->runs.node_mem);
-	g_free(a->index.e);
+	ptrmap_free(&a->index);
 }
 
 static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, int64_t since)
@@ -448,8 +383,8 @@ static void add_run(struct arena *a, uint64_t addr, uint64_t end, bool dirty, in
 	a->spare = r->next_spare;
 	*r = (struct run){ .addr = addr, .end = end, .since = since, .dirty = dirty };
 	order_add(&a->runs, &a->index, r, addr, summary_of(r));
-	index_put(&a->index, addr, r);
-	index_put(&a->index, end | 1, r);
+	ptrmap_put(&a->index, addr, r);
+	ptrmap_put(&a->index, end | 1, r);
 }
 
 static void remove_run(struct arena *a, struct run *r)
@@ -467,11 +402,11 @@ static void move_run(struct arena *a, struct run *r, uint64_t addr, uint64_t end
 {
 	if (addr != r->addr) {
 		index_remove(&a->index, r->addr);
-		index_put(&a->index, addr, r);
+		ptrmap_put(&a->index, addr, r);
 	}
 	if (end != r->end) {
 		index_remove(&a->index, r->end | 1);
-		index_put(&a->index, end | 1, r);
+		ptrmap_put(&a->index, end | 1, r);
 	}
 	order_remove(&a->runs, r->pos);
 	r->addr = addr;
@@ -547,7 +482,7 @@ static bool arena_alloc(struct mm_ctx *ctx, struct mm_struct *mm, struct arena *
 		order_remove(o, pos);
 		if (end - addr > len) {
 			/* The rest, a new run in first fit's order. */
-			index_put(&a->index, addr + len, r);
+			ptrmap_put(&a->index, addr + len, r);
 			r->addr = addr + len;
 			*pages -= (uint32_t)(len / PAGE_SIZE);
 			order_add(o, &a->index, r, r->addr, leaf);
