@@ -59,17 +59,18 @@ set label "GiB" at screen 1.0 * (left_px + 1030) / W, screen 1.0 - (top_px - 14.
 unset colorbox
 
 # Okabe-Ito colours; free is a light grey so that no memory (white) stands
-# apart.
+# apart.  A palette of the six, one per class code, draws the cells with
+# no function per cell: per-cell functions took 7 s for a 1 TiB map.
 array colour[6] = [0xE4E4E4, 0x56B4E9, 0x009E73, 0xD55E00, 0xCC79A7, 0xFFFFFF]
 array name[5] = ["free", "movable", "reclaimable", "unmovable", "mixed"]
-rgb_r(c) = (colour[int(c) + 1] >> 16) & 255
-rgb_g(c) = (colour[int(c) + 1] >> 8) & 255
-rgb_b(c) = colour[int(c) + 1] & 255
 label(i) = name[i] . (words(class_counts) >= i ? " (" . word(class_counts, i) . ")" : "")
+set palette maxcolors 6
+set palette defined (0 "#E4E4E4", 1 "#56B4E9", 2 "#009E73", 3 "#D55E00", 4 "#CC79A7", 5 "#FFFFFF")
+set cbrange [-0.5:5.5]
 
 set style fill solid 1.0 noborder
 set key at screen 1.0 * (left_px + 512) / W, screen 6.0 / H center bottom horizontal reverse Left \
 	samplen 1.5 width 1 maxrows 1 noautotitle
 
-plot datafile matrix using 1:2:(rgb_r($3)):(rgb_g($3)):(rgb_b($3)) with rgbimage, \
+plot datafile matrix using 1:2:3 with image, \
 	for [i = 1:5] NaN with boxes lc rgb sprintf("#%06X", colour[i]) title label(i)
