@@ -1,7 +1,27 @@
 #include "memmap.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* The frame arrays are read at random frames: 2 MiB pages for them where
+ * the host allows it (transparent_hugepage "madvise" or "always") save TLB
+ * misses, 8% of a real-pace aging run's time at 16 CPUs and 21% of a 1
+ * TiB machine's first simulated second (BENCHMARKS.md).  Arrays under 2
+ * MiB get no advice: they may lie in the malloc heap. */
+static void *frames_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	uintptr_t start, end;
+
+	if (!p || n * size < MEMMAP_HUGE_BYTES)
+		return p;
+	start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	end = ((uintptr_t)p + n * size) & ~(uintptr_t)4095;
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
+	return p;
+}
 
 size_t memmap_bytes(pfn_t nr_frames)
 {
@@ -19,10 +39,10 @@ int memmap_init(struct memmap *mm, pfn_t nr_frames)
 	mm->nr_pageblocks = (nr_frames + pageblock_nr_pages - 1) / pageblock_nr_pages;
 	/* calloc of large arrays maps zero pages lazily: untouched frames cost
 	 * no resident memory until the simulation reaches them. */
-	mm->state = calloc(nr_frames, sizeof(*mm->state));
-	mm->aux = calloc(nr_frames, sizeof(*mm->aux));
-	mm->word_a = calloc(nr_frames, sizeof(*mm->word_a));
-	mm->word_b = calloc(nr_frames, sizeof(*mm->word_b));
+	mm->state = frames_calloc(nr_frames, sizeof(*mm->state));
+	mm->aux = frames_calloc(nr_frames, sizeof(*mm->aux));
+	mm->word_a = frames_calloc(nr_frames, sizeof(*mm->word_a));
+	mm->word_b = frames_calloc(nr_frames, sizeof(*mm->word_b));
 	mm->pb_flags = calloc(mm->nr_pageblocks, sizeof(*mm->pb_flags));
 	mm->pb_word_a = calloc(mm->nr_pageblocks, sizeof(*mm->pb_word_a));
 	mm->pb_word_b = calloc(mm->nr_pageblocks, sizeof(*mm->pb_word_b));

@@ -69,6 +69,9 @@ struct memmap {
 	struct cacheline *pb_cl;    /* the pageblock_data cache line */
 };
 
+/* Frame arrays of this size or more are advised to use huge pages. */
+#define MEMMAP_HUGE_BYTES (2UL << 20)
+
 int memmap_init(struct memmap *mm, pfn_t nr_frames);
 void memmap_destroy(struct memmap *mm);
 /* Bytes the arrays take for nr_frames frames (for budgets and reports). */

@@ -6,6 +6,7 @@
 #include "models/page_alloc.h"
 #include "models/procfs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void test_presets(void)
@@ -93,6 +94,50 @@ static void test_params_default_page_owner(void)
 	g_assert_nonnull(m);
 	g_assert_nonnull(m->page_owner_ts);
 	machine_destroy(m);
+}
+
+/* The VmFlags line of the mapping holding addr in /proc/self/smaps, or NULL. */
+static char *vma_flags(const void *addr)
+{
+	char *text = NULL, *flags = NULL, **lines;
+	bool inside = false;
+
+	g_assert_true(g_file_get_contents("/proc/self/smaps", &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (char **s = lines; *s && !flags; s++) {
+		unsigned long lo, hi;
+		char perm;
+
+		if (sscanf(*s, "%lx-%lx %c", &lo, &hi, &perm) == 3)
+			inside = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+		else if (inside && g_str_has_prefix(*s, "VmFlags:"))
+			flags = g_strdup(*s);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	return flags;
+}
+
+/* The frame arrays of a large machine are advised to use huge pages
+ * (MADV_HUGEPAGE shows as "hg" in smaps); those of a small one are not. */
+static void test_memmap_hugepage_advice(void)
+{
+	struct memmap mm;
+	char *flags;
+
+	if (!g_file_test("/sys/kernel/mm/transparent_hugepage", G_FILE_TEST_IS_DIR)) {
+		g_test_skip("the host kernel has no transparent huge pages");
+		return;
+	}
+	g_assert_cmpint(memmap_init(&mm, 1UL << 20), ==, 0);       /* 4 GiB: 8 MiB of words */
+	flags = vma_flags(mm.word_a + (1UL << 19));
+	g_assert_nonnull(flags);
+	g_assert_nonnull(strstr(flags, " hg"));
+	g_free(flags);
+	memmap_destroy(&mm);
+	g_assert_cmpint(memmap_init(&mm, 1024), ==, 0);
+	g_assert_true(1024 * sizeof(*mm.word_a) < MEMMAP_HUGE_BYTES);
+	memmap_destroy(&mm);
 }
 
 static void test_zone_layout(void)
@@ -311,6 +356,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/machine/refuses-unaligned-memory", test_refuses_unaligned_memory);
 	g_test_add_func("/machine/refuses-too-large", test_refuses_too_large);
 	g_test_add_func("/machine/zone-layout", test_zone_layout);
+	g_test_add_func("/machine/memmap-hugepage-advice", test_memmap_hugepage_advice);
 	g_test_add_func("/machine/dump-formats", test_dump_formats);
 	g_test_add_func("/machine/boot-reservations", test_boot_reservations);
 	g_test_add_func("/machine/boot-reservations-refused", test_boot_reservations_refused);
