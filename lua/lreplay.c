@@ -117,6 +117,8 @@ static int l_read_strace(lua_State *L)
 struct lkmem_trace {
 	GArray *ev;                 /* struct kmem_event; NULL once collected */
 	GArray **by_cpu;            /* guint indices into ev */
+	uint32_t *alloc_ord;        /* an allocation's rank among the allocations */
+	uint32_t nr_allocs;
 	unsigned nr_cpus;
 	struct trace_counts counts;
 };
@@ -134,6 +136,7 @@ static int l_kmem_trace_gc(lua_State *L)
 		for (unsigned c = 0; c < t->nr_cpus; c++)
 			g_array_free(t->by_cpu[c], TRUE);
 		g_free(t->by_cpu);
+		g_free(t->alloc_ord);
 		g_array_free(t->ev, TRUE);
 		trace_counts_clear(&t->counts);
 		t->ev = NULL;
@@ -164,6 +167,10 @@ static int l_read_kmem(lua_State *L)
 		t->by_cpu[c] = g_array_new(FALSE, FALSE, sizeof(guint));
 	for (guint i = 0; i < t->ev->len; i++)
 		g_array_append_val(t->by_cpu[g_array_index(t->ev, struct kmem_event, i).cpu], i);
+	t->alloc_ord = g_new0(uint32_t, t->ev->len);
+	for (guint i = 0; i < t->ev->len; i++)
+		if (g_array_index(t->ev, struct kmem_event, i).kind == KMEM_ALLOC)
+			t->alloc_ord[i] = t->nr_allocs++;
 	return 1;
 }
 
@@ -228,7 +235,11 @@ struct lkmem_replay {
 	struct lmachine *lm;
 	struct lkmem_trace *t;
 	unsigned copies;
-	struct ptrmap *live;        /* per copy: allocation index + 1 -> sim pfn + 1 (0: failed) */
+	/* Per copy, by allocation rank: 0 not live, 1 live but failed, else the
+	 * block's pfn + 2.  An array, not a map: the replay walks the ranks
+	 * nearly in order, and a map's probes missed the cache. */
+	uint32_t **live;
+	unsigned long nr_live;
 	struct ptrmap *early;       /* per copy: allocations (index + 1) whose free ran first */
 	bool movable;               /* false: movable allocations (user pages) left out */
 	unsigned long allocated[NR_PAGE_ORDERS], freed[NR_PAGE_ORDERS], failed[NR_PAGE_ORDERS];
@@ -249,12 +260,13 @@ static int l_replay_gc(lua_State *L)
 	struct lkmem_replay *r = luaL_checkudata(L, 1, KMEM_REPLAY_MT);
 
 	for (unsigned k = 0; r->live && k < r->copies; k++) {
-		ptrmap_free(&r->live[k]);
+		g_free(r->live[k]);
 		ptrmap_free(&r->early[k]);
 	}
 	g_free(r->live);
 	g_free(r->early);
-	r->live = r->early = NULL;
+	r->live = NULL;
+	r->early = NULL;
 	return 0;
 }
 
@@ -279,7 +291,9 @@ static int l_kmem_replay(lua_State *L)
 	r->t = t;
 	r->copies = (unsigned)copies;
 	r->movable = movable;
-	r->live = g_new0(struct ptrmap, r->copies);
+	r->live = g_new(uint32_t *, r->copies);
+	for (unsigned k = 0; k < r->copies; k++)
+		r->live[k] = g_new0(uint32_t, t->nr_allocs);
 	r->early = g_new0(struct ptrmap, r->copies);
 	return 1;
 }
@@ -292,6 +306,17 @@ static void replay_free(struct mm_ctx *ctx, struct lkmem_replay *r, pfn_t pfn, u
 	r->freed[order]++;
 }
 
+/* A live block of copy k leaves the live set: freed unless its
+ * allocation failed. */
+static void replay_drop(struct mm_ctx *ctx, struct lkmem_replay *r, uint32_t *slot,
+			unsigned order)
+{
+	if (*slot > 1)
+		replay_free(ctx, r, (pfn_t)(*slot - 2), order);
+	*slot = 0;
+	r->nr_live--;
+}
+
 /* One event of copy k. */
 static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k, guint idx,
 			 const struct kmem_event *e)
@@ -299,6 +324,7 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 	struct machine *m = r->lm->m;
 	const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
 		e->pair >= 0 ? &g_array_index(r->t->ev, struct kmem_event, e->pair) : NULL;
+	uint32_t *slot;
 	void *val;
 
 	if (!r->movable && a && gfp_migratetype(a->gfp) == MIGRATE_MOVABLE) {
@@ -308,13 +334,13 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 	if (e->kind == KMEM_ALLOC) {
 		pfn_t pfn;
 
+		slot = &r->live[k][r->t->alloc_ord[idx]];
 		/* A block the capture never frees is freed when its
 		 * allocation comes round again, a pass of the capture later:
 		 * a repeated capture keeps one pass's long-lived blocks. */
-		if (ptrmap_take(&r->live[k], (uint64_t)idx + 1, &val)) {
+		if (*slot) {
 			r->recycled++;
-			if (GPOINTER_TO_SIZE(val))
-				replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1), e->order);
+			replay_drop(ctx, r, slot, e->order);
 		}
 		pfn = __alloc_pages(ctx, m, e->gfp, e->order,
 					  topology_cpu_to_node(&m->topo, ctx->cpu),
@@ -329,8 +355,8 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 			if (pfn != PFN_NONE)
 				replay_free(ctx, r, pfn, e->order);
 		} else {
-			ptrmap_put(&r->live[k], (uint64_t)idx + 1,
-				   GSIZE_TO_POINTER(pfn == PFN_NONE ? 0 : (gsize)pfn + 1));
+			*slot = pfn == PFN_NONE ? 1 : (uint32_t)pfn + 2;
+			r->nr_live++;
 		}
 		return;
 	}
@@ -338,10 +364,9 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 		r->unpaired++;
 		return;
 	}
-	if (ptrmap_take(&r->live[k], (uint64_t)e->pair + 1, &val)) {
-		if (GPOINTER_TO_SIZE(val))
-			replay_free(ctx, r, (pfn_t)(GPOINTER_TO_SIZE(val) - 1),
-				    g_array_index(r->t->ev, struct kmem_event, e->pair).order);
+	slot = &r->live[k][r->t->alloc_ord[e->pair]];
+	if (*slot) {
+		replay_drop(ctx, r, slot, a->order);
 	} else if (!ptrmap_find(&r->early[k], (uint64_t)e->pair + 1)) {
 		/* Its allocation's thread runs late: it frees the block at once. */
 		ptrmap_put(&r->early[k], (uint64_t)e->pair + 1, GINT_TO_POINTER(1));
@@ -384,14 +409,12 @@ static int l_replay_run(lua_State *L)
 static int l_replay_stats(lua_State *L)
 {
 	struct lkmem_replay *r = check_replay(L, 1);
-	lua_Integer pa = 0, pf = 0, live = 0;
+	lua_Integer pa = 0, pf = 0;
 
 	for (int o = 0; o < NR_PAGE_ORDERS; o++) {
 		pa += (lua_Integer)r->allocated[o] << o;
 		pf += (lua_Integer)r->freed[o] << o;
 	}
-	for (unsigned k = 0; k < r->copies; k++)
-		live += (lua_Integer)ptrmap_size(&r->live[k]);
 	lua_createtable(L, 0, 8);
 	set_orders(L, "allocated", r->allocated);
 	set_orders(L, "freed", r->freed);
@@ -402,7 +425,7 @@ static int l_replay_stats(lua_State *L)
 	set_int(L, "early_frees", (lua_Integer)r->early_frees);
 	set_int(L, "skipped", (lua_Integer)r->skipped);
 	set_int(L, "recycled", (lua_Integer)r->recycled);
-	set_int(L, "live", live);
+	set_int(L, "live", (lua_Integer)r->nr_live);
 	return 1;
 }
 

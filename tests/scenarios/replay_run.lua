@@ -12,7 +12,12 @@
 --   -D case=kmem_repeat -D file=F   F's unmovable and reclaimable load
 --                     (movable = false) repeated for two passes and 1 ns:
 --                     blocks allocated by order, the blocks still live, and
---                     those the second pass freed for the first (recycled)
+--                     those the second pass freed for the first (recycled),
+--                     and the pages it holds at the end
+--   -D case=kmem_small -D file=F   F repeated for two passes on a 256 MiB
+--                     machine, where allocations fail: the failed ones, and
+--                     whether the replay's live blocks are all the memory it
+--                     holds at the end
 local p = mmsim.params{ case = "redis", file = "", cpus = 2, skip_bad = false }
 local root = arg[0]:gsub("tests/scenarios/[^/]*$", "")
 local replay = require("mmsim.replay")
@@ -133,6 +138,23 @@ elseif p.case == "kmem_repeat" then
   print("live " .. s.live)
   print("recycled " .. s.recycled)
   print("skipped " .. s.skipped)
+  print("held " .. s.pages_allocated - s.pages_freed)
+elseif p.case == "kmem_small" then
+  local m = mmsim.machine{ sockets = 1, nodes_per_socket = 1, cpus_per_socket = 2,
+    mem_per_node = "256M" }
+  local info = mmsim.read_kmem(p.file):info()
+  local function used() local i = m:info() return i.managed_pages - i.free_pages - i.pcp_pages end
+  local before = used()
+  local k = replay.kmem(m, { csv = p.file, cpus = 2, until_ns = 2 * info.duration_ns + 1 })
+  m:run()
+  m:check_invariants()
+  local s = k.stats
+  local failed = 0
+  for o = 0, 10 do failed = failed + s.failed[o] end
+  print("failed " .. failed)
+  print("recycled " .. s.recycled)
+  print("held " .. (s.pages_allocated - s.pages_freed == used() - before and "matches" or
+    string.format("%d pages, the machine %d", s.pages_allocated - s.pages_freed, used() - before)))
 else
   error("unknown case " .. p.case)
 end
