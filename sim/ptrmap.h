@@ -1,8 +1,8 @@
 /* A map from nonzero 64-bit keys to pointers, by open addressing (linear
- * probing, Fibonacci hashing, twice the slots when half are used).  For
- * the hot maps of workloads (a jemalloc arena's runs by their ends, a
- * kmem replay's live blocks): a GHashTable lookup cost about five times
- * as many instructions. */
+ * probing, Fibonacci hashing, twice the slots when half are used), for the
+ * maps on workloads' hot paths (a jemalloc arena's runs by their ends, a
+ * kmem replay's frees that came before their allocation).  A GHashTable
+ * take cost about 145 instructions in the kmem replay, this one about 40. */
 #ifndef MMSIM_PTRMAP_H
 #define MMSIM_PTRMAP_H
 
