@@ -78,7 +78,11 @@
 -- process (fixed since: BENCHMARKS.md, "A simulated day").  No 1 GiB region was free after the first hour; the
 -- movable-only ones, hourly means of timeseries.csv, rose from 11.1 in the
 -- first hour to 14.1, 15.8, 16.5, 17.0, 17.1, 17.7, 17.6, 18.4 and 18.7 in
--- the tenth (a sample's range 7-20).  An hour (2026-12-06, seed 1, 2-vCPU
+-- the tenth (a sample's range 7-20).  A second run after the fix (51b5171,
+-- -D page_owner=true, 2026-12-06) held 255 MiB through 13.65 simulated
+-- hours (105 CPU min on the busy host): none free after the first hour,
+-- movable-only 10.8, 12.6, 15.6, 15.9, 16.5, 17.6, 17.7, 16.8, 14.4, 17.0,
+-- 16.7, 15.2 and 14.0 in hours 1-13.  An hour (2026-12-06, seed 1, 2-vCPU
 -- host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false
