@@ -69,29 +69,28 @@
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=60s -D duration=20ms
 --
--- A day at real pace, -D age=24h (times take min and h), costs about 2.3
--- to 2.8 CPU hours on this machine at page level (0.098 CPU s per simulated
--- s over 20-60 s; the hour below, whole run, 0.116).  A run of it (seed 1,
--- 2026-12-06, the host busy with other work) was stopped at 10.0 simulated
--- hours after 93 CPU min, at 3.4 GiB: its memory grew by about 330 MiB a
--- simulated hour, the engine keeping the locks of every exited short-lived
--- process (fixed since: BENCHMARKS.md, "A simulated day").  No 1 GiB region was free after the first hour; the
--- movable-only ones, hourly means of timeseries.csv, rose from 11.1 in the
--- first hour to 14.1, 15.8, 16.5, 17.0, 17.1, 17.7, 17.6, 18.4 and 18.7 in
--- the tenth (a sample's range 7-20).  A second run after the fix (51b5171,
--- -D page_owner=true, 2026-12-06) held 255 MiB through 13.65 simulated
--- hours (105 CPU min on the busy host): none free after the first hour,
--- movable-only 10.8, 12.6, 15.6, 15.9, 16.5, 17.6, 17.7, 16.8, 14.4, 17.0,
--- 16.7, 15.2 and 14.0 in hours 1-13.  An hour (2026-12-06, seed 1, 2-vCPU
--- host):
+-- A day at real pace, -D age=24h (times take min and h), costs about 1.7
+-- CPU hours on this machine at page level (0.069 CPU s per simulated s
+-- over 20-60 s, 2026-12-06, 4 ms horizon).  A run of it before the engine
+-- dropped exited processes' locks (BENCHMARKS.md, "A simulated day") grew
+-- by 330 MiB a simulated hour; a run after (51b5171, -D page_owner=true,
+-- 1 ms horizon) held 255 MiB through 13.65 simulated hours: none of 29
+-- 1 GiB regions free after the first hour, movable-only (hourly means of
+-- timeseries.csv) 10.8, 12.6, 15.6, 15.9, 16.5, 17.6, 17.7, 16.8, 14.4,
+-- 17.0, 16.7, 15.2 and 14.0 in hours 1-13.  An hour (2026-12-06, seed 1,
+-- 2-vCPU host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false
 --
--- took 416 CPU s (910 at object level, 2026-12-04) and 522 MiB, and left
--- of 29 possible 1 GiB regions 0 free and 9 movable-only; the page cache
--- held 30 GiB (7.85 M pages), the kmem replay had allocated 1.48 G pages
--- and jemalloc had purged none (its 10 s decay never comes: the steady
--- live set reuses its dirty runs first).
+-- took 246 CPU s and 196 MiB (416 CPU s and 522 MiB at a 1 ms horizon
+-- before the lock fix), and left of 29 possible 1 GiB regions 0 free and
+-- 17 movable-only (9 in that earlier run: a sample's movable-only regions
+-- range over 5-29 in the first hour); the page cache held 30 GiB (7.85 M
+-- pages), the kmem replay had allocated 1.48 G pages and jemalloc had
+-- purged none (its 10 s decay never comes: the steady live set reuses its
+-- dirty runs first).  The 1 TiB, 128-CPU machine (-D mem_per_node=512G
+-- -D cpus_per_socket=64) ran the hour in 1,720 CPU s and 3.39 GiB (busy
+-- host): 285 of 1005 regions free and 924 movable-only.
 --
 -- sweep-label: results.spread.unmovable_pageblock_share pageblocks holding run-time unmovable pages (%)
 -- sweep-label: results.spread.unmovable_memory_share memory in run-time unmovable pages (%)
