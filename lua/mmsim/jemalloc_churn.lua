@@ -25,7 +25,7 @@
 --     decay = "100ms",         -- dirty_decay_ms
 --     work = "20us",           -- the application's work per object
 --     until_ns = 50e6,         -- stop at this simulated time (required)
---     page_leaders = 0,        -- page level: threads stepping objects (0: one per 8)
+--     page_leaders = 0,        -- page level: threads stepping objects (0: one per 16)
 --   })
 --   m:run()
 --   print(jc.stats.objects, jc.stats.remote_frees, jc.stats.purged_pages)
