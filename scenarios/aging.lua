@@ -69,20 +69,22 @@
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=60s -D duration=20ms
 --
--- A day at real pace, -D age=24h (times take min and h), costs about 1.7
--- CPU hours on this machine at page level (0.069 CPU s per simulated s
--- over 20-60 s, 2026-12-06, 4 ms horizon).  A run of it before the engine
+-- A day at real pace, -D age=24h (times take min and h), costs about 84
+-- CPU min on this machine at page level (0.058 CPU s per simulated s
+-- over 20-60 s, 2026-12-06, 4 ms horizon, one leader).  A run of it before the engine
 -- dropped exited processes' locks (BENCHMARKS.md, "A simulated day") grew
 -- by 330 MiB a simulated hour; a run after (51b5171, -D page_owner=true,
 -- 1 ms horizon) held 255 MiB through 13.65 simulated hours: none of 29
 -- 1 GiB regions free after the first hour, movable-only (hourly means of
 -- timeseries.csv) 10.8, 12.6, 15.6, 15.9, 16.5, 17.6, 17.7, 16.8, 14.4,
--- 17.0, 16.7, 15.2 and 14.0 in hours 1-13.  An hour (2026-12-06, seed 1,
+-- 17.0, 16.7, 15.2 and 14.0 in hours 1-13; a third (3fceb5c, 4 ms) held
+-- 259 MiB through 10.2 hours: 12.5, 14.2, 13.0, 14.6, 13.0, 14.5, 16.2,
+-- 17.2, 16.0 and 15.7 in hours 1-10.  An hour (2026-12-06, seed 1,
 -- 2-vCPU host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false
 --
--- took 246 CPU s and 196 MiB (416 CPU s and 522 MiB at a 1 ms horizon
+-- took 246 CPU s and 196 MiB (3fceb5c; 416 CPU s and 522 MiB at 1 ms
 -- before the lock fix), and left of 29 possible 1 GiB regions 0 free and
 -- 17 movable-only (9 in that earlier run: a sample's movable-only regions
 -- range over 5-29 in the first hour); the page cache held 30 GiB (7.85 M
