@@ -91,8 +91,8 @@
 -- pages), the kmem replay had allocated 1.48 G pages and jemalloc had
 -- purged none (its 10 s decay never comes: the steady live set reuses its
 -- dirty runs first).  The 1 TiB, 128-CPU machine (-D mem_per_node=512G
--- -D cpus_per_socket=64) ran the hour in 1,720 CPU s and 3.39 GiB (busy
--- host): 285 of 1005 regions free and 924 movable-only.
+-- -D cpus_per_socket=64) ran the hour in 1,393 CPU s and 3.39 GiB
+-- (fcbc4ea, busy host): 285 of 1005 regions free and 929 movable-only.
 --
 -- sweep-label: results.spread.unmovable_pageblock_share pageblocks holding run-time unmovable pages (%)
 -- sweep-label: results.spread.unmovable_memory_share memory in run-time unmovable pages (%)
