@@ -422,7 +422,7 @@ void engine_sleep(struct mm_ctx *ctx, uint64_t ns)
 			t->nr_held);
 	t->safe = true;
 	cpu_release(t);
-	thread_add_debt(t, (double)ns);
+	t->debt += (double)ns;
 	/* Asleep, it must not hold the CPU: a sleep left as debt would take
 	 * the CPU back at once, and a thread of the same CPU waking meanwhile
 	 * would queue behind the sleeper until its next turn ended (the page

@@ -26,13 +26,10 @@ for seed in 1 2; do
 	done
 done
 cat "$dir/all"
-awk '{ h = $1; for (i = 2; i <= NF; i++) { split($i, kv, "="); s[h, kv[1]] += kv[2]; k[kv[1]] = 1 } }
+awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); s[$1, kv[1]] += kv[2] } }
 	END {
-		split("cache objects kmem", tight, " "); split("blocks", mid, " ");
-		split("free movable", loose, " ")
-		for (i in tight) lim[tight[i]] = 1
-		for (i in mid) lim[mid[i]] = 5
-		for (i in loose) lim[loose[i]] = 10
+		lim["cache"] = lim["objects"] = lim["kmem"] = 1; lim["blocks"] = 5
+		lim["free"] = lim["movable"] = 10
 		bad = 0
 		for (key in lim) {
 			a = s["h=0", key]; b = s["h=100us", key]; d = a - b; if (d < 0) d = -d

@@ -1,7 +1,7 @@
 -- Two threads on one CPU that mostly sleep share it without waiting: in
 -- fast-forward at a 4 ms horizon, a thread sleeping 3 ms between bits of
--- work and one sleeping 2.5 ms each complete their rounds over 1 s (333
--- and 400; a round lost where one found the other holding the CPU through
+-- work and one sleeping 2.5 ms each complete their rounds over 1 s (331
+-- and 396; a round lost where one found the other holding the CPU through
 -- its sleep).  The page cache readers lost 17% of their reads that way
 -- behind the kmem replay (engine_sleep settled only at the horizon, so a
 -- short sleep kept its CPU).
