@@ -168,6 +168,7 @@ static void push_churn_stats(lua_State *L, const void *w)
 		LFIELD(struct jemalloc_churn_stats, extents),
 		LFIELD(struct jemalloc_churn_stats, failed),
 		LFIELD(struct jemalloc_churn_stats, rss_pages),
+		LFIELD(struct jemalloc_churn_stats, coasted_ns),
 	};
 
 	lua_createtable(L, 0, G_N_ELEMENTS(f));

@@ -37,7 +37,8 @@
 -- To age the machine for longer, -D age=2h runs that long first in
 -- fast-forward (m:run{timing = false}: no lock waits, README) at page level
 -- (m:run's level = "page": one jemalloc thread in 16 steps its objects, the
--- others replay its page events; -D age_level=object steps them all), then
+-- others replay its page events, and it coasts through its steady state;
+-- -D age_level=object steps them all), then
 -- the timed duration at object level; the 1 GiB yield at the switch is
 -- printed and the invariant checker runs there.
 --

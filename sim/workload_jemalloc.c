@@ -130,6 +130,16 @@ struct churn_thread {
 	GArray *own;                    /* follower: uint64_t, its copy of extent nr (0: none) */
 	bool following;                 /* follower: replaying, its own arena set aside */
 	bool leading;                   /* leader: posting its page events */
+	/* Leader, steady state (COAST_RATIO): times on its stepped clock
+	 * (the simulated time less `coasted`, its coasts' total) of its last
+	 * page event and of the end of its last coast (or of its start as a
+	 * leader); coasting from coast_from until coast_until (0: not
+	 * coasting), objects_per_ns meanwhile. */
+	int64_t coasted, quiet_at, stepped_at;
+	int64_t dirty_age;              /* the oldest dirty run's age, largest since quiet_at */
+	uint64_t quiet_objects;         /* stepped since quiet_at or stepped_at, the later */
+	int64_t coast_from, coast_until;
+	double objects_per_ns, coast_objects;
 };
 
 struct jemalloc_churn {
@@ -152,6 +162,20 @@ struct jemalloc_churn {
 		uint64_t addr, end;
 	} *purging;                     /* purges under way, one a thread (end 0: free slot) */
 };
+
+/* Page level: a leader whose arena is steady coasts, COAST_RATIO times as
+ * long as it stepped since its last coast: it steps no object, its arena
+ * stays as it is and its times move on by the coast at its end.  A steady
+ * churn reuses its dirty runs before they decay and faults, maps and
+ * purges nothing (aging.lua at real pace: none of those after its first
+ * 40 s, through 200 s).  Steady: no page event (a fault, an extent
+ * mapped, a purge, a failure) for a decay time, through which the oldest
+ * dirty run was never half the decay time old nor a quarter of the time
+ * without an event (a run left unused since then: a churn still heading
+ * for its first purges, as page_level.sh's at 40-80 ms).  Events rarer
+ * than a decay time come 1 + COAST_RATIO times slower.  4: a guess, the
+ * steady leader's cost a fifth. */
+#define COAST_RATIO 4
 
 /* jemalloc's extent size classes from 2 MiB: four per doubling. */
 static uint64_t extent_size(unsigned i)
@@ -523,6 +547,22 @@ static uint64_t decay_cutoff(const struct jemalloc_churn *jc, int64_t now)
 	return (uint64_t)(now - (int64_t)jc->o.decay_ns);
 }
 
+/* A leader's time on its stepped clock (struct churn_thread). */
+static int64_t stepped_now(struct mm_ctx *ctx, const struct churn_thread *t)
+{
+	return (int64_t)mm_now(ctx) - t->coasted;
+}
+
+/* A page event of thread idx's arena: a leader's quiet starts again. */
+static void page_event(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned idx)
+{
+	if (idx < jc->leaders) {
+		jc->threads[idx].quiet_at = stepped_now(ctx, &jc->threads[idx]);
+		jc->threads[idx].dirty_age = 0;
+		jc->threads[idx].quiet_objects = 0;
+	}
+}
+
 /* Page level: post kind for [addr, addr + len) of leader's to its
  * followers; extent number nr for a map. */
 static void mirror_post(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned leader,
@@ -551,6 +591,7 @@ static void purge_range(struct mm_ctx *ctx, struct jemalloc_churn *jc, unsigned 
 	if (err && err != -MM_ENOMEM)
 		g_error("jemalloc churn: madvise: error %d", err);
 	jc->stats.purged_pages += len / PAGE_SIZE;
+	page_event(ctx, jc, owner);
 	mirror_post(ctx, jc, owner, MSG_MIRROR_PURGE, addr, len, 0);
 }
 
@@ -588,6 +629,7 @@ static void arena_purge_by(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct
 
 		remove_run(a, r);
 		engine_mailbox_post(ctx, jc->threads[by].mailbox, &m);
+		page_event(ctx, jc, t->index);
 	}
 	a->last_purge = now;
 }
@@ -623,6 +665,8 @@ static int churn_touch(struct mm_ctx *ctx, struct jemalloc_churn *jc, const stru
 	if (err && err != -MM_ENOMEM)
 		g_error("jemalloc churn: touch: error %d", err);
 	jc->stats.faulted_pages += faulted;
+	if (faulted || err)
+		page_event(ctx, jc, t->index);
 	/* Freed dirty, its pages in part absent. */
 	if (err)
 		jc->pages_unknown = true;
@@ -637,6 +681,7 @@ static void mirror_add(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct chu
 
 	if (t->index >= jc->leaders || !engine_page_level(ctx))
 		return;
+	page_event(ctx, jc, t->index);
 	if (!t->mirror)
 		t->mirror = g_array_new(FALSE, FALSE, sizeof(struct mirror_extent));
 	x.nr = t->mirror->len;
@@ -790,10 +835,12 @@ static void churn_invalidate(struct mmu_notifier *sub, uint64_t start, uint64_t 
  * not copied).  Its pages were touched and purged as the leader's, late
  * by up to the mailboxes' latency: the churn touches every page from then
  * on. */
-static void follow_end(struct jemalloc_churn *jc, struct churn_thread *t)
+static void follow_end(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
 {
 	const struct churn_thread *l = &jc->threads[t->index % jc->leaders];
 	const struct arena *la = &l->arena;
+	/* A leader still coasting: its times as they will be when it stops. */
+	int64_t d = l->coast_until ? (int64_t)mm_now(ctx) - l->coast_from : 0;
 	struct mirror_iter it;
 	uint64_t addr, len;
 
@@ -805,7 +852,7 @@ static void follow_end(struct jemalloc_churn *jc, struct churn_thread *t)
 
 		for (it = mirror_iter(jc, t, r ? r->addr : 0, r ? r->end - r->addr : 0);
 		     mirror_next(&it, &addr, &len);)
-			add_run(&t->arena, addr, addr + len, r->dirty, r->dirty ? r->since : 0);
+			add_run(&t->arena, addr, addr + len, r->dirty, r->dirty ? r->since + d : 0);
 	}
 	for (size_t i = 0; i < l->mine.len; i++) {
 		const struct object *obj = &l->mine.buf[(l->mine.head + i) % l->mine.cap];
@@ -823,7 +870,7 @@ static void follow_end(struct jemalloc_churn *jc, struct churn_thread *t)
 		t->arena.cur_used = la->cur_used;
 	}
 	t->arena.grow = MAX(t->arena.grow, la->grow);
-	t->arena.last_purge = la->last_purge;
+	t->arena.last_purge = la->last_purge + d;
 }
 
 /* The threads a leader's objects stand for at page level, itself included. */
@@ -833,6 +880,79 @@ static unsigned stands_for(struct mm_ctx *ctx, const struct jemalloc_churn *jc,
 	if (!engine_page_level(ctx))
 		return 1;
 	return 1 + (jc->o.nr_cpus - 1 - t->index) / jc->leaders;
+}
+
+/* The arena's times move on by d: as if it had not aged meanwhile. */
+static void arena_shift(struct arena *a, int64_t d)
+{
+	struct run_order *o = &a->runs;
+
+	for (size_t pos = 0; pos < o->end; pos++) {
+		struct run *r = o->slot[pos] ? index_find(&a->index, o->slot[pos]) : NULL;
+
+		if (r && r->dirty) {
+			r->since += d;
+			o->node[order_leaf(o, pos)] = summary_of(r);
+		}
+	}
+	for (size_t i = order_leaf(o, 0); i--;)
+		o->node[i] = children_join(o, i);
+	a->last_purge += d;
+}
+
+/* A leader whose arena is steady (COAST_RATIO) and has no message coming
+ * (which would be taken late) coasts: its objects are counted at the rate
+ * it stepped them. */
+static void coast_start(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	int64_t now = stepped_now(ctx, t), decay = (int64_t)MAX(jc->o.decay_ns, engine_ff_horizon(ctx));
+	int64_t oldest = t->arena.runs.node[0].dirty_since, stepped = now - t->stepped_at;
+	int64_t quiet = now - t->quiet_at;
+
+	if (oldest != INT64_MAX)
+		t->dirty_age = MAX(t->dirty_age, (int64_t)mm_now(ctx) - oldest);
+	if (stepped < decay || quiet < decay || 2 * t->dirty_age >= decay ||
+	    4 * t->dirty_age > quiet || engine_mailbox_len(t->mailbox))
+		return;
+	t->coast_from = (int64_t)mm_now(ctx);
+	t->coast_until = t->coast_from + COAST_RATIO * stepped;
+	t->objects_per_ns = (double)t->quiet_objects / (double)MIN(quiet, stepped);
+}
+
+/* The coast is over: the arena's times move on by its length. */
+static void coast_end(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	int64_t d = (int64_t)mm_now(ctx) - t->coast_from;
+
+	arena_shift(&t->arena, d);
+	jc->stats.coasted_ns += (uint64_t)d;
+	t->coasted += d;
+	t->coast_until = 0;
+	t->stepped_at = stepped_now(ctx, t);
+	t->quiet_objects = 0;
+}
+
+/* Coast for up to fast-forward's horizon; false once the coast is over. */
+static bool coast(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
+{
+	int64_t now = (int64_t)mm_now(ctx), until = MIN(t->coast_until, (int64_t)jc->o.until_ns);
+
+	if (engine_page_level(ctx) && now < until) {
+		uint64_t step = MIN(engine_ff_horizon(ctx), (uint64_t)(until - now));
+		uint64_t n;
+
+		engine_work(ctx, step);
+		t->coast_objects += t->objects_per_ns * (double)step;
+		n = (uint64_t)t->coast_objects;
+		t->coast_objects -= (double)n;
+		n *= stands_for(ctx, jc, t);
+		jc->stats.objects += n;
+		if (jc->o.report)
+			report_count_objects(jc->o.report, n);
+		return true;
+	}
+	coast_end(ctx, jc, t);
+	return false;
 }
 
 static void churn_thread(struct mm_ctx *ctx, void *arg)
@@ -856,12 +976,19 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			engine_work(ctx, MIN(engine_ff_horizon(ctx), o->until_ns - mm_now(ctx)));
 			continue;
 		}
-		if (!t->leading && engine_page_level(ctx) && t->mirror)
-			g_array_set_size(t->mirror, 0);
+		if (t->coast_until && coast(ctx, jc, t))
+			continue;
+		if (!t->leading && engine_page_level(ctx)) {
+			if (t->mirror)
+				g_array_set_size(t->mirror, 0);
+			t->quiet_at = t->stepped_at = stepped_now(ctx, t);
+			t->dirty_age = 0;
+			t->quiet_objects = 0;
+		}
 		t->leading = engine_page_level(ctx);
 		take_messages(ctx, jc, t);
 		if (t->following)
-			follow_end(jc, t);
+			follow_end(ctx, jc, t);
 		uint64_t len = pick_size(jc), addr = 0, extents = t->arena.extents;
 		bool dirty, mapped = arena_alloc(ctx, mm, &t->arena, len, &addr, &dirty);
 		int err = -MM_ENOMEM;
@@ -873,6 +1000,7 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 		take_messages(ctx, jc, t);
 		if (err) {
 			jc->stats.failed++;
+			page_event(ctx, jc, t->index);
 			if (mapped)
 				arena_free(&t->arena, addr, len, (int64_t)mm_now(ctx));
 		} else {
@@ -880,6 +1008,7 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			unsigned n = stands_for(ctx, jc, t);
 
 			jc->stats.objects += n;
+			t->quiet_objects++;
 			if (o->report)
 				report_count_objects(o->report, n);
 			if (o->nr_cpus > 1 && rng_double(o->rng) < o->remote_share) {
@@ -901,7 +1030,11 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			release(ctx, jc, t, old, (int64_t)mm_now(ctx));
 		}
 		engine_work(ctx, (uint64_t)((double)o->work_ns * (0.5 + rng_double(o->rng))));
+		if (t->leading && t->index < jc->leaders)
+			coast_start(ctx, jc, t);
 	}
+	if (t->coast_until)
+		coast_end(ctx, jc, t);
 	jc->stats.extents += t->arena.extents;
 	jc->stats.rss_pages = mm_rss(mm);
 	/* No notifier between runs of threads: nothing known after. */

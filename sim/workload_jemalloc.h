@@ -59,6 +59,7 @@ struct jemalloc_churn_stats {
 	uint64_t faulted_pages;         /* by the threads' touches */
 	uint64_t extents;               /* summed over the threads that finished */
 	uint64_t rss_pages;             /* the process's, when the last thread finished */
+	uint64_t coasted_ns;            /* page level: leaders' steady time not stepped, summed */
 };
 
 struct jemalloc_churn;
