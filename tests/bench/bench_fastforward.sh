@@ -14,8 +14,10 @@
 #   defaults aged 20 and 60 s, 1 TiB and 128 CPUs aged 1 and 3 s;
 # - the statistical check of page level against object level
 #   (tests/scenarios/page_level.sh, which make check runs) on the aged
-#   machine for longer: 2 x 16 GiB, 16 CPUs at real pace, 60 s, 3 seeds,
-#   the 1 GiB yield and the unmovable pages' ages (page_owner).
+#   machine for longer, 3 seeds at real pace: 2 x 16 GiB, 16 CPUs, 60 s,
+#   and 2 x 64 GiB, 128 CPUs (8 churn leaders for 122 threads), 20 s;
+#   the 1 GiB yield, the unmovable pages (page_owner: their ages), the
+#   churn's memory and objects.
 # Per simulated second: the difference of the two runs' times over the
 # difference of their ages, which leaves out the machine's set-up and the
 # results folder.  Wall time, CPU time (the host is shared: CPU time is the
@@ -69,25 +71,43 @@ bench 1tib-128cpu-real 1 3 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=re
 bench 1tib-128cpu-steady 10 20 -D mem_per_node=512G -D cpus_per_socket=64 -D pace=real \
 	-D gb_yield_attempt=false
 
-# The aged default machine at real pace, page level against object level:
-# the 1 GiB yield at the switch and the unmovable pages' ages (page_owner),
-# means over seeds.
-for seed in 1 2 3; do
-	for level in object page; do
-		"$mmsim" --seed $seed --out "$dir/check" "$src/scenarios/aging.lua" -D pace=real \
-			-D age=60s -D duration=1ms -D gb_yield_attempt=false -D age_level=$level \
-			-D page_owner=true > "$dir/check.out" 2> "$dir/check.err" ||
-			{ cat "$dir/check.err" >&2; exit 1; }
-		echo "$level $(sed -n "s/^aged 60s (fast-forward): of \([0-9]*\) possible 1 GiB regions, \([0-9]*\) free, \([0-9]*\) movable-only/\1 \2 \3/p" \
-			"$dir/check.out") $(awk '/^unmovable pages aged 60s:/ { s["s"] = 1; s["ms"] = 1e-3
-				sub(/,$/, "", $5); print $5, $9 * s[substr($10, 1, length($10) - 1)], $18 * s[substr($19, 1, length($19) - 1)] }' "$dir/check.out")"
-	done
-done | awk 'NF == 7 { n[$1]++; p[$1] += $2; f[$1] += $3; m[$1] += $4; u[$1] += $5; a[$1] += $6; h[$1] += $7 }
-	NF != 7 { print "no yield or page_owner line: " $0; bad = 1 }
-	END { for (l in n) printf "real pace, aged 60 s, %s level, 3 seeds: 1 GiB regions " \
-		"%.1f possible, %.1f free, %.1f movable-only; unmovable pages %.0f, mean age %.2f s, " \
-		"median %.2f s\n", l, p[l] / n[l], f[l] / n[l], m[l] / n[l], u[l] / n[l], a[l] / n[l],
-		h[l] / n[l]; exit bad }'
+# check NAME AGE_S [-D ...]: the machine aged at real pace, page level
+# against object level, seeds 1-3: the 1 GiB yield at the switch, the
+# unmovable pageblocks and pages and their ages (page_owner), the
+# anonymous memory (the churn's) and jemalloc's objects, means over seeds.
+check() {
+	name=$1
+	age_s=$2
+	shift 2
+	for seed in 1 2 3; do
+		for level in object page; do
+			"$mmsim" --seed $seed --out "$dir/check" "$src/scenarios/aging.lua" -D pace=real \
+				-D age=${age_s}s -D duration=1ms -D gb_yield_attempt=false \
+				-D age_level=$level -D page_owner=true "$@" > "$dir/check.out" \
+				2> "$dir/check.err" || { cat "$dir/check.err" >&2; exit 1; }
+			echo "$level $(sed -n "s/^aged ${age_s}s (fast-forward): of \([0-9]*\) possible 1 GiB regions, \([0-9]*\) free, \([0-9]*\) movable-only/\1 \2 \3/p" \
+				"$dir/check.out") $(awk -v a="aged ${age_s}s:" '$0 ~ "^unmovable pages " a { s["s"] = 1; s["ms"] = 1e-3
+					sub(/,$/, "", $5); u = $5 " " $9 * s[substr($10, 1, length($10) - 1)] " " \
+					$18 * s[substr($19, 1, length($19) - 1)] }
+				/^unmovable: / { b = $5 } /^memory at the end:/ { m = $12 }
+				/^page cache .* jemalloc/ { o = $6 } END { print u, b, m, o }' "$dir/check.out")"
+		done
+	done | awk -v n="$name" -v age="$age_s" 'NF == 10 { c[$1]++; for (i = 2; i <= 10; i++) v[$1, i] += $i }
+		NF != 10 { print "no yield, page_owner or memory line: " $0; bad = 1 }
+		END { for (l in c) printf "%s, real pace, aged %s s, %s level, 3 seeds: 1 GiB regions " \
+			"%.1f possible, %.1f free, %.1f movable-only; unmovable pages %.0f in %.1f " \
+			"pageblocks, mean age %.2f s, median %.2f s; anonymous %.0f MiB; jemalloc " \
+			"objects %.0f\n", n, age, l, v[l, 2] / c[l], v[l, 3] / c[l], v[l, 4] / c[l],
+			v[l, 5] / c[l], v[l, 8] / c[l], v[l, 6] / c[l], v[l, 7] / c[l], v[l, 9] / c[l],
+			v[l, 10] / c[l]; exit bad }'
+}
+
+# The default machine aged 60 s, one leader for its 10 churn threads, which
+# coasts from about 18 s; 2 x 64 GiB with 128 CPUs aged 20 s, 8 leaders for
+# 122 threads, which coast from about 12 s (object level about 3 CPU s a
+# simulated s).
+check 16cpu 60
+check 128cpu-128g 20 -D mem_per_node=64G -D cpus_per_socket=64
 if [ "${MMSIM_BENCH_HOUR:-0}" = 1 ]; then
 	echo "1tib-128cpu-real aged 3600 s: $(run hour 3600 -D mem_per_node=512G \
 		-D cpus_per_socket=64 -D pace=real | awk '{ printf "%.0f s wall, %.0f s CPU", $1, $2 }'), $(

@@ -26,7 +26,7 @@ for k, v in pairs(s) do
   assert(s[k] == v and math.type(v) == "integer", k)
   fields = fields + 1
 end
-assert(fields == 7, "stats has " .. fields .. " fields")
+assert(fields == 8, "stats has " .. fields .. " fields")
 print(string.format("%s objects=%d remote_frees=%d purged_pages=%d extents=%d failed=%d "
   .. "rss_pages=%d free_pages=%d pcp_pages=%d zone_acq=%d zone_con=%d time=%d",
   p.case, s.objects, s.remote_frees, s.purged_pages, s.extents, s.failed, s.rss_pages,

@@ -44,5 +44,5 @@ for k, v in pairs(jc.stats) do
   assert(jc.stats[k] == v)
   n = n + 1
 end
-assert(n == 7 and jc.stats.objects > 0 and jc.stats:stats().objects == jc.stats.objects)
+assert(n == 8 and jc.stats.objects > 0 and jc.stats:stats().objects == jc.stats.objects)
 print(string.format("ok: %d objects, %d remote frees", jc.stats.objects, jc.stats.remote_frees))
