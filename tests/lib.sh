@@ -55,3 +55,29 @@ fails() {
 	fi
 	grep -q "$pattern" "$dir/stderr" || { cat "$dir/stderr" >&2; exit 1; }
 }
+
+# tag_means TAG FILE: the means of the key=value fields of FILE's lines whose
+# first field is TAG, "key mean" a line.
+tag_means() {
+	awk -v tag="$1" '$1 == tag { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		sum[kv[1]] += kv[2]; n[kv[1]]++ } }
+		END { for (k in sum) printf "%s %.1f\n", k, sum[k] / n[k] }' "$2"
+}
+
+# within FILE REF OTHER PCT KEY...: for each KEY, its mean over FILE's lines
+# tagged OTHER (first field) within PCT% of its mean over those tagged REF,
+# which must be above 0.
+within() {
+	f=$1 ref=$2 other=$3 pct=$4
+	shift 4
+	tag_means "$ref" "$f" > "$f.ref"
+	tag_means "$other" "$f" > "$f.other"
+	for k in "$@"; do
+		r=$(awk -v k="$k" '$1 == k { print $2 }' "$f.ref")
+		o=$(awk -v k="$k" '$1 == k { print $2 }' "$f.other")
+		echo "$k: $ref ${r:-none}, $other ${o:-none}, allowed $pct%"
+		awk -v r="${r:-0}" -v o="${o:-0}" -v pct="$pct" 'BEGIN { d = o - r; if (d < 0) d = -d;
+			exit !(r > 0 && d <= r * pct / 100) }' ||
+			{ echo "FAIL: $k differs by more than $pct%"; exit 1; }
+	done
+}

@@ -30,29 +30,15 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 src=$MMSIM_SRCDIR/tests/scenarios
 
-# Means of the key=value fields of lines starting "level=LEVEL" in FILE.
-means() {
-	awk -v lv="level=$1" '$1 == lv { for (i = 2; i <= NF; i++) { split($i, kv, "=");
-		sum[kv[1]] += kv[2]; n[kv[1]]++ } }
-		END { for (k in sum) printf "%s %.1f\n", k, sum[k] / n[k] }' "$2"
-}
-# within FILE PCT KEY...: page's mean within PCT% of object's for each KEY.
-within() {
+. "$MMSIM_SRCDIR/tests/lib.sh"
+# level_within FILE PCT KEY...: page's mean within PCT% of object's for each KEY.
+level_within() {
 	f=$1 pct=$2
 	shift 2
-	means object "$f" > "$dir/o"
-	means page "$f" > "$dir/p"
-	for k in "$@"; do
-		o=$(awk -v k="$k" '$1 == k { print $2 }' "$dir/o")
-		p=$(awk -v k="$k" '$1 == k { print $2 }' "$dir/p")
-		echo "$k: object $o, page $p"
-		awk -v o="$o" -v p="$p" -v pct="$pct" 'BEGIN { d = p - o; if (d < 0) d = -d;
-			exit !(o > 0 && d <= o * pct / 100) }' ||
-			{ echo "FAIL: $k differs by more than $pct%"; exit 1; }
-	done
+	within "$f" level=object level=page "$pct" "$@"
 }
 
-# within_noise FILE PCT KEY: as within, or within two standard errors of
+# within_noise FILE PCT KEY: as level_within, or within two standard errors of
 # the mean of the seeds' differences (page minus object: "level=" lines in
 # pairs, object first).
 within_noise() {
@@ -83,25 +69,25 @@ for seed in 1 2 3 4 5 6 7 8; do
 		"$MMSIM" --seed $seed --out "$dir/r" "$dir/churn.lua" -D level=$level
 	done
 done > "$dir/churn.out"
-within "$dir/churn.out" 5 faulted purged rss
+level_within "$dir/churn.out" 5 faulted purged rss
 
 for seed in 1 2 3 4 5 6 7 8; do
 	for level in object page; do
 		"$MMSIM" --seed $seed --out "$dir/r" "$src/page_level_run.lua" -D level=$level
 	done
 done > "$dir/aged.out"
-within "$dir/aged.out" 5 faulted purged rss slab_pages kernel_freed age_mean_us age_p10_us \
+level_within "$dir/aged.out" 5 faulted purged rss slab_pages kernel_freed age_mean_us age_p10_us \
 	age_p50_us age_p90_us
 within_noise "$dir/aged.out" 5 slab_freed
-within "$dir/aged.out" 10 free_now movable_only unmovable_pageblocks nonmovable_pageblocks
+level_within "$dir/aged.out" 10 free_now movable_only unmovable_pageblocks nonmovable_pageblocks
 # Each zone's pageblocks by type: "blocks NODE:ZONE:N,N,..." lines.
 awk '$1 == "blocks" { lv = (n++ % 2) ? "page" : "object";
 	for (i = 2; i <= NF; i++) { split($i, z, ":"); c = split(z[3], t, ",");
 		for (j = 1; j <= c; j++) if (t[j] != "") print "level=" lv, z[1] "." z[2] "." j "=" t[j] } }' \
 	"$dir/aged.out" > "$dir/blocks.out"
-keys=$(means object "$dir/blocks.out" | awk '$2 >= 10 { print $1 }')
+keys=$(tag_means level=object "$dir/blocks.out" | awk '$2 >= 10 { print $1 }')
 # shellcheck disable=SC2086
-within "$dir/blocks.out" 10 $keys
+level_within "$dir/blocks.out" 10 $keys
 
 cat > "$dir/switch.lua" <<'LUA'
 local p = mmsim.params{ level = "page" }
@@ -129,7 +115,7 @@ for seed in 1 2 3 4; do
 		awk '$1 == "part=timed" { sub(/^part=timed /, ""); print }' "$dir/parts"
 	done
 done > "$dir/switch.out"
-within "$dir/switch.out" 10 faulted purged
+level_within "$dir/switch.out" 10 faulted purged
 
 cat > "$dir/steady.lua" <<'LUA'
 local p = mmsim.params{ level = "page" }
@@ -150,8 +136,8 @@ for seed in 1 2 3; do
 		"$MMSIM" --seed $seed --out "$dir/r" "$dir/steady.lua" -D level=$level
 	done
 done > "$dir/steady.out"
-within "$dir/steady.out" 5 faulted rss
-within "$dir/steady.out" 1 objects
+level_within "$dir/steady.out" 5 faulted rss
+level_within "$dir/steady.out" 1 objects
 awk '$1 == "timed" { split($3, p, "="); split($4, f, "="); split($5, c, "=")
 	if ($2 == "level=page") { if (c[2] == 0) { print "FAIL: the page level never coasted"; exit 1 }
 		printf "timed part: purged object %d, page %d (faulted %d)\n", op, p[2], f[2]
