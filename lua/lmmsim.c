@@ -552,7 +552,7 @@ static int l_page(lua_State *L)
 		set_str(L, "list_type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 	}
 	if (kind == PG_KIND_ALLOC) {
-		lua_pushboolean(L, m->mm.aux[pfn] & PG_pinned);
+		lua_pushboolean(L, m->mm.flags[pfn].aux & PG_pinned);
 		lua_setfield(L, -2, "pinned");
 		set_str(L, "type", type_names[page_extra(&m->mm, (pfn_t)pfn)]);
 		set_int(L, "owner", page_owner(m, (pfn_t)pfn));

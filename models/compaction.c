@@ -690,7 +690,7 @@ static int isolate_migratepages_block(struct mm_ctx *ctx, struct compact_control
 			goto isolate_fail;
 		/* A pinned anonymous page has references beyond its mappings:
 		 * migration would fail, so it is not worth the lru lock. */
-		if ((m->mm.aux[low_pfn] & PG_pinned) &&
+		if ((m->mm.flags[low_pfn].aux & PG_pinned) &&
 		    owner_kind(page_owner(m, low_pfn)) == OWNER_KIND_ANON)
 			goto isolate_fail;
 		/* The first lru lock of the pageblock claims it for this run. */

@@ -70,12 +70,12 @@ static void check_blocks(struct machine *m, struct zone *z, struct check_report 
 			continue;
 		}
 		for (pfn_t t = pfn + 1; t < pfn + (1u << o); t++)
-			if (page_kind(mm, t) != PG_KIND_NONE || mm->aux[t]) {
+			if (page_kind(mm, t) != PG_KIND_NONE || mm->flags[t].aux) {
 				check_fail(r, "node %u %s: pfn %#x inside the order-%u block at %#x is "
 					   "itself a block head (overlap)", z->node, z->name, t, o, pfn);
 				break;
 			}
-		if (kind != PG_KIND_ALLOC && (mm->aux[pfn] & PG_pinned))
+		if (kind != PG_KIND_ALLOC && (mm->flags[pfn].aux & PG_pinned))
 			check_fail(r, "node %u %s: pfn %#x is pinned but not allocated", z->node,
 				   z->name, pfn);
 		*pcp_heads += pcp_check_block(m, z, pfn, r);

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* The byte-per-frame arrays, read at random frames and touched whole by
+/* The frames' state and flags, read at random frames and touched whole by
  * the init, on 2 MiB pages where the host allows it (transparent_hugepage
  * "madvise" or "always"): fewer TLB misses, a 1 TiB machine's run aged 1
- * s in 0.79 times the time.  Not the word arrays: a machine whose blocks
+ * s in 0.79 times the time.  Not their words: a machine whose blocks
  * lie sparse over its frames would have them whole (the quickstart's 1
  * TiB machine peaked at 2.6 GiB instead of 0.66).  Arrays under 2 MiB get
  * no advice: they may lie in the malloc heap. */
@@ -29,7 +29,7 @@ size_t memmap_bytes(pfn_t nr_frames)
 {
 	size_t pbs = (nr_frames + pageblock_nr_pages - 1) / pageblock_nr_pages;
 
-	return (size_t)nr_frames * (2 * sizeof(uint8_t) + 2 * sizeof(pfn_t)) +
+	return (size_t)nr_frames * (sizeof(struct frame_flags) + sizeof(struct frame_words)) +
 	       pbs * (2 * sizeof(uint16_t) + 4 * sizeof(uint32_t) + sizeof(uint8_t) +
 		      sizeof(struct cacheline));
 }
@@ -41,10 +41,8 @@ int memmap_init(struct memmap *mm, pfn_t nr_frames)
 	mm->nr_pageblocks = (nr_frames + pageblock_nr_pages - 1) / pageblock_nr_pages;
 	/* calloc of large arrays maps zero pages lazily: untouched frames cost
 	 * no resident memory until the simulation reaches them. */
-	mm->state = frames_calloc(nr_frames, sizeof(*mm->state));
-	mm->aux = frames_calloc(nr_frames, sizeof(*mm->aux));
-	mm->word_a = calloc(nr_frames, sizeof(*mm->word_a));
-	mm->word_b = calloc(nr_frames, sizeof(*mm->word_b));
+	mm->flags = frames_calloc(nr_frames, sizeof(*mm->flags));
+	mm->words = calloc(nr_frames, sizeof(*mm->words));
 	mm->pb_flags = calloc(mm->nr_pageblocks, sizeof(*mm->pb_flags));
 	mm->pb_word_a = calloc(mm->nr_pageblocks, sizeof(*mm->pb_word_a));
 	mm->pb_word_b = calloc(mm->nr_pageblocks, sizeof(*mm->pb_word_b));
@@ -53,9 +51,9 @@ int memmap_init(struct memmap *mm, pfn_t nr_frames)
 	mm->pb_cpu_next = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cpu_next));
 	mm->pb_cpu_prev = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cpu_prev));
 	mm->pb_cl = calloc(mm->nr_pageblocks, sizeof(*mm->pb_cl));
-	if (!mm->state || !mm->aux || !mm->pb_cpu || !mm->pb_cpu_next || !mm->pb_cpu_prev ||
+	if (!mm->flags || !mm->pb_cpu || !mm->pb_cpu_next || !mm->pb_cpu_prev ||
 	    !mm->pb_cl ||
-	    !mm->word_a || !mm->word_b || !mm->pb_flags || !mm->pb_word_a ||
+	    !mm->words || !mm->pb_flags || !mm->pb_word_a ||
 	    !mm->pb_word_b || !mm->pb_zone) {
 		memmap_destroy(mm);
 		return -1;
@@ -65,14 +63,12 @@ int memmap_init(struct memmap *mm, pfn_t nr_frames)
 
 void memmap_destroy(struct memmap *mm)
 {
-	free(mm->state);
-	free(mm->aux);
+	free(mm->flags);
 	free(mm->pb_cpu);
 	free(mm->pb_cpu_next);
 	free(mm->pb_cpu_prev);
 	free(mm->pb_cl);
-	free(mm->word_a);
-	free(mm->word_b);
+	free(mm->words);
 	free(mm->pb_flags);
 	free(mm->pb_word_a);
 	free(mm->pb_word_b);

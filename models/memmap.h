@@ -1,8 +1,8 @@
 /* Frame and pageblock metadata in structure-of-arrays form.
  *
- * The kernel's struct page is 64 bytes; here a frame costs 10 bytes: a
- * state byte, a page-flags byte and two 32-bit words whose meaning depends
- * on the state.
+ * The kernel's struct page is 64 bytes; here a frame costs 10 bytes in two
+ * arrays: a state byte and a page-flags byte in one, two 32-bit words
+ * whose meaning depends on the state in the other.
  *   free (buddy or per-CPU list head): next / prev list links
  *   allocated head:                   owner id / owner offset (reverse map)
  *   anything else (tail of a block):  unused
@@ -54,10 +54,18 @@ enum page_kind {
 
 struct memmap {
 	pfn_t nr_frames;
-	uint8_t *state;
-	uint8_t *aux;       /* PG_* page flags */
-	pfn_t *word_a;      /* next link, or owner id */
-	pfn_t *word_b;      /* prev link, or owner offset */
+	/* A frame's state byte and its PG_* flags side by side: one miss. */
+	struct frame_flags {
+		uint8_t state;
+		uint8_t aux;        /* PG_* page flags */
+	} *flags;
+	/* A frame's two words side by side: a list deletion or an owner's
+	 * update reads both, one cache miss instead of two on an aged
+	 * machine's scattered frames. */
+	struct frame_words {
+		pfn_t a;    /* next link, or owner id */
+		pfn_t b;    /* prev link, or owner offset */
+	} *words;
 	uint32_t nr_pageblocks;
 	uint16_t *pb_flags;
 	pfn_t *pb_word_a;   /* the two words of blocks of order >= 9 */
@@ -79,28 +87,28 @@ size_t memmap_bytes(pfn_t nr_frames);
 
 static inline enum page_kind page_kind(const struct memmap *mm, pfn_t pfn)
 {
-	return (enum page_kind)((mm->state[pfn] & PG_KIND_MASK) >> PG_KIND_SHIFT);
+	return (enum page_kind)((mm->flags[pfn].state & PG_KIND_MASK) >> PG_KIND_SHIFT);
 }
 
 static inline unsigned page_order(const struct memmap *mm, pfn_t pfn)
 {
-	return mm->state[pfn] & PG_ORDER_MASK;
+	return mm->flags[pfn].state & PG_ORDER_MASK;
 }
 
 static inline unsigned page_extra(const struct memmap *mm, pfn_t pfn)
 {
-	return mm->state[pfn] >> PG_EXTRA_SHIFT;
+	return mm->flags[pfn].state >> PG_EXTRA_SHIFT;
 }
 
 static inline void page_set(struct memmap *mm, pfn_t pfn, enum page_kind kind,
 			    unsigned order, unsigned extra)
 {
-	mm->state[pfn] = (uint8_t)(order | (kind << PG_KIND_SHIFT) | (extra << PG_EXTRA_SHIFT));
+	mm->flags[pfn].state = (uint8_t)(order | (kind << PG_KIND_SHIFT) | (extra << PG_EXTRA_SHIFT));
 }
 
 static inline void page_clear(struct memmap *mm, pfn_t pfn)
 {
-	mm->state[pfn] = 0;
+	mm->flags[pfn].state = 0;
 }
 
 static inline bool PageBuddy(const struct memmap *mm, pfn_t pfn)
@@ -111,12 +119,12 @@ static inline bool PageBuddy(const struct memmap *mm, pfn_t pfn)
 /* The words of the block of this order starting at pfn. */
 static inline pfn_t *block_word_a(struct memmap *mm, pfn_t pfn, unsigned order)
 {
-	return order >= pageblock_order ? &mm->pb_word_a[pfn >> pageblock_order] : &mm->word_a[pfn];
+	return order >= pageblock_order ? &mm->pb_word_a[pfn >> pageblock_order] : &mm->words[pfn].a;
 }
 
 static inline pfn_t *block_word_b(struct memmap *mm, pfn_t pfn, unsigned order)
 {
-	return order >= pageblock_order ? &mm->pb_word_b[pfn >> pageblock_order] : &mm->word_b[pfn];
+	return order >= pageblock_order ? &mm->pb_word_b[pfn >> pageblock_order] : &mm->words[pfn].b;
 }
 
 static inline uint32_t pfn_to_pb(pfn_t pfn)

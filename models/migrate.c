@@ -141,7 +141,7 @@ static enum migrate_status migrate_one(struct mm_ctx *ctx, struct machine *m, pf
 		put_dst(ctx, m, dst, run->put_new_folio, run->private);
 		return MIGRATE_MOVED;
 	}
-	if (anon && (m->mm.aux[src] & PG_pinned)) {
+	if (anon && (m->mm.flags[src].aux & PG_pinned)) {
 		/* Unmapped, refused by folio_migrate_mapping on every retry,
 		 * then remapped to itself. */
 		flush_add(run->flush, mm_pid(mm));

@@ -350,7 +350,7 @@ static bool copy_pte_step(struct mm_struct *dst, struct pte_table *spt, uint64_t
 		if (pfn == PFN_NONE || pt->pte[i] != PFN_NONE)
 			continue;
 		small = order0_page(m, pfn);
-		if (small && (m->mm.aux[pfn] & PG_pinned)) {
+		if (small && (m->mm.flags[pfn].aux & PG_pinned)) {
 			pfn_t copy = stash_take(st, 0, a);
 
 			if (copy == PFN_NONE) {

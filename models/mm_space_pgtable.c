@@ -217,7 +217,7 @@ static int fault_step(struct mm_struct *mm, uint64_t addr, bool write, pfn_t *st
 	pt->pte[i] = stash[0];
 	pte_numa_reset(pt, i);
 	if (fault_longterm_pin(mm, addr, stash[0]))
-		mm->m->mm.aux[stash[0]] |= PG_pinned;
+		mm->m->mm.flags[stash[0]].aux |= PG_pinned;
 	*installed = stash[0];
 	stash[0] = PFN_NONE;
 	pt->nr_present++;
@@ -495,7 +495,7 @@ uint64_t zap_some(struct mmu_gather *tlb, uint64_t addr, uint64_t end)
 			}
 			pte_set_bit(pt->wrprotect, i, false);
 			/* The pin goes with the mapping: the model has no unpin call. */
-			mm->m->mm.aux[pt->pte[i]] &= (uint8_t)~PG_pinned;
+			mm->m->mm.flags[pt->pte[i]].aux &= (uint8_t)~PG_pinned;
 			pt->pte[i] = PFN_NONE;
 			pte_numa_reset(pt, i);
 			pt->nr_present--;

@@ -168,7 +168,7 @@ void pcp_dequeue(struct machine *m, struct per_cpu_pages *pcp, struct mm_work *w
 	int mt = (int)page_extra(&m->mm, pfn);
 
 	pfn_list_del(&m->mm, &pcp->lists[order_to_pindex(m, mt, order)], pfn);
-	m->mm.aux[pfn] &= (uint8_t)~PG_pcp_buddy;
+	m->mm.flags[pfn].aux &= (uint8_t)~PG_pcp_buddy;
 	page_clear(&m->mm, pfn);
 	pcp->count -= 1 << order;
 	pbstat_pcp(m->pbstat, pfn, order, -1);  /* pbstat */
@@ -464,7 +464,7 @@ bool free_frozen_page_commit(struct mm_ctx *ctx, struct zone *zone, struct per_c
 	m->vm_events[PGFREE] += 1UL << order;
 	/* Only pages of blocks this pcp owns may merge on it. */
 	if (owned)
-		m->mm.aux[pfn] |= PG_pcp_buddy;
+		m->mm.flags[pfn].aux |= PG_pcp_buddy;
 	pcp_enqueue(m, pcp, &pcp->work, pfn, mt, order, false);
 
 	batch = pcp->batch;

@@ -140,7 +140,7 @@ void clear_pcpblock_owner(struct machine *m, pfn_t pfn);
 
 static inline bool PagePCPBuddy(const struct machine *m, pfn_t pfn)
 {
-	return m->mm.aux[pfn] & PG_pcp_buddy;
+	return m->mm.flags[pfn].aux & PG_pcp_buddy;
 }
 
 /* Total pages on every pageset of the zone. */

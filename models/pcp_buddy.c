@@ -94,7 +94,7 @@ pfn_t pcp_rmqueue_smallest(struct machine *m, struct per_cpu_pages *pcp, int mt,
 			high--;
 			size >>= 1;
 			if (owned)
-				m->mm.aux[pfn + size] |= PG_pcp_buddy;
+				m->mm.flags[pfn + size].aux |= PG_pcp_buddy;
 			pcp_enqueue(m, pcp, &pcp->work, pfn + size, mt, high, false);
 			pcp->work.split_steps++;
 		}
@@ -130,7 +130,7 @@ static unsigned long refill_phase0(struct mm_ctx *ctx, struct zone *zone,
 			}
 			unsigned o = page_order(mm, pfn);
 			del_page_from_free_list(zone, pfn, o, mt);
-			mm->aux[pfn] |= PG_pcp_buddy;
+			mm->flags[pfn].aux |= PG_pcp_buddy;
 			pcp_enqueue(m, pcp, &zone->work, pfn, mt, o, true);
 			refilled += 1UL << o;
 			pfn += 1u << o;
@@ -162,7 +162,7 @@ static unsigned long refill_whole_blocks(struct mm_ctx *ctx, struct zone *zone,
 			break;
 		set_pcpblock_owner(m, pfn, pcp->cpu);
 		mm_touch(ctx, &m->mm.pb_cl[pfn_to_pb(pfn)]);
-		m->mm.aux[pfn] |= PG_pcp_buddy;
+		m->mm.flags[pfn].aux |= PG_pcp_buddy;
 		pcp_enqueue(m, pcp, &zone->work, pfn, mt, pageblock_order, true);
 		refilled += pageblock_nr_pages;
 	}
@@ -335,7 +335,7 @@ static void pcp_merge_pass(struct machine *m, struct per_cpu_pages *pcp)
 				pcp_dequeue(m, pcp, &pcp->work, pfn);
 				pcp_dequeue(m, pcp, &pcp->work, buddy);
 				pfn &= buddy;
-				mm->aux[pfn] |= PG_pcp_buddy;
+				mm->flags[pfn].aux |= PG_pcp_buddy;
 				pcp_enqueue(m, pcp, &pcp->work, pfn, mt, order + 1, true);
 				pcp->work.merge_steps++;
 				pfn = next;

@@ -9,7 +9,7 @@ unsigned pcp_check_block(struct machine *m, struct zone *z, pfn_t pfn, struct ch
 	enum page_kind kind = page_kind(mm, pfn);
 	unsigned o = page_order(mm, pfn);
 
-	if (kind != PG_KIND_PCP && (mm->aux[pfn] & PG_pcp_buddy))
+	if (kind != PG_KIND_PCP && (mm->flags[pfn].aux & PG_pcp_buddy))
 		check_fail(r, "node %u %s: pfn %#x is PagePCPBuddy but not on a per-CPU list",
 			   z->node, z->name, pfn);
 	/* A block whole again in the zone buddy has lost its owner. */

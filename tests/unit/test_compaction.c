@@ -187,7 +187,7 @@ static void test_compact_pinned(void)
 
 	g_assert_cmpuint(pinned, >=, SRC);
 	g_assert_cmpuint(pinned, <, SRC_END);
-	m->mm.aux[pinned] |= PG_pinned;
+	m->mm.flags[pinned].aux |= PG_pinned;
 	g_assert_cmpint(compact_zone(&ctx, &cc), ==, COMPACT_COMPLETE);
 	g_assert_cmpuint(follow_page(mm, addr + 5 * PG), ==, pinned);
 	for (unsigned i = 1; i < NR_SRC - 1; i++)
@@ -380,7 +380,7 @@ static void test_alloc_contig_pinned(void)
 	pfn_t pinned = follow_page(mm, addr + 700 * PG), fail = 0, pgtable = PFN_NONE;
 	struct migrate_stats st = { 0 };
 
-	m->mm.aux[pinned] |= PG_pinned;
+	m->mm.flags[pinned].aux |= PG_pinned;
 	g_assert_cmpint(alloc_contig_range(&ctx, m, SRC, SRC_END, MIGRATE_UNMOVABLE,
 					   make_owner(OWNER_KIND_HUGETLB, 0), &st, &fail),
 			==, -MM_EBUSY);

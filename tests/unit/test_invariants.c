@@ -266,7 +266,7 @@ static void block_overlap(struct machine *m)
 
 static void pinned_free_block(struct machine *m)
 {
-	m->mm.aux[first_block(m)] |= PG_pinned;
+	m->mm.flags[first_block(m)].aux |= PG_pinned;
 }
 
 /* Two free order-9 halves of one block, side by side on the lists. */
@@ -316,7 +316,7 @@ static void pcp_buddy_flag_off_list(struct machine *m)
 	pfn_t p = __rmqueue_smallest(zone_of(m, ZONE_NORMAL), 0, MIGRATE_MOVABLE);
 
 	mark_allocated(m, p, 0, MIGRATE_MOVABLE);
-	m->mm.aux[p] |= PG_pcp_buddy;
+	m->mm.flags[p].aux |= PG_pcp_buddy;
 }
 
 static void whole_free_block_owned(struct machine *m)

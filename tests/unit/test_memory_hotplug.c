@@ -243,7 +243,7 @@ static void test_offline_pinned(void)
 	g_assert_cmpstr(st.reason, ==, "timeout");
 	g_assert_cmpuint(st.rounds, ==, OFFLINE_MAX_IDLE_ROUNDS);
 	g_assert_cmpuint(st.migrated, ==, 0);
-	g_assert_true(m->mm.aux[st.fail_pfn] & PG_pinned);
+	g_assert_true(m->mm.flags[st.fail_pfn].aux & PG_pinned);
 	g_assert_true(rmap_walk_anon(m, st.fail_pfn, &owner, &at) && owner == mm);
 	g_assert_cmpuint(allocated_in(m, start, end), ==, in_block);
 	for (pfn_t pfn = start; pfn < end; pfn += pageblock_nr_pages)

@@ -312,7 +312,7 @@ static void test_pinned(void)
 	g_assert_cmpint(touch_range(&ctx, mm, addr, 2 * PG, NULL), ==, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		pfns[i] = follow_page(mm, addr + i * PG);
-		g_assert_true(m->mm.aux[pfns[i]] & PG_pinned);
+		g_assert_true(m->mm.flags[pfns[i]].aux & PG_pinned);
 	}
 	reset_costs();
 	g_assert_cmpint(migrate_pages(&ctx, m, pfns, 2, give_target, NULL, &t, MIGRATE_ASYNC, MR_COMPACTION, st,
@@ -345,7 +345,7 @@ static void test_pinned(void)
 	assert_all_ok(m);
 	g_assert_cmpint(do_munmap(&ctx, mm, addr, 2 * PG), ==, 0);
 	for (unsigned i = 0; i < 2; i++)
-		g_assert_false(m->mm.aux[pfns[i]] & PG_pinned);
+		g_assert_false(m->mm.flags[pfns[i]].aux & PG_pinned);
 	assert_all_ok(m);
 	machine_destroy(m);
 }
@@ -363,7 +363,7 @@ static unsigned pinned_mask(uint64_t seed, double share, uint8_t *mask, unsigned
 
 	g_assert_cmpint(touch_range(&ctx, mm, addr, n * PG, NULL), ==, 0);
 	for (unsigned i = 0; i < n; i++) {
-		mask[i] = m->mm.aux[follow_page(mm, addr + i * PG)] & PG_pinned ? 1 : 0;
+		mask[i] = m->mm.flags[follow_page(mm, addr + i * PG)].aux & PG_pinned ? 1 : 0;
 		pinned += mask[i];
 	}
 	exit_mmap(&ctx, mm);
@@ -539,7 +539,7 @@ static void test_move_pages(void)
 	g_assert_cmpint(touch_range(&ctx, mm, addr, 256 * PG, NULL), ==, 0);
 	for (unsigned i = 0; i < 256; i++) {
 		before[i] = follow_page(mm, addr + i * PG);
-		pinned += !!(m->mm.aux[before[i]] & PG_pinned);
+		pinned += !!(m->mm.flags[before[i]].aux & PG_pinned);
 	}
 	g_assert_cmpuint(pinned, >, 32);
 	g_assert_cmpuint(pinned, <, 96);
@@ -554,7 +554,7 @@ static void test_move_pages(void)
 		pfn_t pfn = follow_page(mm, addr + i * PG);
 		struct mm_struct *owner;
 		uint64_t at;
-		bool pin = m->mm.aux[before[i]] & PG_pinned && pfn == before[i];
+		bool pin = m->mm.flags[before[i]].aux & PG_pinned && pfn == before[i];
 
 		g_assert_cmpuint(pfn_zone(m, pfn)->node, ==, pin ? 0 : 1);
 		g_assert_true(pin || pfn != before[i]);
