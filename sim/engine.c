@@ -138,7 +138,7 @@ static void thread_sync(struct sim_thread *t)
 /* The running thread's settled time, or the SimGrid clock in maestro. */
 static double engine_now_ns(const struct engine *e)
 {
-	return e->running ? e->running->clock : simgrid_get_clock();
+	return e->running ? e->running->clock : MIN(simgrid_get_clock(), e->interrupted_at);
 }
 
 /* The debt t settles at: the quantum while it holds a shared lock (others
@@ -355,6 +355,8 @@ static void stop_if_all_safe(struct sim_thread *self)
 
 	if (stopping(self->e) && !unsafe_threads(self->e, self, &blocked)) {
 		thread_sync(self);
+		if (interrupted)
+			self->e->interrupted_at = MIN(self->e->interrupted_at, simgrid_get_clock());
 		sg_actor_kill_all();
 	}
 }
@@ -654,6 +656,7 @@ struct engine *engine_create(const struct topology *t, const struct engine_opts 
 	/* Quantum 0 is exact: everything settles at once. */
 	e->horizon = o->quantum_ns ? MAX(o->horizon_ns, o->quantum_ns) : 0;
 	e->ff_horizon = MAX(e->horizon, ENGINE_FF_HORIZON_NS);
+	e->interrupted_at = INFINITY;
 	e->timing = true;
 	e->hints = o->hints;
 	e->costs = o->costs;

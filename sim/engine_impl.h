@@ -137,6 +137,9 @@ struct engine {
 	 * there, so that a run stops with every thread at a safepoint; with
 	 * stop set, they park whatever their time. */
 	double stop_at;
+	/* When a signal's stop killed the threads (engine_interrupt): SimGrid's
+	 * clock then runs on to the run's end with nothing left to run. */
+	double interrupted_at;
 	bool stop;
 	unsigned nr_alive;          /* threads started and not ended */
 	unsigned nr_workload_alive; /* of those, not daemons */
