@@ -1030,7 +1030,7 @@ static void churn_thread(struct mm_ctx *ctx, void *arg)
 			release(ctx, jc, t, old, (int64_t)mm_now(ctx));
 		}
 		engine_work(ctx, (uint64_t)((double)o->work_ns * (0.5 + rng_double(o->rng))));
-		if (t->leading && t->index < jc->leaders)
+		if (t->leading)
 			coast_start(ctx, jc, t);
 	}
 	if (t->coast_until)
