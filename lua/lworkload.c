@@ -181,14 +181,15 @@ static void put_churn(void *w)
 }
 
 /* m:start_jemalloc_churn{process =, cpus = {...}, sizes = {{bytes =, weight =}...},
- * live_bytes =, remote_share =, decay_ns =, work_ns =, until_ns =, page_leaders =} -> the
+ * live_bytes =, remote_share =, decay_ns =, work_ns =, until_ns =, page_leaders =,
+ * coast_ratio =} -> the
  * workload, whose :stats() are lua/mmsim/jemalloc_churn.lua's stats.
  * Values are in bytes and ns: the module reads the user's options. */
 static int l_start_jemalloc_churn(lua_State *L)
 {
 	static const char *const keys[] = { "process", "cpus", "sizes", "live_bytes",
 					    "remote_share", "decay_ns", "work_ns", "until_ns",
-					    "page_leaders", NULL };
+					    "page_leaders", "coast_ratio", NULL };
 	struct lmachine *lm = check_lmachine(L, 1);
 	struct jemalloc_churn_opts o = { .report = lresults_report(),
 					 .release = release_refs };
@@ -225,6 +226,8 @@ static int l_start_jemalloc_churn(lua_State *L)
 	o.work_ns = (uint64_t)field_int(L, 2, "work_ns", 0, "start_jemalloc_churn");
 	o.until_ns = (uint64_t)field_int(L, 2, "until_ns", 0, "start_jemalloc_churn");
 	o.page_leaders = (unsigned)opt_range_field(L, 2, "page_leaders", 0, 0, o.nr_cpus);
+	o.coast_ratio = (unsigned)opt_range_field(L, 2, "coast_ratio", JEMALLOC_COAST_RATIO, 0,
+						  1000);
 
 	struct engine *e = lmachine_engine(L, lm);
 	struct lworkload *h = new_handle(L, push_churn_stats, put_churn);

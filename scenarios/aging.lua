@@ -121,6 +121,7 @@ local p = mmsim.params{
   age_timing = false,   -- ...in fast-forward; true: timed (fast-forward's reference)
   age_horizon = "0",    -- fast-forward's horizon; 0: the pace's (REAL's, or the engine's 100 us)
   age_level = "page",   -- fast-forward's workloads: "page" (page events) or "object" (m:run's level)
+  coast_ratio = 4,      -- page level: a steady jemalloc leader's coast, times its stepped time (0: none)
   pace = "compressed",  -- or "real": the rates of REAL below
   gb_yield_attempt = true, -- at the end, take every 1 GiB page alloc_contig gets (gb_yield.obtained)
   time_scale = 0,       -- the kernel's periods divided by this; 0: the pace's (1000 compressed, 1 real)
@@ -179,7 +180,8 @@ else
     rate = p.noise_rate, long_lived_share = 0.05, lifetime = "20ms", until_ns = stop })
 end
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = churn, live_mib = p.churn_mib,
-  decay = real and REAL.decay or "10ms", work = p.work, until_ns = stop })
+  decay = real and REAL.decay or "10ms", work = p.work, until_ns = stop,
+  coast_ratio = p.coast_ratio })
 local proc_interval = real and REAL.proc_interval or "500us"
 
 -- Short-lived processes: map, touch, exit, over and over.

@@ -130,7 +130,7 @@ struct churn_thread {
 	GArray *own;                    /* follower: uint64_t, its copy of extent nr (0: none) */
 	bool following;                 /* follower: replaying, its own arena set aside */
 	bool leading;                   /* leader: posting its page events */
-	/* Leader, steady state (COAST_RATIO): times on its stepped clock
+	/* Leader, steady state (coast_ratio): times on its stepped clock
 	 * (the simulated time less `coasted`, its coasts' total) of its last
 	 * page event and of the end of its last coast (or of its start as a
 	 * leader); coasting from coast_from until coast_until (0: not
@@ -163,8 +163,8 @@ struct jemalloc_churn {
 	} *purging;                     /* purges under way, one a thread (end 0: free slot) */
 };
 
-/* Page level: a leader whose arena is steady coasts, COAST_RATIO times as
- * long as it stepped since its last coast: it steps no object, its arena
+/* Page level: a leader whose arena is steady coasts, coast_ratio times as
+ * long as it stepped since its last coast (jemalloc_churn_opts): it steps no object, its arena
  * stays as it is and its times move on by the coast at its end.  A steady
  * churn reuses its dirty runs before they decay and faults, maps and
  * purges nothing (aging.lua at real pace: none of those after its first
@@ -173,9 +173,7 @@ struct jemalloc_churn {
  * dirty run was never half the decay time old nor a quarter of the time
  * without an event (a run left unused since then: a churn still heading
  * for its first purges, as page_level.sh's at 40-80 ms).  Events rarer
- * than a decay time come 1 + COAST_RATIO times slower.  4: a guess, the
- * steady leader's cost a fifth. */
-#define COAST_RATIO 4
+ * than a decay time come 1 + coast_ratio times slower. */
 
 /* jemalloc's extent size classes from 2 MiB: four per doubling. */
 static uint64_t extent_size(unsigned i)
@@ -900,7 +898,7 @@ static void arena_shift(struct arena *a, int64_t d)
 	a->last_purge += d;
 }
 
-/* A leader whose arena is steady (COAST_RATIO) and has no message coming
+/* A leader whose arena is steady (coast_ratio) and has no message coming
  * (which would be taken late) coasts: its objects are counted at the rate
  * it stepped them. */
 static void coast_start(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct churn_thread *t)
@@ -911,11 +909,11 @@ static void coast_start(struct mm_ctx *ctx, struct jemalloc_churn *jc, struct ch
 
 	if (oldest != INT64_MAX)
 		t->dirty_age = MAX(t->dirty_age, (int64_t)mm_now(ctx) - oldest);
-	if (stepped < decay || quiet < decay || 2 * t->dirty_age >= decay ||
+	if (!jc->o.coast_ratio || stepped < decay || quiet < decay || 2 * t->dirty_age >= decay ||
 	    4 * t->dirty_age > quiet || engine_mailbox_len(t->mailbox))
 		return;
 	t->coast_from = (int64_t)mm_now(ctx);
-	t->coast_until = t->coast_from + COAST_RATIO * stepped;
+	t->coast_until = t->coast_from + (int64_t)jc->o.coast_ratio * stepped;
 	t->objects_per_ns = (double)t->quiet_objects / (double)MIN(quiet, stepped);
 }
 

@@ -38,6 +38,9 @@ struct jemalloc_churn_opts {
 	 * leader index % page_leaders in extents of its own.  0: one per
 	 * JEMALLOC_PAGE_FOLLOWERS threads. */
 	unsigned page_leaders;
+	/* Page level: a steady leader coasts this many times as long as it
+	 * stepped (0: never; JEMALLOC_COAST_RATIO by default). */
+	unsigned coast_ratio;
 	struct rng *rng;                /* shared by every thread; outlives them */
 	struct report *report;          /* counts the run's objects, or NULL */
 	/* Called when the last reference goes (the caller's and the
@@ -51,6 +54,10 @@ struct jemalloc_churn_opts {
  * tests/scenarios/page_level.sh holds to object level; 8 leaders for
  * the 1 TiB machine's 122. */
 #define JEMALLOC_PAGE_FOLLOWERS 16
+
+/* A steady leader's coast, in times its stepped time: 4, a guess (the
+ * steady leader's cost a fifth). */
+#define JEMALLOC_COAST_RATIO 4
 
 struct jemalloc_churn_stats {
 	/* objects: at page level, a leader's count for each thread it

@@ -26,6 +26,7 @@
 --     work = "20us",           -- the application's work per object
 --     until_ns = 50e6,         -- stop at this simulated time (required)
 --     page_leaders = 0,        -- page level: threads stepping objects (0: one per 16)
+--     coast_ratio = 4,         -- page level: a steady leader's coast, times its stepped time (0: none)
 --   })
 --   m:run()
 --   print(jc.stats.objects, jc.stats.remote_frees, jc.stats.purged_pages)
@@ -44,7 +45,7 @@
 -- same rates without most objects being stepped; stats.objects counts a
 -- leader's objects once for each thread it stands for. A leader whose
 -- arena is steady (no page event for a decay time, no dirty run near its
--- decay) coasts, 4 times as long as it stepped, without stepping objects
+-- decay) coasts, coast_ratio times as long as it stepped, without stepping objects
 -- (stats.coasted_ns; docs/API.md). When the timed run comes, each
 -- follower's arena becomes a copy of its leader's, in its own extents.
 -- tests/scenarios/page_level.sh holds the two levels to each other.
@@ -54,7 +55,7 @@ local PAGE = 4096
 
 function M.start(m, o)
   o = o or {}
-  mmsim.check_options(o, { "cpus", "sizes", "live_mib", "remote_share", "decay", "work", "until_ns", "page_leaders" }, "jemalloc_churn.start")
+  mmsim.check_options(o, { "cpus", "sizes", "live_mib", "remote_share", "decay", "work", "until_ns", "page_leaders", "coast_ratio" }, "jemalloc_churn.start")
   assert(o.until_ns, "jemalloc_churn: until_ns is required")
   local sizes = {}
   for i, s in ipairs(o.sizes or {
@@ -69,13 +70,14 @@ function M.start(m, o)
   -- and live as long as the process.
   local cpus = o.cpus or { 0 }
   for _ = 2, #cpus do assert(proc:clone(), "jemalloc_churn: no memory for a thread") end
-  local churn = m:start_jemalloc_churn{
+  local ok, churn = pcall(m.start_jemalloc_churn, m, {
     process = proc, cpus = cpus, sizes = sizes,
     live_bytes = (o.live_mib or 64) * 1024 * 1024, remote_share = o.remote_share or 0.3,
     decay_ns = mmsim.time(o.decay or "100ms"), work_ns = mmsim.time(o.work or "20us"),
     until_ns = math.tointeger(o.until_ns) or error("jemalloc_churn: until_ns must be an integer"),
-    page_leaders = o.page_leaders,
-  }
+    page_leaders = o.page_leaders, coast_ratio = o.coast_ratio,
+  })
+  if not ok then error("jemalloc_churn.start: " .. churn, 2) end
   return { stats = churn, process = proc }
 end
 

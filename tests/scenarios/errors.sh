@@ -31,6 +31,9 @@ expect walk 'walk.lua:1: machine field '"'spb_walk'"': fast is not a valid value
 printf 'mmsim.machine{preset = "test", spb_walk = "indexed"}\n' > "$dir/walkpolicy.lua"
 expect walkpolicy "walkpolicy.lua:1: cannot build machine: the indexed superpageblock walk needs policy spb, not upstream"
 
+printf 'local m = mmsim.machine{preset = "test"}\nrequire("mmsim.jemalloc_churn").start(m, {until_ns = 1e6, coast_ratio = -1})\n' > "$dir/coast.lua"
+expect coast "coast.lua:2: jemalloc_churn.start: .*coast_ratio' is -1: valid range 0 to 1000"
+
 printf 'mmsim.machine{preset = "test", policy = "buddy"}\n' > "$dir/policy.lua"
 expect policy "policy.lua:1: machine field 'policy': buddy is not a valid value (valid: \"upstream\", \"pcp_buddy\", \"spb\")"
 

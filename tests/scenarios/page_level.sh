@@ -24,7 +24,8 @@
 #    pages faulted and resident within 5% and objects within 1% at the
 #    switch; the timed part, from a leader still coasting, purges no more
 #    than object level does (within 1% of the pages faulted: an arena
-#    whose times did not move on by the coast purges its dirty runs).
+#    whose times did not move on by the coast purges its dirty runs);
+#    with coast_ratio = 0 the page level does not coast.
 set -eu
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -118,10 +119,10 @@ done > "$dir/switch.out"
 level_within "$dir/switch.out" 10 faulted purged
 
 cat > "$dir/steady.lua" <<'LUA'
-local p = mmsim.params{ level = "page" }
+local p = mmsim.params{ level = "page", coast_ratio = 4 }
 local m = mmsim.machine{ sockets = 1, cpus_per_socket = 4, mem_per_node = "4G" }
 local jc = require("mmsim.jemalloc_churn").start(m, { cpus = { 0, 1, 2, 3 }, decay = "2s",
-  until_ns = 18e9 })
+  until_ns = 18e9, coast_ratio = p.coast_ratio })
 m:run{ ["until"] = 15e9, timing = false, level = p.level, horizon = 4e6 }
 local s = jc.stats
 print(string.format("level=%s faulted=%d rss=%d objects=%d", p.level, s.faulted_pages,
@@ -143,3 +144,7 @@ awk '$1 == "timed" { split($3, p, "="); split($4, f, "="); split($5, c, "=")
 		printf "timed part: purged object %d, page %d (faulted %d)\n", op, p[2], f[2]
 		if (p[2] > op + f[2] / 100) { print "FAIL: the timed part purged more"; exit 1 } }
 	else op = p[2] }' "$dir/steady.out"
+# coast_ratio = 0: the same steady churn at page level never coasts.
+"$MMSIM" --seed 1 --out "$dir/r" "$dir/steady.lua" -D level=page -D coast_ratio=0 > "$dir/nocoast"
+grep -q '^timed level=page .* coasted=0$' "$dir/nocoast" || {
+	cat "$dir/nocoast"; echo "FAIL: coast_ratio=0 coasted"; exit 1; }
