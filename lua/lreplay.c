@@ -113,11 +113,25 @@ static int l_read_strace(lua_State *L)
 	return 2;
 }
 
-/* A kmem trace: its events, and each traced CPU's events in file order. */
+/* What the replay reads of an event, in one place: each traced CPU's
+ * events walked in order without reaching back into the file's (a free's
+ * allocation lies far behind it).  An allocation's rank among the
+ * allocations stands for it; a free carries its allocation's rank, order
+ * and flags. */
+struct kmem_step {
+	uint64_t ts_ns;
+	uint32_t rank;              /* KMEM_UNPAIRED: a free with no allocation */
+	gfp_t gfp;
+	uint8_t kind;
+	uint8_t order;
+};
+
+#define KMEM_UNPAIRED UINT32_MAX
+
+/* A kmem trace: its events, and each traced CPU's in file order. */
 struct lkmem_trace {
 	GArray *ev;                 /* struct kmem_event; NULL once collected */
-	GArray **by_cpu;            /* guint indices into ev */
-	uint32_t *alloc_ord;        /* an allocation's rank among the allocations */
+	GArray **by_cpu;            /* struct kmem_step */
 	uint32_t nr_allocs;
 	unsigned nr_cpus;
 	struct trace_counts counts;
@@ -136,7 +150,6 @@ static int l_kmem_trace_gc(lua_State *L)
 		for (unsigned c = 0; c < t->nr_cpus; c++)
 			g_array_free(t->by_cpu[c], TRUE);
 		g_free(t->by_cpu);
-		g_free(t->alloc_ord);
 		g_array_free(t->ev, TRUE);
 		trace_counts_clear(&t->counts);
 		t->ev = NULL;
@@ -164,19 +177,30 @@ static int l_read_kmem(lua_State *L)
 		t->nr_cpus = MAX(t->nr_cpus, g_array_index(t->ev, struct kmem_event, i).cpu + 1u);
 	t->by_cpu = g_new(GArray *, MAX(t->nr_cpus, 1));
 	for (unsigned c = 0; c < t->nr_cpus; c++)
-		t->by_cpu[c] = g_array_new(FALSE, FALSE, sizeof(guint));
-	for (guint i = 0; i < t->ev->len; i++)
-		g_array_append_val(t->by_cpu[g_array_index(t->ev, struct kmem_event, i).cpu], i);
-	t->alloc_ord = g_new0(uint32_t, t->ev->len);
-	for (guint i = 0; i < t->ev->len; i++)
-		if (g_array_index(t->ev, struct kmem_event, i).kind == KMEM_ALLOC)
-			t->alloc_ord[i] = t->nr_allocs++;
+		t->by_cpu[c] = g_array_new(FALSE, FALSE, sizeof(struct kmem_step));
+	uint32_t *rank = g_new(uint32_t, t->ev->len);
+	for (guint i = 0; i < t->ev->len; i++) {
+		const struct kmem_event *e = &g_array_index(t->ev, struct kmem_event, i);
+		const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
+			e->pair >= 0 ? &g_array_index(t->ev, struct kmem_event, e->pair) : NULL;
+		struct kmem_step st = { .ts_ns = e->ts_ns, .kind = e->kind, .rank = KMEM_UNPAIRED };
+
+		if (e->kind == KMEM_ALLOC)
+			rank[i] = t->nr_allocs++;
+		if (a) {
+			st.rank = rank[a == e ? i : (guint)e->pair];
+			st.gfp = a->gfp;
+			st.order = a->order;
+		}
+		g_array_append_val(t->by_cpu[e->cpu], st);
+	}
+	g_free(rank);
 	return 1;
 }
 
-static const struct kmem_event *kmem_at(const struct lkmem_trace *t, unsigned cpu, guint pos)
+static const struct kmem_step *kmem_at(const struct lkmem_trace *t, unsigned cpu, guint pos)
 {
-	return &g_array_index(t->ev, struct kmem_event, g_array_index(t->by_cpu[cpu], guint, pos));
+	return &g_array_index(t->by_cpu[cpu], struct kmem_step, pos);
 }
 
 /* Per-order counts as {[0] = n, ..., [10] = n}. */
@@ -318,23 +342,25 @@ static void replay_drop(struct mm_ctx *ctx, struct lkmem_replay *r, uint32_t *sl
 }
 
 /* One event of copy k. */
-static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k, guint idx,
-			 const struct kmem_event *e)
+static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
+			 const struct kmem_step *e)
 {
 	struct machine *m = r->lm->m;
-	const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
-		e->pair >= 0 ? &g_array_index(r->t->ev, struct kmem_event, e->pair) : NULL;
 	uint32_t *slot;
 	void *val;
 
-	if (!r->movable && a && gfp_migratetype(a->gfp) == MIGRATE_MOVABLE) {
+	if (e->rank == KMEM_UNPAIRED) {
+		r->unpaired++;
+		return;
+	}
+	if (!r->movable && gfp_migratetype(e->gfp) == MIGRATE_MOVABLE) {
 		r->skipped += e->kind == KMEM_ALLOC;
 		return;
 	}
+	slot = &r->live[k][e->rank];
 	if (e->kind == KMEM_ALLOC) {
 		pfn_t pfn;
 
-		slot = &r->live[k][r->t->alloc_ord[idx]];
 		/* A block the capture never frees is freed when its
 		 * allocation comes round again, a pass of the capture later:
 		 * a repeated capture keeps one pass's long-lived blocks. */
@@ -350,7 +376,7 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 			r->failed[e->order]++;
 		else
 			r->allocated[e->order]++;
-		if (ptrmap_take(&r->early[k], (uint64_t)idx + 1, &val)) {
+		if (ptrmap_take(&r->early[k], (uint64_t)e->rank + 1, &val)) {
 			r->early_frees++;
 			if (pfn != PFN_NONE)
 				replay_free(ctx, r, pfn, e->order);
@@ -360,16 +386,11 @@ static void replay_event(struct mm_ctx *ctx, struct lkmem_replay *r, unsigned k,
 		}
 		return;
 	}
-	if (e->pair < 0) {
-		r->unpaired++;
-		return;
-	}
-	slot = &r->live[k][r->t->alloc_ord[e->pair]];
 	if (*slot) {
-		replay_drop(ctx, r, slot, a->order);
-	} else if (!ptrmap_find(&r->early[k], (uint64_t)e->pair + 1)) {
+		replay_drop(ctx, r, slot, e->order);
+	} else if (!ptrmap_find(&r->early[k], (uint64_t)e->rank + 1)) {
 		/* Its allocation's thread runs late: it frees the block at once. */
-		ptrmap_put(&r->early[k], (uint64_t)e->pair + 1, GINT_TO_POINTER(1));
+		ptrmap_put(&r->early[k], (uint64_t)e->rank + 1, GINT_TO_POINTER(1));
 	}
 }
 
@@ -389,14 +410,14 @@ static int l_replay_run(lua_State *L)
 	s = r->t->by_cpu[cpu];
 	luaL_argcheck(L, pos >= 0 && pos <= s->len, 4, "position outside the CPU's events");
 	for (guint i = (guint)pos; i < s->len; i++) {
-		const struct kmem_event *e = kmem_at(r->t, (unsigned)cpu, i);
+		const struct kmem_step *e = kmem_at(r->t, (unsigned)cpu, i);
 
 		if (i > pos && e->ts_ns > (uint64_t)MAX(limit, 0)) {
 			lua_pushinteger(L, i);
 			lua_pushinteger(L, (lua_Integer)e->ts_ns);
 			return 2;
 		}
-		replay_event(ctx, r, (unsigned)k, g_array_index(s, guint, i), e);
+		replay_event(ctx, r, (unsigned)k, e);
 	}
 	lua_pushinteger(L, s->len);
 	lua_pushnil(L);
