@@ -82,8 +82,9 @@
 -- 19.9, 20.3, 20.5, 20.4 in hours 1-24 (21 at the end).  Three earlier
 -- runs, stopped at 10-13.65 hours on older builds (two churn leaders, no
 -- coast; BENCHMARKS.md, "A simulated day"), had 13-18 from the second
--- hour; whether the coast or the single leader moves that is not
--- settled.  An hour (2026-12-06, seed 1,
+-- hour; not the coast's doing: over seeds 1-3 at two hours the hourly
+-- means with and without it (-D coast_ratio=0) agree within 1%.  An
+-- hour (2026-12-06, seed 1,
 -- 2-vCPU host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false
@@ -95,8 +96,8 @@
 -- pages), the kmem replay had allocated 1.48 G pages and jemalloc had
 -- purged none (its 10 s decay never comes: the steady live set reuses its
 -- dirty runs first).  The 1 TiB, 128-CPU machine (-D mem_per_node=512G
--- -D cpus_per_socket=64) ran the hour in 1,393 CPU s and 3.39 GiB
--- (fcbc4ea, busy host): 285 of 1005 regions free and 929 movable-only.
+-- -D cpus_per_socket=64) ran the hour in 887 CPU s and 3.39 GiB
+-- (5711865, busy host): 285 of 1005 regions free and 920 movable-only.
 --
 -- sweep-label: results.spread.unmovable_pageblock_share pageblocks holding run-time unmovable pages (%)
 -- sweep-label: results.spread.unmovable_memory_share memory in run-time unmovable pages (%)
