@@ -182,8 +182,7 @@ static void put_churn(void *w)
 
 /* m:start_jemalloc_churn{process =, cpus = {...}, sizes = {{bytes =, weight =}...},
  * live_bytes =, remote_share =, decay_ns =, work_ns =, until_ns =, page_leaders =,
- * coast_ratio =} -> the
- * workload, whose :stats() are lua/mmsim/jemalloc_churn.lua's stats.
+ * coast_ratio =} -> the workload, whose :stats() are lua/mmsim/jemalloc_churn.lua's stats.
  * Values are in bytes and ns: the module reads the user's options. */
 static int l_start_jemalloc_churn(lua_State *L)
 {

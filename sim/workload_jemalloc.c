@@ -163,12 +163,12 @@ struct jemalloc_churn {
 	} *purging;                     /* purges under way, one a thread (end 0: free slot) */
 };
 
-/* Page level: a leader whose arena is steady coasts, coast_ratio times as
- * long as it stepped since its last coast (jemalloc_churn_opts): it steps no object, its arena
- * stays as it is and its times move on by the coast at its end.  A steady
- * churn reuses its dirty runs before they decay and faults, maps and
- * purges nothing (aging.lua at real pace: none of those after its first
- * 40 s, through 200 s).  Steady: no page event (a fault, an extent
+/* Page level: a leader whose arena is steady coasts, coast_ratio
+ * (jemalloc_churn_opts) times as long as it stepped since its last coast:
+ * it steps no object, its arena stays as it is and its times move on by
+ * the coast at its end.  A steady churn reuses its dirty runs before they
+ * decay and faults, maps and purges nothing (aging.lua at real pace: none
+ * of those after its first 40 s, through 200 s).  Steady: no page event (a fault, an extent
  * mapped, a purge, a failure) for a decay time, through which the oldest
  * dirty run was never half the decay time old nor a quarter of the time
  * without an event (a run left unused since then: a churn still heading

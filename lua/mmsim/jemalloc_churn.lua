@@ -45,9 +45,10 @@
 -- same rates without most objects being stepped; stats.objects counts a
 -- leader's objects once for each thread it stands for. A leader whose
 -- arena is steady (no page event for a decay time, no dirty run near its
--- decay) coasts, coast_ratio times as long as it stepped, without stepping objects
--- (stats.coasted_ns; docs/API.md). When the timed run comes, each
--- follower's arena becomes a copy of its leader's, in its own extents.
+-- decay) coasts, coast_ratio times as long as it stepped, without
+-- stepping objects (stats.coasted_ns; docs/API.md). When the timed run
+-- comes, each follower's arena becomes a copy of its leader's, in its own
+-- extents.
 -- tests/scenarios/page_level.sh holds the two levels to each other.
 local M = {}
 
