@@ -181,14 +181,15 @@ static int l_read_kmem(lua_State *L)
 	uint32_t *rank = g_new(uint32_t, t->ev->len);
 	for (guint i = 0; i < t->ev->len; i++) {
 		const struct kmem_event *e = &g_array_index(t->ev, struct kmem_event, i);
-		const struct kmem_event *a = e->kind == KMEM_ALLOC ? e :
-			e->pair >= 0 ? &g_array_index(t->ev, struct kmem_event, e->pair) : NULL;
 		struct kmem_step st = { .ts_ns = e->ts_ns, .kind = e->kind, .rank = KMEM_UNPAIRED };
 
 		if (e->kind == KMEM_ALLOC)
 			rank[i] = t->nr_allocs++;
-		if (a) {
-			st.rank = rank[a == e ? i : (guint)e->pair];
+		if (e->kind == KMEM_ALLOC || e->pair >= 0) {
+			guint ai = e->kind == KMEM_ALLOC ? i : (guint)e->pair;
+			const struct kmem_event *a = &g_array_index(t->ev, struct kmem_event, ai);
+
+			st.rank = rank[ai];
 			st.gfp = a->gfp;
 			st.order = a->order;
 		}
@@ -220,16 +221,17 @@ static int l_kmem_info(lua_State *L)
 {
 	struct lkmem_trace *t = check_kmem_trace(L, 1);
 	unsigned long allocs[NR_PAGE_ORDERS] = { 0 }, frees[NR_PAGE_ORDERS] = { 0 }, unpaired = 0;
-	for (guint i = 0; i < t->ev->len; i++) {
-		const struct kmem_event *e = &g_array_index(t->ev, struct kmem_event, i);
+	for (unsigned c = 0; c < t->nr_cpus; c++)
+		for (guint i = 0; i < t->by_cpu[c]->len; i++) {
+			const struct kmem_step *e = kmem_at(t, c, i);
 
-		if (e->kind == KMEM_ALLOC)
-			allocs[e->order]++;
-		else if (e->pair >= 0)
-			frees[g_array_index(t->ev, struct kmem_event, e->pair).order]++;
-		else
-			unpaired++;
-	}
+			if (e->kind == KMEM_ALLOC)
+				allocs[e->order]++;
+			else if (e->rank != KMEM_UNPAIRED)
+				frees[e->order]++;
+			else
+				unpaired++;
+		}
 	push_counts(L, &t->counts);
 	set_int(L, "cpus", t->nr_cpus);
 	set_int(L, "events", t->ev->len);
