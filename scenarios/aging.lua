@@ -82,10 +82,12 @@
 -- 19.9, 20.3, 20.5, 20.4 in hours 1-24 (21 at the end).  Three earlier
 -- runs, stopped at 10-13.65 hours on older builds (two churn leaders, no
 -- coast; BENCHMARKS.md, "A simulated day"), had 13-18 from the second
--- hour; the coast adds some of that: over seeds 1-5 at two hours, with
--- it and without it (-D coast_ratio=0), 16.1 and 15.2 movable-only in
--- the second hour, the unmovable pageblocks in 14.4 and 16.4 regions
--- (BENCHMARKS.md, "Coasting or not").  An hour (2026-12-06, seed 1,
+-- hour.  Over seeds 1-5 at one hour, page level (with the coast, and
+-- with -D coast_ratio=0) against -D age_level=object: movable-only 14.8,
+-- 15.8 and 15.8 regions at the hour, 13.45, 13.24 and 13.56 over it; the
+-- unmovable pageblocks 456.6, 463.6 and 453.6, in 17.2, 16.2 and 16.2
+-- regions (BENCHMARKS.md, "Page level against object level over five
+-- seeds").  An hour (2026-12-06, seed 1,
 -- 2-vCPU host):
 --
 --   ./run scenarios/aging.lua -D pace=real -D age=1h -D duration=1ms -D gb_yield_attempt=false

@@ -14,10 +14,10 @@
 #   defaults aged 20 and 60 s, 1 TiB and 128 CPUs aged 1 and 3 s;
 # - the statistical check of page level against object level
 #   (tests/scenarios/page_level.sh, which make check runs) on the aged
-#   machine for longer, 3 seeds at real pace: 2 x 16 GiB, 16 CPUs, 60 s,
+#   machine for longer, 5 seeds at real pace: 2 x 16 GiB, 16 CPUs, 60 s,
 #   and 2 x 64 GiB, 128 CPUs (8 churn leaders for 122 threads), 20 s;
-#   the 1 GiB yield, the unmovable pages (page_owner: their ages), the
-#   churn's memory and objects.
+#   the 1 GiB yield, the unmovable pages (page_owner: their ages) and the
+#   1 GiB regions their pageblocks touch, the churn's memory and objects.
 # Per simulated second: the difference of the two runs' times over the
 # difference of their ages, which leaves out the machine's set-up and the
 # results folder.  Wall time, CPU time (the host is shared: CPU time is the
@@ -72,14 +72,15 @@ bench 1tib-128cpu-steady 10 20 -D mem_per_node=512G -D cpus_per_socket=64 -D pac
 	-D gb_yield_attempt=false
 
 # check NAME AGE_S [-D ...]: the machine aged at real pace, page level
-# against object level, seeds 1-3: the 1 GiB yield at the switch, the
-# unmovable pageblocks and pages and their ages (page_owner), the
-# anonymous memory (the churn's) and jemalloc's objects, means over seeds.
+# against object level, seeds 1-5: the 1 GiB yield at the switch, the
+# unmovable pageblocks and pages, their ages (page_owner) and the 1 GiB
+# regions they touch, the anonymous memory (the churn's) and jemalloc's
+# objects, means over seeds.
 check() {
 	name=$1
 	age_s=$2
 	shift 2
-	for seed in 1 2 3; do
+	for seed in 1 2 3 4 5; do
 		for level in object page; do
 			"$mmsim" --seed $seed --out "$dir/check" "$src/scenarios/aging.lua" -D pace=real \
 				-D age=${age_s}s -D duration=1ms -D gb_yield_attempt=false \
@@ -89,17 +90,17 @@ check() {
 				"$dir/check.out") $(awk -v a="aged ${age_s}s:" '$0 ~ "^unmovable pages " a { s["s"] = 1; s["ms"] = 1e-3
 					sub(/,$/, "", $5); u = $5 " " $9 * s[substr($10, 1, length($10) - 1)] " " \
 					$18 * s[substr($19, 1, length($19) - 1)] }
-				/^unmovable: / { b = $5 } /^memory at the end:/ { m = $12 }
-				/^page cache .* jemalloc/ { o = $6 } END { print u, b, m, o }' "$dir/check.out")"
+				/^unmovable: / { b = $5; r = $10 } /^memory at the end:/ { m = $12 }
+				/^page cache .* jemalloc/ { o = $6 } END { print u, b, r, m, o }' "$dir/check.out")"
 		done
-	done | awk -v n="$name" -v age="$age_s" 'NF == 10 { c[$1]++; for (i = 2; i <= 10; i++) v[$1, i] += $i }
-		NF != 10 { print "no yield, page_owner or memory line: " $0; bad = 1 }
-		END { for (l in c) printf "%s, real pace, aged %s s, %s level, 3 seeds: 1 GiB regions " \
+	done | awk -v n="$name" -v age="$age_s" 'NF == 11 { c[$1]++; for (i = 2; i <= 11; i++) v[$1, i] += $i }
+		NF != 11 { print "no yield, page_owner or memory line: " $0; bad = 1 }
+		END { for (l in c) printf "%s, real pace, aged %s s, %s level, %d seeds: 1 GiB regions " \
 			"%.1f possible, %.1f free, %.1f movable-only; unmovable pages %.0f in %.1f " \
-			"pageblocks, mean age %.2f s, median %.2f s; anonymous %.0f MiB; jemalloc " \
-			"objects %.0f\n", n, age, l, v[l, 2] / c[l], v[l, 3] / c[l], v[l, 4] / c[l],
-			v[l, 5] / c[l], v[l, 8] / c[l], v[l, 6] / c[l], v[l, 7] / c[l], v[l, 9] / c[l],
-			v[l, 10] / c[l]; exit bad }'
+			"pageblocks touching %.1f 1 GiB regions, mean age %.2f s, median %.2f s; " \
+			"anonymous %.0f MiB; jemalloc objects %.0f\n", n, age, l, c[l], v[l, 2] / c[l],
+			v[l, 3] / c[l], v[l, 4] / c[l], v[l, 5] / c[l], v[l, 8] / c[l], v[l, 9] / c[l],
+			v[l, 6] / c[l], v[l, 7] / c[l], v[l, 10] / c[l], v[l, 11] / c[l]; exit bad }'
 }
 
 # The default machine aged 60 s, one leader for its 10 churn threads, which
