@@ -168,12 +168,13 @@ struct jemalloc_churn {
  * it steps no object, its arena stays as it is and its times move on by
  * the coast at its end.  A steady churn reuses its dirty runs before they
  * decay and faults, maps and purges nothing (aging.lua at real pace: none
- * of those after its first 40 s, through 200 s).  Steady: no page event (a fault, an extent
- * mapped, a purge, a failure) for a decay time, through which the oldest
- * dirty run was never half the decay time old nor a quarter of the time
- * without an event (a run left unused since then: a churn still heading
- * for its first purges, as page_level.sh's at 40-80 ms).  Events rarer
- * than a decay time come 1 + coast_ratio times slower. */
+ * of those after its first 40 s, through 200 s).  Steady: no page event
+ * (a fault, an extent mapped, a purge, a failure) for a decay time,
+ * through which the oldest dirty run was never half the decay time old
+ * nor a quarter of the time without an event (a run left unused since
+ * then: a churn still heading for its first purges, as page_level.sh's at
+ * 40-80 ms).  Events rarer than a decay time come 1 + coast_ratio times
+ * slower. */
 
 /* jemalloc's extent size classes from 2 MiB: four per doubling. */
 static uint64_t extent_size(unsigned i)
